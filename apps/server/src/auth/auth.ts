@@ -1,0 +1,57 @@
+import { betterAuth } from 'better-auth';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60; // the original product's cookie lifetime
+export const MIN_PASSWORD_LENGTH = 6;
+
+export interface AuthOptions {
+  db: Kysely<Database>;
+  secret: string;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+}
+
+export function createAuth({ db, secret, publicUrl, logger }: AuthOptions) {
+  return betterAuth({
+    appName: 'Cadence',
+    baseURL: publicUrl,
+    basePath: '/api/auth',
+    secret,
+    trustedOrigins: [publicUrl],
+    database: { db, type: 'postgres' },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      autoSignIn: true,
+    },
+    session: {
+      expiresIn: SESSION_LIFETIME_SECONDS,
+      updateAge: 24 * 60 * 60,
+      // No cookie cache: Pro and language are read from the database on every request.
+      cookieCache: { enabled: false },
+    },
+    user: {
+      additionalFields: {
+        isPro: { type: 'boolean', defaultValue: false, input: false },
+        preferredLanguage: { type: 'string', defaultValue: 'fr', input: true },
+      },
+    },
+    // Login attempts are limited by the HTTP layer (see auth/routes.ts), per client IP.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: 'cadence',
+      useSecureCookies: publicUrl.startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+    },
+    telemetry: { enabled: false },
+    // Expected outcomes (wrong password, short password) are 4xx answers, not warnings.
+    logger: {
+      level: 'error',
+      log: (level, message, ...args) => logger[level]({ args }, `auth: ${message}`),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,181 @@
+import { SandboxState } from '@cadence/tiktok-sandbox';
+import type { Logger } from 'pino';
+import { createAuth } from './auth/auth.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase, type DatabaseHandle } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { createBoss } from './jobs/boss.ts';
+import { startWorkers } from './jobs/worker.ts';
+import { TokenCipher } from './lib/token-cipher.ts';
+import { createAccountRepository } from './modules/accounts/repository.ts';
+import { createAccountService } from './modules/accounts/service.ts';
+import { createTokenService } from './modules/accounts/token-service.ts';
+import { createMediaRepository } from './modules/media/repository.ts';
+import { createMediaService } from './modules/media/service.ts';
+import { createScheduleRepository } from './modules/schedules/repository.ts';
+import { accountPostStats, createScheduleService } from './modules/schedules/service.ts';
+import { enqueueStoryRender } from './modules/stories/jobs.ts';
+import { createStoryRepository } from './modules/stories/repository.ts';
+import { createStoryService } from './modules/stories/service.ts';
+import { enqueueMemeAnalysis, enqueueMemeCompilation } from './modules/memes/jobs.ts';
+import { createMemeRepository } from './modules/memes/repository.ts';
+import { createMemeService } from './modules/memes/service.ts';
+import { createUserRepository } from './modules/users/repository.ts';
+import { LocalDiskStorage } from './storage/local-disk-storage.ts';
+import type { MediaStorage } from './storage/media-storage.ts';
+import { createTikTokClient } from './tiktok/tiktok-client.ts';
+
+export interface BootstrapOptions {
+  /** Start job handlers in this process (embedded mode, or `npm run worker`). */
+  runWorkers: boolean;
+  logger: Logger;
+  /** Tests pass an already opened database (e.g. in-memory PGlite). */
+  database?: DatabaseHandle;
+  /** Tests route TikTok calls through `app.inject` instead of the network. */
+  tiktokFetch?: typeof fetch;
+}
+
+/** Opens the database, applies migrations, starts pg-boss; the caller owns `shutdown`. */
+export async function bootstrap(
+  config: Config,
+  options: BootstrapOptions,
+): Promise<AppContext & { shutdown(): Promise<void> }> {
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDataDir: `${config.dataDir}/pgdata`,
+      onIdleConnectionError: (error) =>
+        options.logger.warn({ err: error }, 'idle database connection lost; it will be replaced'),
+    }));
+  const applied = await migrate(database.db);
+  if (applied.length > 0) options.logger.info({ applied }, 'database migrated');
+
+  const boss = createBoss(database);
+  boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
+  await boss.start();
+
+  const redirectUri = `${config.publicUrl}/auth/callback`;
+  const cipher = new TokenCipher(config.tokenEncryptionKey);
+  const tiktok = createTikTokClient({
+    clientKey: config.tiktok.clientKey,
+    clientSecret: config.tiktok.clientSecret,
+    authBase: config.tiktok.authBase,
+    apiBase: config.tiktok.apiBase,
+    ...(options.tiktokFetch && { fetch: options.tiktokFetch }),
+  });
+  const sandbox = config.tiktok.sandbox
+    ? new SandboxState({
+        clients: [
+          {
+            clientKey: config.tiktok.clientKey,
+            clientSecret: config.tiktok.clientSecret,
+            redirectUris: [redirectUri],
+            appName: 'Cadence',
+          },
+        ],
+        // Sandbox accounts stay connected across restarts: Cadence keeps their tokens in its database.
+        persistFile: `${config.dataDir}/tiktok-sandbox.json`,
+      })
+    : null;
+  const accountRepository = createAccountRepository(database.db);
+  const scheduleRepository = createScheduleRepository(database.db);
+  const tokens = createTokenService({ accounts: accountRepository, cipher, tiktok });
+  const accounts = createAccountService({
+    accounts: accountRepository,
+    tokens,
+    tiktok,
+    cipher,
+    postStats: accountPostStats(scheduleRepository),
+    redirectUri,
+    logger: options.logger,
+  });
+
+  const storage: MediaStorage =
+    config.storage.driver === 's3'
+      ? // The AWS SDK is large: load it only for deployments that use object storage.
+        new (await import('./storage/s3-storage.ts')).S3Storage(config.storage)
+      : new LocalDiskStorage(config.storage.rootDir);
+  const media = createMediaService({
+    repository: createMediaRepository(database.db),
+    storage,
+    ffmpegPath: config.media.ffmpegPath,
+    ffprobePath: config.media.ffprobePath,
+    userQuotaBytes: config.uploads.userQuotaBytes,
+    logger: options.logger,
+  });
+
+  const stories = createStoryService({
+    repository: createStoryRepository(database.db),
+    media,
+    users: createUserRepository(database.db),
+    enqueue: (storyId, enqueueOptions) => enqueueStoryRender(boss, storyId, enqueueOptions),
+    ffmpegPath: config.media.ffmpegPath,
+    logger: options.logger,
+  });
+
+  const memes = createMemeService({
+    repository: createMemeRepository(database.db),
+    media,
+    storage,
+    users: createUserRepository(database.db),
+    enqueueAnalysis: (id, enqueueOptions) => enqueueMemeAnalysis(boss, id, enqueueOptions),
+    enqueueCompilation: (id, enqueueOptions) => enqueueMemeCompilation(boss, id, enqueueOptions),
+    ffmpegPath: config.media.ffmpegPath,
+    ffprobePath: config.media.ffprobePath,
+    ytDlpPath: config.media.ytDlpPath,
+    compilePreset: config.memes.compilePreset,
+    logger: options.logger,
+  });
+
+  const schedules = createScheduleService({
+    repository: scheduleRepository,
+    accounts: accountRepository,
+    tokens,
+    tiktok,
+    media,
+    users: createUserRepository(database.db),
+    boss,
+    logger: options.logger,
+  });
+
+  const context: AppContext = {
+    config,
+    database,
+    storage,
+    media,
+    schedules,
+    stories,
+    memes,
+    cipher,
+    tiktok,
+    sandbox,
+    accountRepository,
+    tokens,
+    accounts,
+    auth: createAuth({
+      db: database.db,
+      secret: config.sessionSecret,
+      publicUrl: config.publicUrl,
+      logger: options.logger,
+    }),
+    boss,
+    users: createUserRepository(database.db),
+    worker: { running: () => false },
+  };
+  const workers = options.runWorkers ? await startWorkers(context, options.logger) : null;
+  if (workers) context.worker = { running: () => workers.running };
+
+  let closed = false;
+  return {
+    ...context,
+    async shutdown() {
+      if (closed) return;
+      closed = true;
+      // Graceful: stop taking jobs, let running ones finish (up to 30 s), then close the database.
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await database.close();
+    },
+  };
+}

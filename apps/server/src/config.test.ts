@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadence-config-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loadConfig', () => {
+  it('names every bad variable at once', () => {
+    let message = '';
+    try {
+      loadConfig({
+        DATA_DIR: tempDir(),
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        TOKEN_ENCRYPTION_KEY: 'short',
+        PUBLIC_URL: 'not a url',
+      });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    for (const name of ['PORT', 'DATABASE_URL', 'TOKEN_ENCRYPTION_KEY', 'PUBLIC_URL'])
+      expect(message).toContain(name);
+  });
+
+  it('requires the TikTok secret with the TikTok key', () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), TIKTOK_CLIENT_KEY: 'abc' })).toThrow(
+      /TIKTOK_CLIENT_SECRET/,
+    );
+  });
+
+  it('uses defaults, PGlite and the TikTok sandbox when nothing is configured', () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      publicUrl: 'http://localhost:3000',
+    });
+    expect(config.tiktok).toMatchObject({
+      sandbox: true,
+      apiBase: 'http://localhost:3000/sandbox/tiktok',
+    });
+    expect(config.tokenEncryptionKey).toHaveLength(32);
+  });
+
+  it('generates secrets into DATA_DIR once (0600) and reuses them on the next start', () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(second.sessionSecret).toBe(first.sessionSecret);
+    expect(second.tokenEncryptionKey.equals(first.tokenEncryptionKey)).toBe(true);
+    expect(statSync(path.join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).toContain(first.sessionSecret);
+  });
+
+  it('prefers secrets given in the environment', () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      SESSION_SECRET: 's'.repeat(40),
+      TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32),
+    });
+    expect(config.sessionSecret).toBe('s'.repeat(40));
+    expect(config.tokenEncryptionKey.toString('hex')).toBe('ab'.repeat(32));
+  });
+
+  it('switches to live TikTok and PostgreSQL when configured', () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      TIKTOK_CLIENT_KEY: 'key',
+      TIKTOK_CLIENT_SECRET: 'secret',
+      DATABASE_URL: 'postgres://db.example/cadence',
+      PUBLIC_URL: 'https://cadence.example/',
+    });
+    expect(config.tiktok).toMatchObject({
+      sandbox: false,
+      apiBase: 'https://open.tiktokapis.com',
+      authBase: 'https://www.tiktok.com',
+    });
+    expect(config.databaseUrl).toBe('postgres://db.example/cadence');
+    expect(config.publicUrl).toBe('https://cadence.example');
+  });
+});

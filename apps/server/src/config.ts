@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only module that reads process.env. Everything is parsed at start-up; a bad value stops the
+ * process with one message naming every wrong variable.
+ */
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_SECRET: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  TOKEN_ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
+      .optional(),
+  ),
+  TIKTOK_CLIENT_KEY: optionalString,
+  TIKTOK_CLIENT_SECRET: optionalString,
+  TIKTOK_API_BASE: optionalString.pipe(z.url().optional()),
+  TIKTOK_AUTH_BASE: optionalString.pipe(z.url().optional()),
+  WORKER: z.enum(['embedded', 'off']).default('embedded'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  FFMPEG_PATH: z.string().default('ffmpeg'),
+  FFPROBE_PATH: z.string().default('ffprobe'),
+  YTDLP_PATH: z.string().default('yt-dlp'),
+  COMPANY_NAME: z.string().default('Cadence Software Ltd'),
+  COMPANY_NUMBER: z.string().default('00000000'),
+  DATA_PROTECTION_NUMBER: z.string().default('ZA000000'),
+  CONTACT_EMAIL: z.email().default('privacy@cadence.example'),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 ** 3),
+  USER_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 ** 3),
+  STORY_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** x264 preset of meme compilations; tests use 'ultrafast' (2-core machines). */
+  MEME_COMPILE_PRESET: z
+    .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'])
+    .default('veryfast'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `null` means the embedded PGlite database in DATA_DIR/pgdata. */
+  databaseUrl: string | null;
+  publicUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+  sessionSecret: string;
+  tokenEncryptionKey: Buffer;
+  /** Local-only secret the admin CLI uses to reach a running server (PGlite allows one process). */
+  adminToken: string;
+  tiktok: {
+    /** No TIKTOK_CLIENT_KEY: the server mounts its own sandbox and talks to it. */
+    sandbox: boolean;
+    clientKey: string;
+    clientSecret: string;
+    apiBase: string;
+    authBase: string;
+  };
+  worker: { embedded: boolean; concurrency: number };
+  loginRateLimitPerMinute: number;
+  media: { ffmpegPath: string; ffprobePath: string; ytDlpPath: string };
+  storage:
+    | { driver: 'local'; rootDir: string }
+    | {
+        driver: 's3';
+        endpoint?: string;
+        region: string;
+        bucket: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      };
+  uploads: { maxBytes: number; userQuotaBytes: number };
+  /** Story renders one worker process runs at once (each ffmpeg uses every core it gets). */
+  stories: { renderConcurrency: number };
+  /** Meme detector: x264 preset of the one-minute compilation. */
+  memes: { compilePreset: Env['MEME_COMPILE_PRESET'] };
+  /** What the browser may know: an explicit allow-list, served by GET /api/public-config. */
+  publicInfo: {
+    companyName: string;
+    companyNumber: string;
+    dataProtectionNumber: string;
+    contactEmail: string;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface GeneratedSecrets {
+  sessionSecret: string;
+  tokenEncryptionKey: string;
+  adminToken: string;
+  sandboxClientSecret: string;
+}
+
+/** Secrets not given in the environment are generated once and kept in DATA_DIR/secrets.json (0600). */
+function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
+  const file = path.join(dataDir, 'secrets.json');
+  const fresh: GeneratedSecrets = {
+    sessionSecret: randomBytes(32).toString('base64url'),
+    tokenEncryptionKey: randomBytes(32).toString('hex'),
+    adminToken: randomBytes(24).toString('base64url'),
+    sandboxClientSecret: randomBytes(24).toString('base64url'),
+  };
+  if (existsSync(file)) {
+    const stored = z
+      .object({
+        sessionSecret: z.string(),
+        tokenEncryptionKey: z.string(),
+        adminToken: z.string(),
+        sandboxClientSecret: z.string(),
+      })
+      .partial()
+      .parse(JSON.parse(readFileSync(file, 'utf8')));
+    const merged = { ...fresh, ...stored };
+    if (Object.keys(stored).length < Object.keys(fresh).length) {
+      writeFileSync(file, JSON.stringify(merged, null, 2), { mode: 0o600 });
+    }
+    return merged;
+  }
+  writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });
+  return fresh;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.TIKTOK_CLIENT_KEY && !env.TIKTOK_CLIENT_SECRET) {
+    problems.push('  - TIKTOK_CLIENT_SECRET: required when TIKTOK_CLIENT_KEY is set');
+  }
+  if (env.STORAGE === 's3') {
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!env[name]) problems.push(`  - ${name}: required when STORAGE=s3`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+
+  const dataDir = path.resolve(env.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = loadOrCreateSecrets(dataDir);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const sandbox = !env.TIKTOK_CLIENT_KEY;
+  const sandboxBase = `${publicUrl}/sandbox/tiktok`;
+
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? null,
+    publicUrl,
+    logLevel: env.LOG_LEVEL,
+    sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
+    tokenEncryptionKey: Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? secrets.tokenEncryptionKey, 'hex'),
+    adminToken: secrets.adminToken,
+    tiktok: sandbox
+      ? {
+          sandbox: true,
+          clientKey: 'cadence-sandbox',
+          clientSecret: secrets.sandboxClientSecret,
+          apiBase: sandboxBase,
+          authBase: sandboxBase,
+        }
+      : {
+          sandbox: false,
+          clientKey: env.TIKTOK_CLIENT_KEY ?? '',
+          clientSecret: env.TIKTOK_CLIENT_SECRET ?? '',
+          apiBase: env.TIKTOK_API_BASE ?? 'https://open.tiktokapis.com',
+          authBase: env.TIKTOK_AUTH_BASE ?? 'https://www.tiktok.com',
+        },
+    worker: { embedded: env.WORKER === 'embedded', concurrency: env.WORKER_CONCURRENCY },
+    loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,
+    media: {
+      ffmpegPath: env.FFMPEG_PATH,
+      ffprobePath: env.FFPROBE_PATH,
+      ytDlpPath: env.YTDLP_PATH,
+    },
+    storage:
+      env.STORAGE === 's3'
+        ? {
+            driver: 's3',
+            ...(env.S3_ENDPOINT && { endpoint: env.S3_ENDPOINT }),
+            region: env.S3_REGION,
+            bucket: env.S3_BUCKET ?? '',
+            accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+            forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+          }
+        : { driver: 'local', rootDir: path.join(dataDir, 'media') },
+    uploads: { maxBytes: env.MAX_UPLOAD_BYTES, userQuotaBytes: env.USER_QUOTA_BYTES },
+    stories: { renderConcurrency: env.STORY_RENDER_CONCURRENCY },
+    memes: { compilePreset: env.MEME_COMPILE_PRESET },
+    publicInfo: {
+      companyName: env.COMPANY_NAME,
+      companyNumber: env.COMPANY_NUMBER,
+      dataProtectionNumber: env.DATA_PROTECTION_NUMBER,
+      contactEmail: env.CONTACT_EMAIL,
+    },
+  };
+}
+
+/** For entry points: print the list of bad variables and exit 1 instead of a stack trace. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,38 @@
+import type { SandboxState } from '@cadence/tiktok-sandbox';
+import type PgBoss from 'pg-boss';
+import type { Auth } from './auth/auth.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import type { TokenCipher } from './lib/token-cipher.ts';
+import type { AccountRepository } from './modules/accounts/repository.ts';
+import type { AccountService } from './modules/accounts/service.ts';
+import type { TokenService } from './modules/accounts/token-service.ts';
+import type { MediaService } from './modules/media/service.ts';
+import type { ScheduleService } from './modules/schedules/service.ts';
+import type { StoryService } from './modules/stories/service.ts';
+import type { MemeService } from './modules/memes/service.ts';
+import type { UserRepository } from './modules/users/repository.ts';
+import type { MediaStorage } from './storage/media-storage.ts';
+import type { TikTokClient } from './tiktok/tiktok-client.ts';
+
+/** Everything a process (HTTP server or worker) shares; built once in bootstrap.ts. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  auth: Auth;
+  boss: PgBoss;
+  users: UserRepository;
+  cipher: TokenCipher;
+  tiktok: TikTokClient;
+  /** The in-process TikTok sandbox when no TikTok app is configured; mounted at /sandbox/tiktok. */
+  sandbox: SandboxState | null;
+  accountRepository: AccountRepository;
+  tokens: TokenService;
+  accounts: AccountService;
+  storage: MediaStorage;
+  media: MediaService;
+  schedules: ScheduleService;
+  stories: StoryService;
+  memes: MemeService;
+  worker: { running(): boolean };
+}

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { ConnectionLock, PgliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+/** pg-boss's `db` option: one statement with parameters, or a parameterless script. */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  db: Kysely<Database>;
+  executeSql: ExecuteSql;
+  /** For pg-boss on PostgreSQL: it manages its own pool. */
+  connectionString: string | null;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… or null for PGlite. */
+  databaseUrl: string | null;
+  /** PGlite data directory; `memory://` for an in-memory database (tests). */
+  pgliteDataDir: string;
+  poolSize?: number;
+  /**
+   * An idle pooled connection died (PostgreSQL restarted, or an admin terminated it). The pool
+   * drops it and opens a new one on the next query; without a listener node-postgres would throw
+   * this from the socket and crash the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+// Timestamps come back as Date and bigint counters as numbers in both drivers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      kind: 'postgres',
+      db,
+      connectionString: options.databaseUrl,
+      executeSql: async (text, values) => {
+        const result = await pool.query(text, values);
+        return { rows: result.rows };
+      },
+      close: () => db.destroy(),
+    };
+  }
+
+  if (!options.pgliteDataDir.startsWith('memory://')) {
+    mkdirSync(path.resolve(options.pgliteDataDir), { recursive: true });
+  }
+  const client = await PGlite.create(options.pgliteDataDir);
+  // INT8 as number, as with node-postgres above.
+  const lock = new ConnectionLock();
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(client, lock) });
+  return {
+    kind: 'pglite',
+    db,
+    connectionString: null,
+    executeSql: (text, values) =>
+      lock.run(async () => {
+        if (!values || values.length === 0) {
+          // pg-boss sends multi-statement scripts (schema creation, migrations) without parameters.
+          const results = await client.exec(text);
+          return { rows: results.at(-1)?.rows ?? [] };
+        }
+        const result = await client.query(text, values);
+        return { rows: result.rows };
+      }),
+    close: async () => {
+      await db.destroy();
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,352 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
+import { consent } from '../../tiktok/sandbox-test-kit.ts';
+
+let t: TestApp;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { listen: true });
+  alice = await signUpViaApi(t.app, { email: 'alice@example.com' }, t.url);
+  bob = await signUpViaApi(t.app, { email: 'bob@example.com' }, t.url);
+});
+afterAll(() => t.close());
+
+function api(
+  cookie: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { cookie, origin: t.url },
+    ...(payload && { payload }),
+  });
+}
+
+async function listAccounts(cookie: string) {
+  const response = await api(cookie, 'GET', '/api/accounts');
+  expect(response.statusCode).toBe(200);
+  return response.json<{
+    accounts: {
+      id: string;
+      username: string;
+      status: string;
+      canPublish: boolean;
+      scopes: string[];
+      displayName: string | null;
+      openId: string | null;
+    }[];
+  }>().accounts;
+}
+
+async function addAccount(cookie: string, username: string): Promise<string> {
+  const response = await api(cookie, 'POST', '/api/accounts', { username });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+
+/** Connect → sandbox consent page → callback with the given session; returns where the browser lands. */
+async function connect(
+  cookie: string,
+  accountId: string,
+  choice: Parameters<typeof consent>[1],
+  callbackCookie = cookie,
+) {
+  const start = await api(cookie, 'POST', `/api/accounts/${accountId}/connect`);
+  expect(start.statusCode, start.body).toBe(200);
+  const authorizeUrl = start.json<{ authorizeUrl: string }>().authorizeUrl;
+  const outcome = await consent(authorizeUrl, choice);
+  const callback = await t.app.inject({
+    url: outcome.location.pathname + outcome.location.search,
+    headers: { cookie: callbackCookie },
+  });
+  expect(callback.statusCode).toBe(302);
+  return {
+    authorizeUrl,
+    callbackUrl: outcome.location,
+    landing: String(callback.headers.location),
+  };
+}
+
+describe('adding accounts', () => {
+  it('trims and stores the username as typed, refuses duplicates and empty names', async () => {
+    const id = await addAccount(alice, '  Maya.Creates  ');
+    const accounts = await listAccounts(alice);
+    expect(accounts).toEqual([
+      expect.objectContaining({ id, username: 'Maya.Creates', status: 'not_connected' }),
+    ]);
+
+    const duplicate = await api(alice, 'POST', '/api/accounts', { username: 'maya.creates' });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toMatchObject({
+      code: 'conflict',
+      fields: { username: 'accounts.errors.duplicate' },
+    });
+    expect((await api(alice, 'POST', '/api/accounts', { username: '   ' })).statusCode).toBe(400);
+    expect((await api(alice, 'POST', '/api/accounts', {})).statusCode).toBe(400);
+    expect(await listAccounts(alice)).toHaveLength(1);
+
+    // The same name is fine for another person.
+    await addAccount(bob, 'Maya.Creates');
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+});
+
+describe('isolation between users', () => {
+  it("lets nobody see, connect, configure or delete someone else's account", async () => {
+    const id = await addAccount(alice, 'private_one');
+    expect((await listAccounts(bob)).map((a) => a.id)).not.toContain(id);
+    expect((await api(bob, 'POST', `/api/accounts/${id}/connect`)).statusCode).toBe(404);
+    expect((await api(bob, 'DELETE', `/api/accounts/${id}`)).statusCode).toBe(404);
+    expect((await api(bob, 'GET', `/api/accounts/${id}/creator-info`)).statusCode).toBe(404);
+    const settings = await api(bob, 'PATCH', `/api/accounts/${id}/settings`, {
+      defaultPrivacyLevel: 'SELF_ONLY',
+      allowComment: true,
+      allowDuet: true,
+      allowStitch: true,
+    });
+    expect(settings.statusCode).toBe(404);
+    const mine = (await listAccounts(alice)).find((a) => a.id === id);
+    expect(mine).toMatchObject({ username: 'private_one', status: 'not_connected' });
+    expect((await t.app.inject({ url: '/api/accounts' })).statusCode).toBe(401);
+    expect((await api(alice, 'DELETE', '/api/accounts/not-a-uuid')).statusCode).toBe(400);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+});
+
+describe('connecting through TikTok (sandbox)', () => {
+  it('builds the authorize URL per the contract and connects the added card itself', async () => {
+    const id = await addAccount(alice, 'luna');
+    const { authorizeUrl, landing } = await connect(alice, id, { username: 'luna_tiktok' });
+    const url = new URL(authorizeUrl);
+    expect(url.origin + url.pathname).toBe(`${t.url}/sandbox/tiktok/v2/auth/authorize/`);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_key: t.config.tiktok.clientKey,
+      scope: 'user.info.basic,user.info.profile,video.list,video.upload,video.publish',
+      response_type: 'code',
+      redirect_uri: `${t.url}/auth/callback`,
+      code_challenge_method: 'S256',
+    });
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[0-9a-f]{64}$/);
+    expect(url.searchParams.has('client_secret')).toBe(false);
+
+    expect(landing).toBe(`/tiktok?connected=${id}`);
+    const accounts = await listAccounts(alice);
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]).toMatchObject({
+      id,
+      username: 'luna_tiktok',
+      status: 'connected',
+      canPublish: true,
+    });
+    expect(accounts[0]!.openId).toBeTruthy();
+    expect(accounts[0]!.displayName).toBeTruthy();
+
+    // Tokens are ciphertext at rest and appear in no API response.
+    const row = await t.context.accountRepository.findById(id);
+    const accessToken = t.context.cipher.decrypt(row!.access_token_enc!);
+    const refreshToken = t.context.cipher.decrypt(row!.refresh_token_enc!);
+    expect(row!.access_token_enc).not.toContain(accessToken);
+    for (const response of [
+      await api(alice, 'GET', '/api/accounts'),
+      await api(alice, 'GET', `/api/accounts/${id}/creator-info`),
+      await api(alice, 'GET', '/api/me'),
+    ]) {
+      expect(response.body).not.toContain(accessToken);
+      expect(response.body).not.toContain(refreshToken);
+      expect(response.body.toLowerCase()).not.toContain('token');
+    }
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('refuses a reused, tampered, foreign or expired state', async () => {
+    const id = await addAccount(alice, 'state_checks');
+    const first = await connect(alice, id, { username: 'state_checks' });
+    expect(first.landing).toBe(`/tiktok?connected=${id}`);
+    const replay = await t.app.inject({
+      url: first.callbackUrl.pathname + first.callbackUrl.search,
+      headers: { cookie: alice },
+    });
+    expect(replay.headers.location).toBe('/tiktok?error=state');
+
+    const tampered = new URL(first.callbackUrl);
+    tampered.searchParams.set('state', 'x'.repeat(43));
+    expect(
+      (await t.app.inject({ url: tampered.pathname + tampered.search, headers: { cookie: alice } }))
+        .headers.location,
+    ).toBe('/tiktok?error=state');
+
+    // Alice's state arriving with Bob's session (a link forwarded to someone else).
+    const foreign = await connect(alice, id, { username: 'state_checks' }, bob);
+    expect(foreign.landing).toBe('/tiktok?error=state');
+
+    const start = await api(alice, 'POST', `/api/accounts/${id}/connect`);
+    const outcome = await consent(start.json<{ authorizeUrl: string }>().authorizeUrl, {
+      username: 'state_checks',
+    });
+    await sql`update oauth_states set expires_at = now() - interval '1 minute'`.execute(
+      t.context.database.db,
+    );
+    const expired = await t.app.inject({
+      url: outcome.location.pathname + outcome.location.search,
+      headers: { cookie: alice },
+    });
+    expect(expired.headers.location).toBe('/tiktok?error=state');
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('shows a connection error when the person denies, and a token error when the exchange fails', async () => {
+    const id = await addAccount(alice, 'denier');
+    const denied = await connect(alice, id, { username: 'denier', deny: true });
+    expect(denied.landing).toBe('/tiktok?error=connection');
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'not_connected',
+    });
+
+    t.context.sandbox!.control.failNext(
+      'token',
+      { type: 'error_body', code: 'invalid_grant', status: 200 },
+      1,
+    );
+    const failed = await connect(alice, id, { username: 'denier' });
+    expect(failed.landing).toBe('/tiktok?error=token');
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'not_connected',
+    });
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('updates the existing card when the same TikTok user is connected again, without a duplicate', async () => {
+    const first = await addAccount(alice, 'twin');
+    await connect(alice, first, { username: 'twin_on_tiktok' });
+    const second = await addAccount(alice, 'twin-again');
+    const again = await connect(alice, second, { username: 'twin_on_tiktok' });
+    expect(again.landing).toBe(`/tiktok?connected=${first}`);
+    const accounts = await listAccounts(alice);
+    expect(accounts.filter((a) => a.username === 'twin_on_tiktok')).toHaveLength(1);
+    expect(accounts.map((a) => a.id)).not.toContain(second);
+    await api(alice, 'DELETE', `/api/accounts/${first}`);
+  });
+
+  it('says when the publish scope was declined', async () => {
+    const id = await addAccount(alice, 'no_publish');
+    await connect(alice, id, { username: 'no_publish', decline: ['video.publish'] });
+    const account = (await listAccounts(alice)).find((a) => a.id === id);
+    expect(account).toMatchObject({ status: 'connected', canPublish: false });
+    expect(account!.scopes).not.toContain('video.publish');
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+});
+
+describe('tokens over time', () => {
+  it('refreshes after a 401 and stores the rotated refresh token', async () => {
+    const id = await addAccount(alice, 'refresher');
+    await connect(alice, id, { username: 'refresher' });
+    const before = await t.context.accountRepository.findById(id);
+    const oldAccess = t.context.cipher.decrypt(before!.access_token_enc!);
+    const oldRefresh = t.context.cipher.decrypt(before!.refresh_token_enc!);
+    t.context.sandbox!.control.expireAccessToken(oldAccess);
+
+    const info = await api(alice, 'GET', `/api/accounts/${id}/creator-info`);
+    expect(info.statusCode, info.body).toBe(200);
+    expect(info.json()).toMatchObject({
+      nickname: expect.any(String),
+      privacyLevelOptions: expect.arrayContaining(['SELF_ONLY']),
+    });
+
+    const after = await t.context.accountRepository.findById(id);
+    expect(t.context.cipher.decrypt(after!.access_token_enc!)).not.toBe(oldAccess);
+    expect(t.context.cipher.decrypt(after!.refresh_token_enc!)).not.toBe(oldRefresh);
+    // The old refresh token is dead at TikTok's side: rotation really happened.
+    await expect(t.context.tiktok.refreshToken(oldRefresh)).rejects.toMatchObject({
+      code: 'invalid_grant',
+    });
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('refreshes ahead of expiry in the periodic job, and marks the account when TikTok refuses', async () => {
+    const id = await addAccount(alice, 'periodic');
+    await connect(alice, id, { username: 'periodic' });
+    await sql`update tiktok_accounts set access_token_expires_at = now() + interval '1 minute' where id = ${id}`.execute(
+      t.context.database.db,
+    );
+    const beforeRow = await t.context.accountRepository.findById(id);
+    expect(await t.context.tokens.refreshDue()).toMatchObject({ refreshed: 1, failed: 0 });
+    const afterRow = await t.context.accountRepository.findById(id);
+    expect(afterRow!.access_token_expires_at!.getTime()).toBeGreaterThan(
+      Date.now() + 60 * 60 * 1000,
+    );
+    expect(afterRow!.refresh_token_enc).not.toBe(beforeRow!.refresh_token_enc);
+
+    // The person removed Cadence's access on TikTok: the refresh token is dead.
+    await t.context.tiktok.revokeToken(t.context.cipher.decrypt(afterRow!.refresh_token_enc!));
+    await sql`update tiktok_accounts set access_token_expires_at = now() where id = ${id}`.execute(
+      t.context.database.db,
+    );
+    expect(await t.context.tokens.refreshDue()).toMatchObject({ refreshed: 0, failed: 1 });
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'reconnect_needed',
+    });
+    const info = await api(alice, 'GET', `/api/accounts/${id}/creator-info`);
+    expect(info.statusCode).toBe(409);
+
+    // Reconnecting brings it back.
+    expect((await connect(alice, id, { username: 'periodic' })).landing).toBe(
+      `/tiktok?connected=${id}`,
+    );
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'connected',
+    });
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+});
+
+describe('settings and deletion', () => {
+  it('stores per-account defaults and validates them', async () => {
+    const id = await addAccount(alice, 'configured');
+    const ok = await api(alice, 'PATCH', `/api/accounts/${id}/settings`, {
+      defaultPrivacyLevel: 'MUTUAL_FOLLOW_FRIENDS',
+      allowComment: true,
+      allowDuet: false,
+      allowStitch: true,
+    });
+    expect(ok.json()).toMatchObject({
+      settings: {
+        defaultPrivacyLevel: 'MUTUAL_FOLLOW_FRIENDS',
+        allowComment: true,
+        allowDuet: false,
+        allowStitch: true,
+      },
+    });
+    const bad = await api(alice, 'PATCH', `/api/accounts/${id}/settings`, {
+      defaultPrivacyLevel: 'EVERYONE_EVER',
+      allowComment: 'yes',
+      allowDuet: false,
+      allowStitch: true,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'not_connected',
+    });
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('revokes the token at TikTok when an account is deleted', async () => {
+    const id = await addAccount(alice, 'leaving');
+    await connect(alice, id, { username: 'leaving' });
+    const row = await t.context.accountRepository.findById(id);
+    const accessToken = t.context.cipher.decrypt(row!.access_token_enc!);
+    const deleted = await api(alice, 'DELETE', `/api/accounts/${id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect((await listAccounts(alice)).map((a) => a.id)).not.toContain(id);
+    await expect(t.context.tiktok.queryCreatorInfo(accessToken)).rejects.toMatchObject({
+      code: 'access_token_invalid',
+    });
+  });
+});

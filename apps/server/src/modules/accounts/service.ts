@@ -1,0 +1,266 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  accountSettingsSchema,
+  privacyLevels,
+  requestedScopes,
+  type Account,
+  type AccountSettings,
+  type ConnectionErrorKind,
+  type CreatorInfo,
+  type PrivacyLevel,
+} from '@cadence/shared/schemas/account';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../../lib/app-error.ts';
+import type { TokenCipher } from '../../lib/token-cipher.ts';
+import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
+import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import type { AccountRepository, AccountRow } from './repository.ts';
+import { AccountNeedsReconnectError, tokenUpdateFrom, type TokenService } from './token-service.ts';
+
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+
+/** Per account: how many posts wait and when the next one is due (supplied by the posts module). */
+export interface AccountPostStats {
+  pendingByAccount(userId: string): Promise<Map<string, { count: number; nextDueAt: Date | null }>>;
+  /** Cancels pending posts of an account about to be deleted; returns how many. */
+  cancelPendingForAccount(userId: string, accountId: string): Promise<number>;
+}
+
+export class ConnectError extends Error {
+  override name = 'ConnectError';
+  constructor(
+    readonly kind: ConnectionErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function hashState(state: string): string {
+  return createHash('sha256').update(state).digest('hex');
+}
+
+function isPrivacyLevel(value: string): value is PrivacyLevel {
+  return (privacyLevels as readonly string[]).includes(value);
+}
+
+export interface AccountServiceDeps {
+  accounts: AccountRepository;
+  tokens: TokenService;
+  tiktok: TikTokClient;
+  cipher: TokenCipher;
+  postStats: AccountPostStats;
+  redirectUri: string;
+  logger: FastifyBaseLogger;
+}
+
+export function createAccountService(deps: AccountServiceDeps) {
+  const { accounts, tokens, tiktok, cipher, postStats, redirectUri, logger } = deps;
+
+  function toAccount(row: AccountRow, stats?: { count: number; nextDueAt: Date | null }): Account {
+    return {
+      id: row.id,
+      username: row.username,
+      status: row.status,
+      displayName: row.display_name,
+      avatarUrl: row.avatar_url,
+      openId: row.open_id,
+      scopes: row.scopes,
+      canPublish: row.scopes.includes('video.publish'),
+      scheduledCount: stats?.count ?? 0,
+      nextPostAt: stats?.nextDueAt?.toISOString() ?? null,
+      settings: accountSettingsSchema.parse({
+        defaultPrivacyLevel: row.default_privacy_level,
+        allowComment: row.allow_comment,
+        allowDuet: row.allow_duet,
+        allowStitch: row.allow_stitch,
+      }),
+      connectedAt: row.connected_at?.toISOString() ?? null,
+      createdAt: row.created_at.toISOString(),
+    };
+  }
+
+  async function requireOwned(userId: string, id: string): Promise<AccountRow> {
+    const row = await accounts.findForUser(userId, id);
+    // Someone else's account and a missing one look the same: 404, nothing revealed.
+    if (!row) throw new AppError('not_found', 'No such TikTok account');
+    return row;
+  }
+
+  return {
+    async list(userId: string): Promise<Account[]> {
+      const [rows, stats] = await Promise.all([
+        accounts.listForUser(userId),
+        postStats.pendingByAccount(userId),
+      ]);
+      return rows.map((row) => toAccount(row, stats.get(row.id)));
+    },
+
+    async get(userId: string, id: string): Promise<Account> {
+      const row = await requireOwned(userId, id);
+      const stats = await postStats.pendingByAccount(userId);
+      return toAccount(row, stats.get(row.id));
+    },
+
+    async add(userId: string, username: string): Promise<Account> {
+      if (await accounts.usernameTaken(userId, username)) {
+        throw new AppError('conflict', 'This username is already in your accounts', {
+          username: 'accounts.errors.duplicate',
+        });
+      }
+      try {
+        return toAccount(await accounts.insert(userId, username));
+      } catch (error) {
+        // Two tabs adding the same name at once: the unique index decides.
+        if (await accounts.usernameTaken(userId, username)) {
+          throw new AppError('conflict', 'This username is already in your accounts', {
+            username: 'accounts.errors.duplicate',
+          });
+        }
+        throw error;
+      }
+    },
+
+    async remove(userId: string, id: string): Promise<{ cancelledPosts: number }> {
+      const row = await requireOwned(userId, id);
+      const cancelledPosts = await postStats.cancelPendingForAccount(userId, id);
+      if (row.access_token_enc) {
+        // Best effort: the account goes even if TikTok is unreachable; the token then expires on its own.
+        await tiktok.revokeToken(cipher.decrypt(row.access_token_enc)).catch((error: unknown) => {
+          logger.warn({ err: error, accountId: id }, 'TikTok token revocation failed');
+        });
+      }
+      await accounts.delete(userId, id);
+      return { cancelledPosts };
+    },
+
+    async updateSettings(userId: string, id: string, settings: AccountSettings): Promise<Account> {
+      await requireOwned(userId, id);
+      await accounts.updateSettings(userId, id, settings);
+      return this.get(userId, id);
+    },
+
+    /** Builds TikTok's authorize URL with a single-use state bound to this user and account, and PKCE. */
+    async startConnect(userId: string, id: string): Promise<string> {
+      await requireOwned(userId, id);
+      const state = randomBytes(32).toString('base64url');
+      const pkce = tiktok.createPkcePair();
+      await accounts.insertState({
+        stateHash: hashState(state),
+        userId,
+        accountId: id,
+        codeVerifierEnc: cipher.encrypt(pkce.codeVerifier),
+        expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_MS),
+      });
+      return tiktok.buildAuthorizeUrl({
+        redirectUri,
+        state,
+        codeChallenge: pkce.codeChallenge,
+        scopes: requestedScopes,
+      });
+    },
+
+    /**
+     * TikTok's redirect back. The state must exist, be unexpired, and belong to the signed-in user;
+     * it is consumed whatever happens next. Returns the id of the account now connected.
+     */
+    async completeConnect(input: {
+      userId: string | null;
+      state: string | undefined;
+      code: string | undefined;
+      error: string | undefined;
+    }): Promise<string> {
+      if (!input.state) throw new ConnectError('state', 'Missing state');
+      const stored = await accounts.consumeState(hashState(input.state));
+      if (!stored || stored.expires_at.getTime() < Date.now() || stored.user_id !== input.userId) {
+        throw new ConnectError('state', 'Unknown, expired, reused or foreign OAuth state');
+      }
+      if (input.error || !input.code)
+        throw new ConnectError('connection', `TikTok refused: ${input.error ?? 'no code'}`);
+
+      let accountId = stored.account_id;
+      try {
+        const tokenSet = await tiktok.exchangeCode({
+          code: input.code,
+          redirectUri,
+          codeVerifier: cipher.decrypt(stored.code_verifier_enc),
+        });
+        const fields = tokenSet.scopes.includes('user.info.profile')
+          ? (['open_id', 'avatar_url', 'display_name', 'username'] as const)
+          : (['open_id', 'avatar_url', 'display_name'] as const);
+        const user = await tiktok.getUserInfo(tokenSet.accessToken, fields);
+        const initiating = await accounts.findById(accountId);
+        if (!initiating) throw new ConnectError('connection', 'The account was deleted meanwhile');
+
+        // Same TikTok user already connected on another card: update that one, drop the empty card.
+        const existing = await accounts.findByOpenId(stored.user_id, tokenSet.openId);
+        if (existing && existing.id !== accountId) {
+          if (initiating.status === 'not_connected')
+            await accounts.delete(stored.user_id, initiating.id);
+          accountId = existing.id;
+        }
+        await accounts.markConnected(
+          accountId,
+          {
+            openId: tokenSet.openId,
+            username: user.username ?? existing?.username ?? initiating.username,
+            displayName: user.displayName ?? null,
+            avatarUrl: user.avatarUrl ?? null,
+          },
+          tokenUpdateFrom(cipher, tokenSet),
+        );
+        return accountId;
+      } catch (error) {
+        if (error instanceof ConnectError) throw error;
+        logger.error({ err: error, accountId }, 'TikTok token or user-info exchange failed');
+        throw new ConnectError('token', 'Token exchange failed');
+      }
+    },
+
+    async creatorInfo(userId: string, id: string): Promise<CreatorInfo> {
+      const row = await requireOwned(userId, id);
+      if (row.status !== 'connected')
+        throw new AppError('conflict', 'Connect this account first', {
+          accountId: 'accounts.errors.notConnected',
+        });
+      try {
+        const info = await tokens.withAccessToken(id, (token) => tiktok.queryCreatorInfo(token));
+        return {
+          nickname: info.creatorNickname,
+          username: info.creatorUsername,
+          avatarUrl: info.creatorAvatarUrl,
+          privacyLevelOptions: info.privacyLevelOptions.filter(isPrivacyLevel),
+          commentDisabled: info.commentDisabled,
+          duetDisabled: info.duetDisabled,
+          stitchDisabled: info.stitchDisabled,
+          maxVideoPostDurationSec: info.maxVideoPostDurationSec,
+          cannotPostReason: null,
+        };
+      } catch (error) {
+        if (error instanceof TikTokApiError && error.kind === 'cannot_post_now') {
+          return {
+            nickname: row.display_name ?? row.username,
+            username: row.username,
+            avatarUrl: row.avatar_url ?? '',
+            privacyLevelOptions: [],
+            commentDisabled: true,
+            duetDisabled: true,
+            stitchDisabled: true,
+            maxVideoPostDurationSec: 0,
+            cannotPostReason: error.code,
+          };
+        }
+        if (error instanceof AccountNeedsReconnectError) {
+          throw new AppError('conflict', 'Reconnect this account', {
+            accountId: 'accounts.errors.reconnectNeeded',
+          });
+        }
+        if (error instanceof TikTokApiError)
+          throw new AppError('unavailable', `TikTok: ${error.code}`);
+        throw error;
+      }
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,260 @@
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { HeatmapPoint } from './types.ts';
+
+/**
+ * Fetching a YouTube video with yt-dlp: metadata first (`--dump-single-json`, which also tells us
+ * the 'most replayed' heatmap and lets us refuse over-long videos before downloading anything),
+ * then the download itself, at most 720p (the compilation is 1080 px wide at 9:16, so a 720p
+ * source is already cropped to ~400 px of width: more costs time, not quality).
+ */
+
+export type VideoFetchErrorCode = 'downloader_missing' | 'unavailable' | 'too_long' | 'failed';
+
+export class VideoFetchError extends Error {
+  constructor(
+    readonly code: VideoFetchErrorCode,
+    message: string,
+    readonly details?: string,
+  ) {
+    super(message);
+    this.name = 'VideoFetchError';
+  }
+}
+
+export interface YouTubeMetadata {
+  id: string;
+  title: string;
+  /** Null for live streams and the like, where yt-dlp knows no duration. */
+  durationSeconds: number | null;
+  heatmap: HeatmapPoint[] | null;
+  /** How many files the chosen format downloads (2 when video and audio are merged). */
+  downloadCount: number;
+}
+
+const heatmapPointSchema = z.object({
+  start_time: z.number().nonnegative(),
+  end_time: z.number().nonnegative(),
+  value: z.number(),
+});
+
+const metadataSchema = z.object({
+  id: z.string().min(1),
+  title: z.string().default(''),
+  duration: z.number().positive().nullish(),
+  // yt-dlp emits null, omits it, or (rarely) a malformed list; none of those should fail a fetch.
+  heatmap: z.array(z.unknown()).nullish(),
+  requested_formats: z.array(z.unknown()).nullish(),
+});
+
+/** Reads yt-dlp's `--dump-single-json` output; throws a ZodError when it is not a video's metadata. */
+export function parseYtDlpMetadata(json: unknown): YouTubeMetadata {
+  const parsed = metadataSchema.parse(json);
+  const points = (parsed.heatmap ?? []).flatMap((raw) => {
+    const point = heatmapPointSchema.safeParse(raw);
+    if (!point.success || point.data.end_time <= point.data.start_time) return [];
+    return [
+      {
+        startSeconds: point.data.start_time,
+        endSeconds: point.data.end_time,
+        value: Math.min(1, Math.max(0, point.data.value)),
+      },
+    ];
+  });
+  return {
+    id: parsed.id,
+    title: parsed.title,
+    durationSeconds: parsed.duration ?? null,
+    heatmap: points.length > 0 ? points.sort((a, b) => a.startSeconds - b.startSeconds) : null,
+    downloadCount: Math.max(1, parsed.requested_formats?.length ?? 1),
+  };
+}
+
+/** The percentage of a `--newline` progress line such as `[download]  42.0% of 10.00MiB`, else null. */
+export function parseYtDlpProgress(line: string): number | null {
+  const match = /^\[download\]\s+(\d+(?:\.\d+)?)%/.exec(line.trim());
+  return match?.[1] ? Number(match[1]) : null;
+}
+
+/** Best ≤720p MP4 (H.264 + AAC) when offered, else the best ≤720p of anything, else the best. */
+export const YT_DLP_FORMAT =
+  'bv*[height<=720][ext=mp4]+ba[ext=m4a]/b[height<=720][ext=mp4]/bv*[height<=720]+ba/b[height<=720]/b';
+
+const COMMON_ARGS = ['--ignore-config', '--no-playlist', '--no-warnings', '-f', YT_DLP_FORMAT];
+
+/** Messages yt-dlp prints for videos nobody can fetch (private, removed, blocked, age-gated…). */
+const UNAVAILABLE_PATTERN =
+  /unavailable|private video|not available|has been removed|does not exist|copyright|sign in to confirm|members-only|incomplete youtube id|is not a valid url|unsupported url|404/i;
+
+interface RunResult {
+  stdout: string;
+  stderr: string;
+}
+
+function runYtDlp(
+  binary: string,
+  args: string[],
+  options: { signal?: AbortSignal; onStdoutLine?: (line: string) => void },
+): Promise<RunResult> {
+  const { signal, onStdoutLine } = options;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    // Never a shell: the URL is user input.
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    let stdout = '';
+    let stderr = '';
+    let pending = '';
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (!onStdoutLine) {
+        stdout += chunk;
+        return;
+      }
+      pending += chunk;
+      const lines = pending.split(/\r?\n|\r/);
+      pending = lines.pop() ?? '';
+      for (const line of lines) onStdoutLine(line);
+    });
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-16 * 1024);
+    });
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (error.code === 'ENOENT' || error.code === 'EACCES') {
+        reject(
+          new VideoFetchError('downloader_missing', `yt-dlp cannot be run: ${error.code}`, binary),
+        );
+      } else {
+        reject(new VideoFetchError('failed', `yt-dlp failed to start: ${error.message}`));
+      }
+    });
+    child.on('close', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (pending && onStdoutLine) onStdoutLine(pending);
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+      } else if (code === 0) {
+        resolve({ stdout, stderr });
+      } else {
+        const errorLines = stderr
+          .split('\n')
+          .filter((line) => line.startsWith('ERROR'))
+          .join('\n');
+        const summary = errorLines || stderr.trim().split('\n').slice(-3).join('\n');
+        reject(
+          new VideoFetchError(
+            UNAVAILABLE_PATTERN.test(summary) ? 'unavailable' : 'failed',
+            `yt-dlp exited with code ${String(code)}`,
+            summary,
+          ),
+        );
+      }
+    });
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new DOMException('The operation was aborted', 'AbortError');
+}
+
+export interface FetchYouTubeVideoParams {
+  ytDlpPath: string;
+  url: string;
+  /**
+   * An empty directory for this fetch, removed by the caller afterwards (also after a failure or
+   * an abort, which can leave partial files); the video lands there as `<id>.mp4` (or `<id>.webm`
+   * when YouTube offers no MP4 at all).
+   */
+  outputDir: string;
+  /** ffmpeg for yt-dlp to merge video and audio when it is not on the PATH. */
+  ffmpegPath?: string;
+  signal?: AbortSignal;
+  /** Fraction 0..1 of the download. */
+  onProgress?: (fraction: number) => void;
+  /** Longer videos are refused before downloading (default 3 h). */
+  maxDurationSeconds?: number;
+}
+
+export interface FetchedVideo {
+  filePath: string;
+  metadata: YouTubeMetadata;
+}
+
+/** Downloads a YouTube video (≤720p, MP4 when possible) with its metadata and heatmap. */
+export async function fetchYouTubeVideo(params: FetchYouTubeVideoParams): Promise<FetchedVideo> {
+  const { ytDlpPath, url, outputDir, signal, onProgress, maxDurationSeconds = 3 * 3600 } = params;
+  // '--' ends the options: a 'URL' starting with '-' must never become a yt-dlp option.
+  const dump = await runYtDlp(ytDlpPath, [...COMMON_ARGS, '--dump-single-json', '--', url], {
+    signal,
+  });
+  let metadata: YouTubeMetadata;
+  try {
+    metadata = parseYtDlpMetadata(JSON.parse(dump.stdout) as unknown);
+  } catch (error) {
+    throw new VideoFetchError('failed', 'yt-dlp metadata could not be read', String(error));
+  }
+  if (metadata.durationSeconds === null) {
+    throw new VideoFetchError('unavailable', 'The video has no known duration (live stream?)');
+  }
+  if (metadata.durationSeconds > maxDurationSeconds) {
+    throw new VideoFetchError(
+      'too_long',
+      `The video lasts ${Math.round(metadata.durationSeconds)} s, more than ${maxDurationSeconds} s`,
+    );
+  }
+  // The id names the file; keep it to safe characters whatever yt-dlp reports.
+  const fileStem = metadata.id.replace(/[^A-Za-z0-9_-]/g, '_');
+  let filesStarted = 0;
+  let lastFraction = 0;
+  await runYtDlp(
+    ytDlpPath,
+    [
+      ...COMMON_ARGS,
+      '--newline',
+      '--no-part',
+      '--no-mtime',
+      '--merge-output-format',
+      'mp4',
+      ...(params.ffmpegPath ? ['--ffmpeg-location', params.ffmpegPath] : []),
+      '-o',
+      path.join(outputDir, `${fileStem}.%(ext)s`),
+      '--',
+      url,
+    ],
+    {
+      signal,
+      onStdoutLine: (line) => {
+        if (line.startsWith('[download] Destination:')) filesStarted += 1;
+        const percent = parseYtDlpProgress(line);
+        if (percent === null || !onProgress) return;
+        const done = Math.max(0, filesStarted - 1);
+        const fraction = (done + percent / 100) / Math.max(metadata.downloadCount, done + 1);
+        // Merged downloads restart at 0 % for the audio file; the bar never goes back.
+        if (fraction > lastFraction) {
+          lastFraction = Math.min(1, fraction);
+          onProgress(lastFraction);
+        }
+      },
+    },
+  );
+  const files = await readdir(outputDir);
+  const candidates = files.filter(
+    (name) => name.startsWith(`${fileStem}.`) && !/\.(part|ytdl|temp)$|\.f\d+\./.test(name),
+  );
+  const chosen = candidates.find((name) => name.endsWith('.mp4')) ?? candidates[0];
+  if (!chosen) {
+    throw new VideoFetchError('failed', 'yt-dlp reported success but wrote no video file');
+  }
+  if (lastFraction < 1) onProgress?.(1);
+  return { filePath: path.join(outputDir, chosen), metadata };
+}

@@ -1,0 +1,250 @@
+import {
+  activeMemeStatuses,
+  type MemeFailReason,
+  type MemeLayout,
+  type MemeStatus,
+} from '@cadence/shared/schemas/meme';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import './db-types.ts';
+import type { MemeAnalysisTable, StoredExtract } from './db-types.ts';
+
+export type MemeAnalysisRow = Selectable<MemeAnalysisTable>;
+
+/** What the analysis stage found, written when it hands over to the compilation. */
+export interface AnalysisOutcome {
+  durationSeconds: number;
+  hasAudio: boolean;
+  shorterThanTarget: boolean;
+  extracts: StoredExtract[];
+}
+
+/** Nobody works on the row: no lease, or a lease whose holder stopped beating (it died). */
+const unleased = (staleBefore: Date) =>
+  sql<boolean>`(lease is null or heartbeat_at is null or heartbeat_at < ${staleBefore})`;
+
+/**
+ * Meme analyses SQL. Every user-facing query is scoped by user id; the worker's by analysis id
+ * and lease: a job's writes land only while it holds the lease (see the migration).
+ */
+export function createMemeRepository(db: Kysely<Database>) {
+  const leased = (id: string, lease: string) =>
+    db.updateTable('meme_analyses').where('id', '=', id).where('lease', '=', lease);
+
+  return {
+    /**
+     * Inserts the row unless the user already has `limit` active analyses; null when refused. A
+     * per-user advisory lock makes two simultaneous requests count one after the other.
+     */
+    insertWithinLimit(
+      row: Insertable<MemeAnalysisTable>,
+      limit: number,
+    ): Promise<MemeAnalysisRow | null> {
+      return db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`memes:${row.user_id}`}))`.execute(trx);
+        const { count } = await trx
+          .selectFrom('meme_analyses')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .where('user_id', '=', row.user_id)
+          .where('status', 'in', activeMemeStatuses)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= limit) return null;
+        return trx.insertInto('meme_analyses').values(row).returningAll().executeTakeFirstOrThrow();
+      });
+    },
+
+    listForUser(userId: string) {
+      return db
+        .selectFrom('meme_analyses')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'asc')
+        .limit(100)
+        .execute();
+    },
+
+    findForUser(userId: string, id: string) {
+      return db
+        .selectFrom('meme_analyses')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Any active status → cancelled (the lease goes: the job stops); undefined when not active. */
+    cancel(userId: string, id: string) {
+      return db
+        .updateTable('meme_analyses')
+        .set({ status: 'cancelled', finished_at: new Date(), lease: null, heartbeat_at: null })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .where('status', 'in', activeMemeStatuses)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /**
+     * Takes an analysis for its first stage: a queued one, or one whose download/analysis worker
+     * died (the stage starts again). Undefined otherwise: a duplicate or late job does nothing.
+     */
+    claimAnalysis(id: string, lease: string, staleBefore: Date) {
+      return db
+        .updateTable('meme_analyses')
+        .set({
+          status: sql<MemeStatus>`case when source_type = 'youtube' then 'downloading' else 'analysing' end`,
+          progress: 0,
+          fail_reason: null,
+          lease,
+          heartbeat_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'queued'),
+            eb.and([eb('status', 'in', ['downloading', 'analysing']), unleased(staleBefore)]),
+          ]),
+        )
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Takes a compilation nobody is running (just handed over or re-requested, or orphaned). */
+    claimCompilation(id: string, lease: string, staleBefore: Date) {
+      return db
+        .updateTable('meme_analyses')
+        .set({ progress: 0, lease, heartbeat_at: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'compiling')
+        .where(unleased(staleBefore))
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Marks the job alive; false once it lost the lease (cancelled, recompile requested). */
+    async heartbeat(id: string, lease: string): Promise<boolean> {
+      const result = await leased(id, lease).set({ heartbeat_at: new Date() }).executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async setProgress(id: string, lease: string, progress: number): Promise<void> {
+      await leased(id, lease).set({ progress }).execute();
+    },
+
+    async setTitle(id: string, lease: string, title: string): Promise<void> {
+      await leased(id, lease).set({ title }).execute();
+    },
+
+    /** Download done: the file is in storage, the analysis starts. False without the lease. */
+    async downloaded(
+      id: string,
+      lease: string,
+      fields: { sourceKey: string; title: string; durationSeconds: number | null },
+    ): Promise<boolean> {
+      const result = await leased(id, lease)
+        .set({
+          status: 'analysing',
+          progress: 0,
+          source_key: fields.sourceKey,
+          title: fields.title,
+          duration_seconds: fields.durationSeconds,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Analysis done: extracts stored and the lease released, so the compile job can claim the
+     * row. False without the lease.
+     */
+    async analysed(id: string, lease: string, outcome: AnalysisOutcome): Promise<boolean> {
+      const result = await leased(id, lease)
+        .set({
+          status: 'compiling',
+          progress: 0,
+          duration_seconds: outcome.durationSeconds,
+          has_audio: outcome.hasAudio,
+          shorter_than_target: outcome.shorterThanTarget,
+          extracts: JSON.stringify(outcome.extracts),
+          lease: null,
+          heartbeat_at: null,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** False without the lease (cancelled or re-requested meanwhile): the result is unwanted. */
+    async complete(id: string, lease: string, resultMediaId: string): Promise<boolean> {
+      const result = await leased(id, lease)
+        .set({
+          status: 'completed',
+          progress: 1,
+          result_media_id: resultMediaId,
+          finished_at: new Date(),
+          lease: null,
+          heartbeat_at: null,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async fail(id: string, lease: string, reason: MemeFailReason): Promise<void> {
+      await leased(id, lease)
+        .set({
+          status: 'failed',
+          fail_reason: reason,
+          finished_at: new Date(),
+          lease: null,
+          heartbeat_at: null,
+        })
+        .execute();
+    },
+
+    /** For a job that could not even start (queue down): fails whatever runs, lease or not. */
+    async failUnleased(id: string, reason: MemeFailReason): Promise<void> {
+      await db
+        .updateTable('meme_analyses')
+        .set({ status: 'failed', fail_reason: reason, finished_at: new Date(), lease: null })
+        .where('id', '=', id)
+        .where('status', 'in', activeMemeStatuses)
+        .execute();
+    },
+
+    /**
+     * An analysed row that is not running goes back to compiling with the user's choice (any
+     * running job loses its lease); undefined when it is still running or was never analysed.
+     */
+    requestRecompile(userId: string, id: string, extracts: StoredExtract[], layout: MemeLayout) {
+      return db
+        .updateTable('meme_analyses')
+        .set({
+          status: 'compiling',
+          progress: 0,
+          layout,
+          extracts: JSON.stringify(extracts),
+          fail_reason: null,
+          finished_at: null,
+          lease: null,
+          heartbeat_at: null,
+        })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .where('status', 'in', ['completed', 'failed', 'cancelled'])
+        .where('extracts', 'is not', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Analyses a job should exist for but may not: everything still active. */
+    findInterrupted() {
+      return db
+        .selectFrom('meme_analyses')
+        .select(['id', 'status'])
+        .where('status', 'in', activeMemeStatuses)
+        .execute();
+    },
+  };
+}
+
+export type MemeRepository = ReturnType<typeof createMemeRepository>;

@@ -1,0 +1,124 @@
+import { chunkRanges } from '@cadence/shared/tiktok-chunks';
+import { describe, expect, it } from 'vitest';
+import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import { AccountNeedsReconnectError } from '../accounts/token-service.ts';
+import {
+  INIT_OUTCOME_UNKNOWN,
+  nextStep,
+  pollDelayMs,
+  reactToError,
+  resumeChunkIndex,
+  retryDelayMs,
+} from './publish-state.ts';
+
+const apiError = (code: string, httpStatus: number | null, cause?: unknown) =>
+  new TikTokApiError({ operation: 'video_init', code, httpStatus, cause });
+
+describe('nextStep', () => {
+  const fresh = { publish_id: null, init_started_at: null, uploaded_bytes: 0, video_size: null };
+
+  it('inits a fresh post, never re-inits one whose init was sent without an answer', () => {
+    expect(nextStep(fresh)).toBe('init');
+    expect(nextStep({ ...fresh, init_started_at: new Date() })).toBe(INIT_OUTCOME_UNKNOWN);
+  });
+
+  it('resumes the upload until every byte is in, then polls', () => {
+    const initialised = {
+      ...fresh,
+      init_started_at: new Date(),
+      publish_id: 'p1',
+      video_size: 100,
+    };
+    expect(nextStep(initialised)).toBe('upload');
+    expect(nextStep({ ...initialised, uploaded_bytes: 99 })).toBe('upload');
+    expect(nextStep({ ...initialised, uploaded_bytes: 100 })).toBe('poll');
+  });
+});
+
+describe('reactToError', () => {
+  it('never retries an init whose request may have reached TikTok', () => {
+    expect(reactToError(apiError('timeout', null), 'init', 1)).toEqual({
+      action: 'outcome_unknown',
+    });
+    const reset = apiError(
+      'network_error',
+      null,
+      new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }),
+    );
+    expect(reactToError(reset, 'init', 1)).toEqual({ action: 'outcome_unknown' });
+  });
+
+  it('retries an init that provably never left (connection refused)', () => {
+    const refused = apiError(
+      'network_error',
+      null,
+      new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
+    );
+    expect(reactToError(refused, 'init', 1)).toMatchObject({ action: 'retry' });
+  });
+
+  it('retries 5xx and 429 answers, failing at once on permanent and cannot-post-now codes', () => {
+    expect(reactToError(apiError('internal_error', 503), 'init', 2)).toEqual({
+      action: 'retry',
+      reason: 'internal_error',
+      delayMs: 10_000,
+    });
+    expect(reactToError(apiError('rate_limit_exceeded', 429), 'init', 1)).toMatchObject({
+      action: 'retry',
+      delayMs: 30_000,
+    });
+    expect(reactToError(apiError('rate_limit_exceeded', 429), 'poll', 1)).toMatchObject({
+      action: 'retry',
+      delayMs: 10_000,
+    });
+    expect(reactToError(apiError('privacy_level_option_mismatch', 403), 'init', 1)).toEqual({
+      action: 'fail',
+      reason: 'privacy_level_option_mismatch',
+    });
+    expect(reactToError(apiError('spam_risk_too_many_posts', 200), 'prepare', 1)).toEqual({
+      action: 'fail',
+      reason: 'spam_risk_too_many_posts',
+    });
+  });
+
+  it('fails an upload whose URL expired, and resyncs after a range mismatch', () => {
+    expect(reactToError(apiError('upload_http_403', 403), 'upload', 1)).toEqual({
+      action: 'fail',
+      reason: 'upload_url_expired',
+    });
+    expect(reactToError(apiError('upload_http_416', 416), 'upload', 1)).toMatchObject({
+      action: 'retry',
+    });
+    // A timeout while uploading is safe to retry: the chunk offset is asked again.
+    expect(reactToError(apiError('timeout', null), 'upload', 1)).toMatchObject({ action: 'retry' });
+  });
+
+  it('asks for a reconnect when the account has no usable token', () => {
+    expect(reactToError(new AccountNeedsReconnectError('a1'), 'prepare', 1)).toEqual({
+      action: 'fail',
+      reason: 'account_reconnect_needed',
+    });
+  });
+});
+
+describe('delays', () => {
+  it('polls at 1, 2, 4 … seconds, never more often than TikTok allows nor slower than 30 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 20].map(pollDelayMs)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+    expect([1, 2, 3, 10].map(retryDelayMs)).toEqual([5_000, 10_000, 20_000, 300_000]);
+  });
+});
+
+describe('resumeChunkIndex', () => {
+  const chunks = chunkRanges(30, 10, 3);
+  it('continues at the chunk TikTok expects next', () => {
+    expect(resumeChunkIndex(chunks, 0)).toBe(0);
+    expect(resumeChunkIndex(chunks, 10)).toBe(1);
+    expect(resumeChunkIndex(chunks, 20)).toBe(2);
+    expect(resumeChunkIndex(chunks, 30)).toBe(3);
+  });
+  it('refuses an offset inside a chunk', () => {
+    expect(resumeChunkIndex(chunks, 15)).toBe(-1);
+  });
+});

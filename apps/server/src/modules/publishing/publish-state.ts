@@ -1,0 +1,126 @@
+// The publisher's decisions as pure functions: what to do next with a post, and how to react to
+// an error. publisher.ts does the I/O; these are unit-tested on their own.
+import type { ChunkRange } from '@cadence/shared/tiktok-chunks';
+import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import { AccountNeedsReconnectError } from '../accounts/token-service.ts';
+
+/** Give up after this many attempts at the same post (each transient failure is one). */
+export const MAX_ATTEMPTS = 6;
+/** Status polls before we stop waiting for TikTok (≈ an hour at the 30 s ceiling). */
+export const MAX_POLLS = 130;
+
+/**
+ * The failReason shown when video/init may or may not have created a post (timeout, connection
+ * lost after sending, or a crash in between). Publishing again could post twice, so the user checks.
+ */
+export const INIT_OUTCOME_UNKNOWN = 'init_outcome_unknown';
+
+export type PublishStep = 'init' | 'upload' | 'poll' | 'init_outcome_unknown';
+
+export interface PublishProgress {
+  publish_id: string | null;
+  init_started_at: Date | null;
+  uploaded_bytes: number;
+  video_size: number | null;
+}
+
+/** Where a post taken by a worker stands; the row alone decides, so a restart resumes correctly. */
+export function nextStep(post: PublishProgress): PublishStep {
+  if (post.publish_id === null) {
+    return post.init_started_at === null ? 'init' : 'init_outcome_unknown';
+  }
+  if (post.video_size === null || post.uploaded_bytes < post.video_size) return 'upload';
+  return 'poll';
+}
+
+export type ErrorReaction =
+  | { action: 'retry'; reason: string; delayMs: number }
+  | { action: 'fail'; reason: string }
+  | { action: 'outcome_unknown' };
+
+export type PublishPhase = 'prepare' | 'init' | 'upload' | 'poll';
+
+/** Node's codes for a connection that never opened: the request cannot have reached TikTok. */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if ('code' in current && typeof current.code === 'string') codes.push(current.code);
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return codes;
+}
+
+/** True when a failed call provably never reached TikTok (so nothing can have been created). */
+export function neverReachedTikTok(error: TikTokApiError): boolean {
+  if (error.httpStatus !== null || error.code !== 'network_error') return false;
+  return causeCodes(error.cause).some((code) => NEVER_SENT_CODES.has(code));
+}
+
+/** 5 s, 10 s, 20 s … capped at 5 minutes. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(300_000, 5_000 * 2 ** Math.max(0, attempt - 1));
+}
+
+/** 1 s, 2 s, 4 s … capped at 30 s: TikTok allows 30 status fetches per minute per token. */
+export function pollDelayMs(pollCount: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.max(0, pollCount));
+}
+
+/**
+ * How to react to an error in a phase. Key rule: after video/init may have been received, never
+ * init again — a timeout or dropped connection there is 'outcome_unknown', not a retry.
+ */
+export function reactToError(error: unknown, phase: PublishPhase, attempt: number): ErrorReaction {
+  if (error instanceof AccountNeedsReconnectError) {
+    return { action: 'fail', reason: 'account_reconnect_needed' };
+  }
+  if (!(error instanceof TikTokApiError)) {
+    return { action: 'retry', reason: 'internal', delayMs: retryDelayMs(attempt) };
+  }
+  if (phase === 'init' && (error.code === 'timeout' || error.code === 'network_error')) {
+    if (!neverReachedTikTok(error)) return { action: 'outcome_unknown' };
+  }
+  if (phase === 'upload') {
+    // The upload URL lives an hour; past it TikTok answers 403 and the post cannot be finished.
+    if (error.httpStatus === 403) return { action: 'fail', reason: 'upload_url_expired' };
+    if (error.httpStatus === 404) return { action: 'fail', reason: 'upload_not_found' };
+    // Out of step with TikTok's offset: the next attempt asks TikTok where it stands.
+    if (error.httpStatus === 416 || error.httpStatus === 400) {
+      return { action: 'retry', reason: error.code, delayMs: 1_000 };
+    }
+  }
+  switch (error.kind) {
+    case 'rate_limit':
+      // The per-token windows are one minute long.
+      return { action: 'retry', reason: error.code, delayMs: phase === 'poll' ? 10_000 : 30_000 };
+    case 'transient':
+      return { action: 'retry', reason: error.code, delayMs: retryDelayMs(attempt) };
+    case 'auth':
+      // withAccessToken already refreshed once and the new token was refused too.
+      return { action: 'fail', reason: 'account_reconnect_needed' };
+    case 'cannot_post_now':
+    case 'permanent':
+      return { action: 'fail', reason: error.code };
+  }
+}
+
+/**
+ * Index of the chunk to send next when TikTok already holds `uploadedBytes`; -1 when that
+ * offset is not a chunk boundary (the upload cannot be resumed consistently).
+ */
+export function resumeChunkIndex(chunks: readonly ChunkRange[], uploadedBytes: number): number {
+  if (uploadedBytes === 0) return 0;
+  const index = chunks.findIndex((chunk) => chunk.first === uploadedBytes);
+  if (index >= 0) return index;
+  const total = chunks.at(-1)?.last;
+  return total !== undefined && uploadedBytes === total + 1 ? chunks.length : -1;
+}

@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
+import type { Logger } from 'pino';
+import type { MediaStorage } from '../../storage/media-storage.ts';
+import type {
+  DirectPostInfo,
+  PrivacyLevel,
+  TikTokClient,
+  VideoContentType,
+} from '../../tiktok/tiktok-client.ts';
+import type { TokenService } from '../accounts/token-service.ts';
+import {
+  INIT_OUTCOME_UNKNOWN,
+  MAX_ATTEMPTS,
+  MAX_POLLS,
+  nextStep,
+  pollDelayMs,
+  reactToError,
+  resumeChunkIndex,
+  type PublishPhase,
+} from './publish-state.ts';
+import type { PublishingRepository, PublishRow } from './repository.ts';
+
+/** TikTok's upload_url lives one hour; stop using it a little earlier. */
+const UPLOAD_URL_TTL_MS = 55 * 60 * 1000;
+/** Short, because the heartbeat renews it every third: a dead worker's posts come back within seconds. */
+const DEFAULT_LEASE_MS = 10_000;
+
+const videoContentTypes: readonly VideoContentType[] = [
+  'video/mp4',
+  'video/quicktime',
+  'video/webm',
+];
+const privacyLevels: readonly PrivacyLevel[] = [
+  'PUBLIC_TO_EVERYONE',
+  'MUTUAL_FOLLOW_FRIENDS',
+  'FOLLOWER_OF_CREATOR',
+  'SELF_ONLY',
+];
+
+function asVideoContentType(value: string): VideoContentType {
+  return videoContentTypes.find((type) => type === value) ?? 'video/mp4';
+}
+
+export interface PublisherDeps {
+  repository: PublishingRepository;
+  tiktok: TikTokClient;
+  tokens: TokenService;
+  storage: MediaStorage;
+  /** Queue a wake-up for the post at `at` (a pg-boss job). */
+  wake: (postId: string, at: Date) => Promise<void>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** How long a worker owns a post between heartbeats' renewals (default 10 s). */
+  leaseMs?: number;
+  /** Upper bound on any retry delay (tests shorten TikTok's one-minute windows; default none). */
+  retryDelayCapMs?: number;
+}
+
+/** The outcome of one `advance` call, for logs and tests. */
+export type AdvanceOutcome =
+  'not_ready' | 'busy' | 'paced' | 'published' | 'waiting' | 'retrying' | 'failed' | 'lease_lost';
+
+/**
+ * The crash-safe publisher. Every call to `advance` takes a lease on the post, does the next step
+ * its row says (init → upload → poll), records progress before moving on, and hands the post to
+ * a later wake-up. Progress lives in the row, never in memory: any worker can continue any post.
+ */
+export function createPublisher(deps: PublisherDeps) {
+  const { repository, tiktok, tokens, storage, wake, logger } = deps;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const retryDelayCapMs = deps.retryDelayCapMs ?? Number.POSITIVE_INFINITY;
+
+  async function later(post: PublishRow, owner: string, delayMs: number, changes = {}) {
+    const at = new Date(Date.now() + delayMs);
+    const kept = await repository.update(
+      post.id,
+      owner,
+      { ...changes, wake_at: at },
+      { release: true, touch: false },
+    );
+    if (kept) await wake(post.id, at);
+    return kept;
+  }
+
+  async function fail(post: PublishRow, owner: string, reason: string): Promise<AdvanceOutcome> {
+    logger.warn({ postId: post.id, reason }, 'post failed');
+    const kept = await repository.update(
+      post.id,
+      owner,
+      { status: 'failed', fail_reason: reason },
+      { release: true },
+    );
+    return kept ? 'failed' : 'lease_lost';
+  }
+
+  /** Applies an error's reaction; in the init phase a retry returns the post to 'pending'. */
+  async function react(
+    post: PublishRow,
+    owner: string,
+    error: unknown,
+    phase: PublishPhase,
+  ): Promise<AdvanceOutcome> {
+    const reaction = reactToError(error, phase, post.attempt);
+    switch (reaction.action) {
+      case 'outcome_unknown':
+        logger.error({ postId: post.id, err: error }, 'video init outcome unknown: not retried');
+        return fail(post, owner, INIT_OUTCOME_UNKNOWN);
+      case 'fail':
+        return fail(post, owner, reaction.reason);
+      case 'retry': {
+        const countsAsAttempt = phase !== 'init' && !reaction.reason.startsWith('rate_limit');
+        const attempts = post.attempt + (countsAsAttempt ? 1 : 0);
+        if (attempts >= MAX_ATTEMPTS && phase !== 'poll') return fail(post, owner, reaction.reason);
+        logger.warn(
+          { postId: post.id, phase, reason: reaction.reason, delayMs: reaction.delayMs },
+          'publish step will be retried',
+        );
+        const changes =
+          phase === 'init'
+            ? { status: 'pending' as const, init_started_at: null }
+            : { attempt: attempts };
+        const delayMs = Math.min(reaction.delayMs, retryDelayCapMs);
+        return (await later(post, owner, delayMs, changes)) ? 'retrying' : 'lease_lost';
+      }
+    }
+  }
+
+  async function init(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
+    const creator = await tokens.withAccessToken(post.account_id, (token) =>
+      tiktok.queryCreatorInfo(token),
+    );
+    if (!creator.privacyLevelOptions.includes(post.privacy_level)) {
+      return fail(post, owner, 'privacy_level_option_mismatch');
+    }
+    if (post.duration_seconds > creator.maxVideoPostDurationSec)
+      return fail(post, owner, 'video_too_long');
+    const privacyLevel = privacyLevels.find((level) => level === post.privacy_level);
+    if (privacyLevel === undefined) return fail(post, owner, 'privacy_level_option_mismatch');
+    const plan = planChunks(post.size_bytes);
+    const postInfo: DirectPostInfo = {
+      title: post.title,
+      privacyLevel,
+      disableComment: !post.allow_comment || creator.commentDisabled,
+      disableDuet: !post.allow_duet || creator.duetDisabled,
+      disableStitch: !post.allow_stitch || creator.stitchDisabled,
+      brandContentToggle: post.commercial_content.enabled && post.commercial_content.brandedContent,
+      brandOrganicToggle: post.commercial_content.enabled && post.commercial_content.yourBrand,
+    };
+    // From here until publish_id is stored, a crash leaves the outcome unknown (never re-init).
+    if (
+      !(await repository.update(post.id, owner, { init_started_at: new Date() }, { touch: false }))
+    ) {
+      return 'lease_lost';
+    }
+    let result;
+    try {
+      result = await tokens.withAccessToken(post.account_id, (token) =>
+        tiktok.initDirectPost(token, {
+          videoSize: post.size_bytes,
+          chunkSize: plan.chunkSize,
+          totalChunkCount: plan.totalChunkCount,
+          postInfo,
+        }),
+      );
+    } catch (error) {
+      return react(post, owner, error, 'init');
+    }
+    const progress = {
+      publish_id: result.publishId,
+      upload_url: result.uploadUrl,
+      upload_url_expires_at: new Date(Date.now() + UPLOAD_URL_TTL_MS),
+      video_size: post.size_bytes,
+      chunk_size: plan.chunkSize,
+      total_chunk_count: plan.totalChunkCount,
+      uploaded_bytes: 0,
+    };
+    if (!(await repository.update(post.id, owner, progress, { touch: false }))) {
+      logger.error(
+        { postId: post.id, publishId: result.publishId },
+        'lease lost right after video init',
+      );
+      return 'lease_lost';
+    }
+    return upload({ ...post, ...progress }, owner, false);
+  }
+
+  async function upload(
+    post: PublishRow,
+    owner: string,
+    resumed: boolean,
+    signal?: AbortSignal,
+  ): Promise<AdvanceOutcome> {
+    const {
+      publish_id: publishId,
+      upload_url: uploadUrl,
+      video_size: size,
+      chunk_size: chunkSize,
+      total_chunk_count: count,
+    } = post;
+    if (
+      publishId === null ||
+      uploadUrl === null ||
+      size === null ||
+      chunkSize === null ||
+      count === null
+    ) {
+      return fail(post, owner, 'upload_state_missing');
+    }
+    let offset = post.uploaded_bytes;
+    if (resumed) {
+      // TikTok may hold more than we recorded (a crash between its 206 and our write): ask it.
+      const status = await tokens.withAccessToken(post.account_id, (token) =>
+        tiktok.fetchPostStatus(token, publishId),
+      );
+      if (status.status === 'FAILED')
+        return fail(post, owner, status.failReason ?? 'publish_failed');
+      if (status.status !== 'PROCESSING_UPLOAD') offset = size;
+      else if (status.uploadedBytes !== null) offset = status.uploadedBytes;
+    }
+    const chunks = chunkRanges(size, chunkSize, count);
+    const start = resumeChunkIndex(chunks, offset);
+    if (start < 0) return fail(post, owner, 'upload_offset_mismatch');
+    if (start < chunks.length && (post.upload_url_expires_at?.getTime() ?? 0) < Date.now()) {
+      return fail(post, owner, 'upload_url_expired');
+    }
+    const contentType = asVideoContentType(post.content_type);
+    for (const chunk of chunks.slice(start)) {
+      const body = await storage.createReadStream(post.storage_key, {
+        start: chunk.first,
+        end: chunk.last,
+      });
+      try {
+        await tiktok.uploadChunk(uploadUrl, {
+          body,
+          first: chunk.first,
+          last: chunk.last,
+          total: size,
+          contentType,
+          ...(signal && { signal }),
+        });
+      } catch (error) {
+        body.destroy();
+        if (signal?.aborted === true) return 'lease_lost';
+        return react(post, owner, error, 'upload');
+      }
+      if (
+        !(await repository.update(
+          post.id,
+          owner,
+          { uploaded_bytes: chunk.last + 1 },
+          { touch: false },
+        ))
+      ) {
+        return 'lease_lost';
+      }
+    }
+    return (await later(post, owner, pollDelayMs(0), { uploaded_bytes: size, poll_count: 0 }))
+      ? 'waiting'
+      : 'lease_lost';
+  }
+
+  async function poll(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
+    const publishId = post.publish_id;
+    if (publishId === null) return fail(post, owner, 'upload_state_missing');
+    const status = await tokens.withAccessToken(post.account_id, (token) =>
+      tiktok.fetchPostStatus(token, publishId),
+    );
+    switch (status.status) {
+      case 'PUBLISH_COMPLETE': {
+        const kept = await repository.update(
+          post.id,
+          owner,
+          {
+            status: 'completed',
+            tiktok_post_id: status.publicPostIds[0] ?? null,
+            published_at: new Date(),
+            fail_reason: null,
+          },
+          { release: true },
+        );
+        if (kept) logger.info({ postId: post.id, publishId }, 'post published');
+        return kept ? 'published' : 'lease_lost';
+      }
+      case 'FAILED':
+        return fail(post, owner, status.failReason ?? 'publish_failed');
+      case 'PROCESSING_UPLOAD':
+      case 'PROCESSING_DOWNLOAD':
+      case 'SEND_TO_USER_INBOX': {
+        if (post.poll_count >= MAX_POLLS) return fail(post, owner, 'status_timeout');
+        const kept = await later(post, owner, pollDelayMs(post.poll_count + 1), {
+          poll_count: post.poll_count + 1,
+        });
+        return kept ? 'waiting' : 'lease_lost';
+      }
+    }
+  }
+
+  async function step(
+    post: PublishRow,
+    owner: string,
+    reserved: boolean,
+    signal: AbortSignal,
+  ): Promise<AdvanceOutcome> {
+    const phaseOf = nextStep(post);
+    try {
+      switch (phaseOf) {
+        case 'init_outcome_unknown':
+          return await fail(post, owner, INIT_OUTCOME_UNKNOWN);
+        case 'init': {
+          if (!reserved) {
+            const freeAt = await repository.reserveInit(post.account_id);
+            if (freeAt !== null) {
+              return (await later(post, owner, Math.max(0, freeAt.getTime() - Date.now())))
+                ? 'paced'
+                : 'lease_lost';
+            }
+          }
+          return await init(post, owner);
+        }
+        case 'upload':
+          return await upload(post, owner, true, signal);
+        case 'poll':
+          return await poll(post, owner);
+      }
+    } catch (error) {
+      if (signal.aborted) return 'lease_lost';
+      const phase: PublishPhase =
+        phaseOf === 'init' ? 'prepare' : phaseOf === 'upload' ? 'upload' : 'poll';
+      return react(post, owner, error, phase);
+    }
+  }
+
+  return {
+    /** Does the next step for a post (the handler of every publish job). Never throws for TikTok errors. */
+    async advance(postId: string): Promise<AdvanceOutcome> {
+      const current = await repository.findStatus(postId);
+      if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
+        return 'not_ready';
+      if (current.status === 'pending' && current.due_at.getTime() > Date.now()) return 'not_ready';
+      if (current.lease_until !== null && current.lease_until.getTime() > Date.now()) return 'busy';
+      let reserved = false;
+      if (current.status === 'pending') {
+        // Reserve the init slot before taking the post, so a paced post simply stays pending.
+        const freeAt = await repository.reserveInit(current.account_id);
+        if (freeAt !== null) {
+          await wake(postId, freeAt);
+          return 'paced';
+        }
+        reserved = true;
+      }
+      const owner = randomUUID();
+      const post = await repository.claim(postId, owner, leaseMs);
+      if (!post) return 'busy';
+      const lost = new AbortController();
+      // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload.
+      const heartbeat = setInterval(
+        () => {
+          repository.renewLease(postId, owner, leaseMs).then(
+            (kept) => {
+              if (!kept) lost.abort(new Error('lease lost'));
+            },
+            (error: unknown) => logger.warn({ err: error, postId }, 'lease renewal failed'),
+          );
+        },
+        Math.max(1_000, Math.floor(leaseMs / 3)),
+      );
+      try {
+        return await step(post, owner, reserved, lost.signal);
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+
+    /** Re-queues posts whose wake-up is `graceMs` overdue (lost job, dead worker); returns how many. */
+    async sweep(graceMs: number): Promise<number> {
+      const forgotten = await repository.takeForgotten(graceMs);
+      for (const { id, wakeAt } of forgotten) await wake(id, wakeAt);
+      return forgotten.length;
+    },
+  };
+}
+
+export type Publisher = ReturnType<typeof createPublisher>;

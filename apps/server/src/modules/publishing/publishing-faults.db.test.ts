@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
+import { usePublishingTestApp } from './test-kit.ts';
+
+const kit = usePublishingTestApp();
+const { sandbox, ledgerPostsTitled, waitForStatus, freshAccount, publishNow } = kit;
+
+describe('publishing through TikTok faults', () => {
+  it('survives 5xx and 429 answers to video init and publishes exactly once', async () => {
+    sandbox().control.failNext('video_init', { type: 'http_error', status: 503 }, 2);
+    sandbox().control.failNext(
+      'video_init',
+      { type: 'error_body', code: 'rate_limit_exceeded', status: 429 },
+      1,
+    );
+    const { post, sha256 } = await publishNow('Through faults');
+    const done = await waitForStatus(post.id, ['completed', 'failed'], 30_000);
+    expect(done.status, done.failReason ?? '').toBe('completed');
+    const published = ledgerPostsTitled('Through faults');
+    expect(published).toHaveLength(1);
+    expect(published[0]?.sha256).toBe(sha256);
+  });
+
+  it('fails at once with TikTok’s reason on a permanent init error, posting nothing', async () => {
+    sandbox().control.failNext('video_init', {
+      type: 'error_body',
+      code: 'privacy_level_option_mismatch',
+      status: 403,
+    });
+    const { post } = await publishNow('Refused');
+    const done = await waitForStatus(post.id, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'failed', failReason: 'privacy_level_option_mismatch' });
+    expect(ledgerPostsTitled('Refused')).toHaveLength(0);
+  });
+
+  it('fails with the code when the creator cannot post at publish time', async () => {
+    const { id: account, username } = await freshAccount();
+    const video = await addVideo(kit.t, kit.user, kit.dir, 'spam');
+    const created = await createSchedule(kit.t, kit.user, {
+      ...scheduleBody(account, [video.mediaId], {
+        publishType: 'scheduled',
+        date: '2099-01-01',
+        time: '09:00',
+      }),
+      posts: [{ mediaId: video.mediaId, title: 'Spam risk' }],
+    });
+    const id = created.posts[0]?.id ?? '';
+    sandbox().control.setUserFlags({ username }, { cannotPost: 'spam_risk_too_many_posts' });
+    try {
+      await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/reschedule`, {
+        dueAt: new Date(Date.now() + 500).toISOString(),
+      });
+      const done = await waitForStatus(id, ['completed', 'failed']);
+      expect(done).toMatchObject({ status: 'failed', failReason: 'spam_risk_too_many_posts' });
+    } finally {
+      sandbox().control.setUserFlags({ username }, { cannotPost: null });
+    }
+    // Retry puts it back in the queue and it publishes.
+    const retried = await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/retry`);
+    expect(retried.statusCode).toBe(200);
+    expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+    expect(ledgerPostsTitled('Spam risk')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
+import { usePublishingTestApp } from './test-kit.ts';
+
+const kit = usePublishingTestApp();
+const { ledgerPostsTitled, postNamed, waitForStatus, freshAccount, publishNow } = kit;
+
+describe('publishing through the sandbox', () => {
+  it('publishes an immediate public post once, byte for byte, with its TikTok URL', async () => {
+    const { post, sha256 } = await publishNow('First post #hello');
+    const done = await waitForStatus(post.id, ['completed', 'failed']);
+    expect(done.status, done.failReason ?? '').toBe('completed');
+    const [published, ...others] = ledgerPostsTitled('First post #hello');
+    expect(others).toHaveLength(0);
+    expect(published?.sha256).toBe(sha256);
+    expect(published?.status).toBe('PUBLISH_COMPLETE');
+    expect(published?.post_info).toMatchObject({
+      privacy_level: 'PUBLIC_TO_EVERYONE',
+      disable_comment: false,
+      disable_duet: true,
+    });
+    expect(done.tiktokPostId).toBe(published?.post_ids[0]);
+    expect(done.tiktokPostUrl).toBe(
+      `https://www.tiktok.com/@${done.accountUsername}/video/${published?.post_ids[0]}`,
+    );
+  });
+
+  it('does not publish before the due time, then publishes after it', async () => {
+    const { id: account } = await freshAccount();
+    const video = await addVideo(kit.t, kit.user, kit.dir, 'later');
+    const created = await createSchedule(kit.t, kit.user, {
+      ...scheduleBody(account, [video.mediaId], {
+        publishType: 'scheduled',
+        date: '2099-01-01',
+        time: '09:00',
+      }),
+      posts: [{ mediaId: video.mediaId, title: 'Later' }],
+    });
+    const id = created.posts[0]?.id ?? '';
+    const dueAt = new Date(Date.now() + 4_000);
+    const moved = await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/reschedule`, {
+      dueAt: dueAt.toISOString(),
+    });
+    expect(moved.statusCode).toBe(200);
+    // Until the due time, TikTok hears nothing about it (the 2099 job fires never; the new one at dueAt).
+    while (Date.now() < dueAt.getTime() - 300) {
+      expect(ledgerPostsTitled('Later')).toHaveLength(0);
+      expect((await postNamed(id))?.status).toBe('pending');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const done = await waitForStatus(id, ['completed', 'failed']);
+    expect(done.status).toBe('completed');
+    const [published] = ledgerPostsTitled('Later');
+    expect(published?.sha256).toBe(video.sha256);
+    expect(Date.parse(published?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+  });
+
+  it('never re-inits after a crash between sending video init and storing publish_id', async () => {
+    const { id: account } = await freshAccount();
+    const video = await addVideo(kit.t, kit.user, kit.dir, 'unknown');
+    const created = await createSchedule(kit.t, kit.user, {
+      ...scheduleBody(account, [video.mediaId], {
+        publishType: 'scheduled',
+        date: '2099-01-01',
+        time: '09:00',
+      }),
+      posts: [{ mediaId: video.mediaId, title: 'Unknown outcome' }],
+    });
+    const id = created.posts[0]?.id ?? '';
+    // What a worker killed right after sending video/init leaves behind (its lease expired).
+    await kit.t.context.database.db
+      .updateTable('posts')
+      .set({
+        status: 'publishing',
+        init_started_at: new Date(),
+        due_at: new Date(),
+        lease_owner: 'dead',
+        lease_until: new Date(Date.now() - 1),
+      })
+      .where('id', '=', id)
+      .execute();
+    expect(await kit.publisher.advance(id)).toBe('failed');
+    expect(await postNamed(id)).toMatchObject({
+      status: 'failed',
+      failReason: 'init_outcome_unknown',
+    });
+    expect(ledgerPostsTitled('Unknown outcome')).toHaveLength(0);
+  });
+
+  it('lets only one of two concurrent wake-ups work on a post', async () => {
+    const { id: account } = await freshAccount();
+    const video = await addVideo(kit.t, kit.user, kit.dir, 'twice');
+    const created = await createSchedule(kit.t, kit.user, {
+      ...scheduleBody(account, [video.mediaId], {
+        publishType: 'scheduled',
+        date: '2099-01-01',
+        time: '09:00',
+      }),
+      posts: [{ mediaId: video.mediaId, title: 'Twice woken' }],
+    });
+    const id = created.posts[0]?.id ?? '';
+    await kit.t.context.database.db
+      .updateTable('posts')
+      .set({ due_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    const outcomes = await Promise.all([
+      kit.publisher.advance(id),
+      kit.publisher.advance(id),
+      kit.publisher.advance(id),
+    ]);
+    expect(outcomes.filter((outcome) => outcome === 'waiting')).toHaveLength(1);
+    expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+    expect(ledgerPostsTitled('Twice woken')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,189 @@
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { CommercialContent } from '@cadence/shared/schemas/schedule';
+import type { Database } from '../../db/schema.ts';
+import '../schedules/db-types.ts';
+import type { PostTable } from '../schedules/db-types.ts';
+import type { PostRow } from '../schedules/repository.ts';
+
+/** TikTok: 6 video inits per minute per access token. */
+export const INITS_PER_WINDOW = 6;
+/** A second of slack over TikTok's minute, for clock differences between us and TikTok. */
+export const INIT_WINDOW_MS = 61_000;
+
+/** A claimed post with what publishing it needs: the video and the schedule's TikTok settings. */
+export type PublishRow = PostRow & {
+  storage_key: string;
+  content_type: string;
+  size_bytes: number;
+  duration_seconds: number;
+  privacy_level: string;
+  allow_comment: boolean;
+  allow_duet: boolean;
+  allow_stitch: boolean;
+  commercial_content: CommercialContent;
+};
+
+const now = () => sql<Date>`clock_timestamp()`;
+
+/**
+ * SQL for the publisher. Every write that moves a post is conditional on the lease its caller
+ * holds, so a worker that lost its lease (it stalled, another took over) changes nothing.
+ */
+export function createPublishingRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Takes the post for `leaseMs`: a due pending post becomes 'publishing' (attempt + 1), a
+     * publishing one whose lease expired is resumed. Returns undefined when there is nothing to do
+     * or another worker holds it. Two workers never both get it: the UPDATE re-checks its WHERE
+     * after waiting for the row lock.
+     */
+    async claim(postId: string, owner: string, leaseMs: number): Promise<PublishRow | undefined> {
+      const leaseUntil = sql<Date>`clock_timestamp() + ${`${leaseMs} milliseconds`}::interval`;
+      const claimed = await db
+        .updateTable('posts')
+        .set({
+          status: 'publishing',
+          attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
+          lease_owner: owner,
+          lease_until: leaseUntil,
+          updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
+        })
+        .where('id', '=', postId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', now())]),
+            eb('status', '=', 'publishing'),
+          ]),
+        )
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now())]))
+        .returning('id')
+        .executeTakeFirst();
+      if (!claimed) return undefined;
+      return db
+        .selectFrom('posts')
+        .innerJoin('media', 'media.id', 'posts.media_id')
+        .innerJoin('schedules', 'schedules.id', 'posts.schedule_id')
+        .selectAll('posts')
+        .select([
+          'media.storage_key',
+          'media.content_type',
+          'media.size_bytes',
+          'media.duration_seconds',
+          'schedules.privacy_level',
+          'schedules.allow_comment',
+          'schedules.allow_duet',
+          'schedules.allow_stitch',
+          'schedules.commercial_content',
+        ])
+        .where('posts.id', '=', postId)
+        .executeTakeFirst();
+    },
+
+    /** Extends the lease; false when it was lost (then the caller must stop touching TikTok). */
+    async renewLease(postId: string, owner: string, leaseMs: number): Promise<boolean> {
+      const result = await db
+        .updateTable('posts')
+        .set({
+          lease_until: sql<Date>`clock_timestamp() + ${`${leaseMs} milliseconds`}::interval`,
+        })
+        .where('id', '=', postId)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'publishing')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Applies `changes` while the lease is still ours; false when it is not. */
+    async update(
+      postId: string,
+      owner: string,
+      changes: Updateable<PostTable>,
+      options: { release?: boolean; touch?: boolean } = {},
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('posts')
+        .set({
+          ...changes,
+          ...(options.release === true && { lease_owner: null, lease_until: null }),
+          ...(options.touch !== false && { updated_at: now() }),
+        })
+        .where('id', '=', postId)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    findStatus(postId: string) {
+      return db
+        .selectFrom('posts')
+        .select(['status', 'due_at', 'lease_until', 'account_id'])
+        .where('id', '=', postId)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Reserves one of the account's video inits for now. Returns null when reserved, else the
+     * time a slot frees up. One UPDATE on the account's row: concurrent workers queue on its lock.
+     */
+    async reserveInit(accountId: string): Promise<Date | null> {
+      await db
+        .insertInto('tiktok_init_pacing')
+        .values({ account_id: accountId })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
+      const windowStart = sql`clock_timestamp() - ${`${INIT_WINDOW_MS} milliseconds`}::interval`;
+      const recent = sql<
+        Date[]
+      >`array(select t from unnest(recent_inits) t where t > ${windowStart})`;
+      const reserved = await db
+        .updateTable('tiktok_init_pacing')
+        .set({ recent_inits: sql<Date[]>`${recent} || clock_timestamp()` })
+        .where('account_id', '=', accountId)
+        .where(sql<number>`cardinality(${recent})`, '<', INITS_PER_WINDOW)
+        .returning('account_id')
+        .executeTakeFirst();
+      if (reserved) return null;
+      const row = await db
+        .selectFrom('tiktok_init_pacing')
+        .select(
+          sql<Date | null>`(select min(t) from unnest(recent_inits) t where t > ${windowStart}) + ${`${INIT_WINDOW_MS} milliseconds`}::interval`.as(
+            'free_at',
+          ),
+        )
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row?.free_at ?? new Date(Date.now() + 1000);
+    },
+
+    /**
+     * Posts whose wake-up should have happened more than `graceMs` ago (and whose lease, if any,
+     * has expired or will): their job was lost. Marks them as re-queued and returns when to wake
+     * each (after any lease still held by a worker that may be dead).
+     */
+    async takeForgotten(graceMs: number, limit = 500): Promise<{ id: string; wakeAt: Date }[]> {
+      const rows = await db
+        .updateTable('posts')
+        .set({
+          wake_at: sql<Date>`greatest(clock_timestamp(), coalesce(lease_until, clock_timestamp()))`,
+        })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('posts')
+            .select('id')
+            .where('status', 'in', ['pending', 'publishing'])
+            .where(
+              'wake_at',
+              '<=',
+              sql<Date>`clock_timestamp() - ${`${graceMs} milliseconds`}::interval`,
+            )
+            .orderBy('wake_at')
+            .limit(limit),
+        )
+        .returning(['id', 'wake_at'])
+        .execute();
+      return rows.map((row) => ({ id: row.id, wakeAt: row.wake_at }));
+    },
+  };
+}
+
+export type PublishingRepository = ReturnType<typeof createPublishingRepository>;

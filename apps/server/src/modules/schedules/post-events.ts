@@ -1,0 +1,77 @@
+import type { ServerResponse } from 'node:http';
+import type { Post } from '@cadence/shared/schemas/schedule';
+
+/**
+ * Live post updates over Server-Sent Events, by polling: each open stream asks the database every
+ * second for the user's posts changed in the last few seconds and sends those whose JSON differs
+ * from what it last sent. Chosen over in-process events or LISTEN/NOTIFY because status changes
+ * are written by whichever process runs the publisher (the HTTP process with PGlite, separate
+ * `npm run worker` processes with PostgreSQL): polling sees them all the same way, on both
+ * databases, with one indexed query (posts_user_updated) per open tab per second.
+ */
+export interface PostStreamOptions {
+  changedSince(since: Date): Promise<Post[]>;
+  pollMs?: number;
+  heartbeatMs?: number;
+  /** Re-read this far back: a transaction may commit after a later one (updated_at order ≠ commit order). */
+  overlapMs?: number;
+  onError?(error: unknown): void;
+}
+
+export interface PostStream {
+  close(): void;
+}
+
+/** Starts streaming to an already hijacked response; stops when the client goes or on close(). */
+export function streamPostEvents(response: ServerResponse, options: PostStreamOptions): PostStream {
+  const pollMs = options.pollMs ?? 1_000;
+  const heartbeatMs = options.heartbeatMs ?? 25_000;
+  const overlapMs = options.overlapMs ?? 5_000;
+  let sent = new Map<string, string>();
+  let since = new Date(Date.now() - overlapMs);
+  let closed = false;
+  let pollTimer: NodeJS.Timeout | undefined;
+
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  response.write(': connected\n\n');
+
+  const heartbeat = setInterval(() => {
+    if (!closed) response.write(': heartbeat\n\n');
+  }, heartbeatMs);
+
+  async function poll(): Promise<void> {
+    const startedAt = Date.now();
+    try {
+      const posts = await options.changedSince(since);
+      if (closed) return;
+      const next = new Map<string, string>();
+      for (const post of posts) {
+        const json = JSON.stringify(post);
+        next.set(post.id, json);
+        if (sent.get(post.id) !== json) response.write(`event: post\ndata: ${json}\n\n`);
+      }
+      sent = next;
+      since = new Date(startedAt - overlapMs);
+    } catch (error) {
+      options.onError?.(error);
+    }
+    if (!closed) pollTimer = setTimeout(() => void poll(), pollMs);
+  }
+
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    clearTimeout(pollTimer);
+    response.end();
+  }
+
+  response.on('close', close);
+  void poll();
+  return { close };
+}

@@ -1,0 +1,31 @@
+import type { Post } from '@cadence/shared/schemas/schedule';
+import type { PostViewRow } from './repository.ts';
+
+/** TikTok's public URL of a published video. */
+export function tiktokPostUrl(username: string, postId: string): string {
+  return `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${encodeURIComponent(postId)}`;
+}
+
+/** A post row as the API shows it (postSchema). */
+export function toPost(row: PostViewRow): Post {
+  return {
+    id: row.id,
+    scheduleId: row.schedule_id,
+    accountId: row.account_id,
+    accountUsername: row.account_username,
+    mediaId: row.media_id,
+    thumbnailUrl: row.thumbnail_key
+      ? `/api/media/${encodeURIComponent(row.media_id)}/thumbnail`
+      : null,
+    title: row.title,
+    dueAt: row.due_at.toISOString(),
+    randomized: row.randomized,
+    jitterMinutes: row.jitter_minutes,
+    status: row.status,
+    failReason: row.status === 'failed' ? row.fail_reason : null,
+    tiktokPostId: row.tiktok_post_id,
+    tiktokPostUrl:
+      row.tiktok_post_id === null ? null : tiktokPostUrl(row.account_username, row.tiktok_post_id),
+    createdAt: row.created_at.toISOString(),
+  };
+}

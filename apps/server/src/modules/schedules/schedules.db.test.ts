@@ -1,0 +1,409 @@
+import type { Post } from '@cadence/shared/schemas/schedule';
+import { nextOccurrence } from '@cadence/shared/schedule/planner';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  addVideo,
+  api,
+  connectTikTok,
+  createSchedule,
+  listPosts,
+  scheduleBody,
+  signUp,
+  useScheduleTestApp,
+  type TestUser,
+} from './test-kit.ts';
+
+const kit = useScheduleTestApp('cadence-schedules-');
+const { sandbox } = kit;
+let alice: TestUser;
+let bob: TestUser;
+let aliceAccount: string;
+let bobAccount: string;
+let aliceVideos: string[];
+let bobVideo: string;
+
+beforeAll(async () => {
+  alice = await signUp(kit.t, 'alice@example.com');
+  bob = await signUp(kit.t, 'bob@example.com');
+  aliceAccount = await connectTikTok(kit.t, alice, 'alice_creates');
+  bobAccount = await connectTikTok(kit.t, bob, 'bob_films');
+  aliceVideos = [];
+  for (const name of ['a1', 'a2', 'a3']) {
+    aliceVideos.push((await addVideo(kit.t, alice, kit.dir, name)).mediaId);
+  }
+  bobVideo = (await addVideo(kit.t, bob, kit.dir, 'b1')).mediaId;
+}, 60_000);
+
+async function fields(response: Awaited<ReturnType<typeof api>>) {
+  return response.json<{ code: string; fields?: Record<string, string> }>();
+}
+
+async function setPostStatus(id: string, status: string, failReason: string | null = null) {
+  await sql`update posts set status = ${status}, fail_reason = ${failReason} where id = ${id}`.execute(
+    kit.t.context.database.db,
+  );
+}
+
+describe('POST /api/schedules', () => {
+  it('creates one pending post per video, due now for an immediate schedule', async () => {
+    const before = Date.now();
+    const created = await createSchedule(
+      kit.t,
+      alice,
+      scheduleBody(aliceAccount, aliceVideos.slice(0, 2)),
+    );
+    expect(created.posts).toHaveLength(2);
+    for (const [index, post] of created.posts.entries()) {
+      expect(post).toMatchObject({
+        scheduleId: created.scheduleId,
+        accountId: aliceAccount,
+        accountUsername: 'alice_creates',
+        status: 'pending',
+        randomized: false,
+        jitterMinutes: 0,
+        failReason: null,
+        tiktokPostUrl: null,
+      });
+      expect(post.mediaId).toBe(aliceVideos[index]);
+      expect(post.title).toBe(`Video ${index + 1} #cadence`);
+      expect(post.thumbnailUrl).toBe(`/api/media/${post.mediaId}/thumbnail`);
+      expect(Date.parse(post.dueAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(post.dueAt)).toBeLessThanOrEqual(Date.now());
+    }
+    // The account card counts them.
+    const accounts = await api(kit.t, alice.cookie, 'GET', '/api/accounts');
+    const card = accounts
+      .json<{ accounts: { id: string; scheduledCount: number; nextPostAt: string | null }[] }>()
+      .accounts.find((account) => account.id === aliceAccount);
+    expect(card?.scheduledCount).toBeGreaterThanOrEqual(2);
+    expect(card?.nextPostAt).not.toBeNull();
+  });
+
+  it('spaces batches as the planner says: 2 per batch, 30 minutes apart, from the start time', async () => {
+    const now = new Date();
+    const created = await createSchedule(
+      kit.t,
+      alice,
+      scheduleBody(aliceAccount, aliceVideos, {
+        publishType: 'spaced',
+        timeZone: 'America/New_York',
+        spacedInterval: {
+          count: 2,
+          value: 30,
+          unit: 'minutes',
+          startTime: '09:00',
+          randomizeTime: false,
+        },
+      }),
+    );
+    const start = nextOccurrence('09:00', now, 'America/New_York').getTime();
+    expect(created.posts.map((post) => Date.parse(post.dueAt))).toEqual([
+      start,
+      start,
+      start + 30 * 60_000,
+    ]);
+  });
+
+  it('keeps the request on the schedule row (type, zone, date, time, interval)', async () => {
+    const created = await createSchedule(
+      kit.t,
+      alice,
+      scheduleBody(aliceAccount, [aliceVideos[0] ?? ''], {
+        publishType: 'scheduled',
+        date: '2099-06-01',
+        time: '08:30',
+        timeZone: 'Asia/Tokyo',
+      }),
+    );
+    expect(created.posts[0]?.dueAt).toBe('2099-05-31T23:30:00.000Z');
+    const row = await kit.t.context.database.db
+      .selectFrom('schedules')
+      .selectAll()
+      .where('id', '=', created.scheduleId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      publish_type: 'scheduled',
+      time_zone: 'Asia/Tokyo',
+      date: '2099-06-01',
+      time: '08:30',
+    });
+  });
+
+  it('answers 400 with translation keys for invalid bodies and past dates', async () => {
+    const invalid = await api(kit.t, alice.cookie, 'POST', '/api/schedules', {
+      ...scheduleBody(aliceAccount, aliceVideos.slice(0, 1)),
+      consent: false,
+      privacyLevel: undefined,
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect((await fields(invalid)).fields).toMatchObject({
+      consent: 'errors.consentRequired',
+      privacyLevel: 'errors.selectPrivacy',
+    });
+    const past = await api(
+      kit.t,
+      alice.cookie,
+      'POST',
+      '/api/schedules',
+      scheduleBody(aliceAccount, aliceVideos.slice(0, 1), {
+        publishType: 'scheduled',
+        date: '2020-01-01',
+        time: '10:00',
+      }),
+    );
+    expect(past.statusCode).toBe(400);
+    expect((await fields(past)).fields).toEqual({ date: 'errors.dateInPast' });
+  });
+
+  it("refuses another user's video (400) and account (409), and an unconnected account", async () => {
+    const foreignVideo = await api(
+      kit.t,
+      alice.cookie,
+      'POST',
+      '/api/schedules',
+      scheduleBody(aliceAccount, [bobVideo]),
+    );
+    expect(foreignVideo.statusCode).toBe(400);
+    expect((await fields(foreignVideo)).fields).toEqual({ mediaIds: 'errors.invalidVideo' });
+
+    const foreignAccount = await api(
+      kit.t,
+      alice.cookie,
+      'POST',
+      '/api/schedules',
+      scheduleBody(bobAccount, aliceVideos.slice(0, 1)),
+    );
+    expect(foreignAccount.statusCode).toBe(409);
+    expect((await fields(foreignAccount)).fields).toEqual({
+      accountId: 'errors.selectTikTokAccount',
+    });
+
+    const added = await api(kit.t, alice.cookie, 'POST', '/api/accounts', {
+      username: 'never_connected',
+    });
+    const unconnected = await api(
+      kit.t,
+      alice.cookie,
+      'POST',
+      '/api/schedules',
+      scheduleBody(added.json<{ id: string }>().id, aliceVideos.slice(0, 1)),
+    );
+    expect(unconnected.statusCode).toBe(409);
+    expect((await fields(unconnected)).fields).toEqual({
+      accountId: 'schedules.errors.accountNotConnected',
+    });
+  });
+
+  it("applies the creator's current rules: privacy options, cannot post now, max duration", async () => {
+    const carol = await signUp(kit.t, 'carol@example.com');
+    const account = await connectTikTok(kit.t, carol, 'carol_private');
+    const video = (await addVideo(kit.t, carol, kit.dir, 'c1', { durationSeconds: 3 })).mediaId;
+    const submit = (overrides = {}) =>
+      api(kit.t, carol.cookie, 'POST', '/api/schedules', scheduleBody(account, [video], overrides));
+
+    sandbox().control.setUserFlags({ username: 'carol_private' }, { privateAccount: true });
+    const privacy = await submit();
+    expect(privacy.statusCode).toBe(400);
+    expect((await fields(privacy)).fields).toEqual({ privacyLevel: 'errors.selectPrivacy' });
+    const allowed = await submit({ privacyLevel: 'FOLLOWER_OF_CREATOR' });
+    expect(allowed.statusCode, allowed.body).toBe(201);
+
+    sandbox().control.setUserFlags({ username: 'carol_private' }, { maxVideoPostDurationSec: 2 });
+    const tooLong = await submit({ privacyLevel: 'SELF_ONLY' });
+    expect(tooLong.statusCode).toBe(400);
+    expect((await fields(tooLong)).fields).toEqual({ mediaIds: 'schedules.errors.videoTooLong' });
+
+    sandbox().control.setUserFlags(
+      { username: 'carol_private' },
+      { maxVideoPostDurationSec: 600, cannotPost: 'spam_risk_too_many_posts' },
+    );
+    const cannot = await submit({ privacyLevel: 'SELF_ONLY' });
+    expect(cannot.statusCode).toBe(409);
+    expect((await fields(cannot)).fields).toEqual({ accountId: 'schedules.errors.cannotPostNow' });
+    sandbox().control.setUserFlags(
+      { username: 'carol_private' },
+      { cannotPost: null, privateAccount: false },
+    );
+  });
+
+  it('refuses randomize ±1h to a non-Pro user (403) and accepts it for Pro', async () => {
+    const body = scheduleBody(aliceAccount, aliceVideos.slice(0, 2), {
+      publishType: 'spaced',
+      spacedInterval: { count: 1, value: 1, unit: 'days', startTime: '09:00', randomizeTime: true },
+    });
+    const refused = await api(kit.t, alice.cookie, 'POST', '/api/schedules', body);
+    expect(refused.statusCode).toBe(403);
+    expect((await fields(refused)).code).toBe('pro_required');
+
+    await kit.t.context.users.setProByEmail(alice.email, true);
+    const before = Date.now();
+    const created = await createSchedule(kit.t, alice, body);
+    for (const post of created.posts) {
+      expect(post.randomized).toBe(true);
+      expect(Math.abs(post.jitterMinutes)).toBeLessThanOrEqual(60);
+      expect(Date.parse(post.dueAt)).toBeGreaterThanOrEqual(before - 60_000);
+    }
+    await kit.t.context.users.setProByEmail(alice.email, false);
+  });
+});
+
+describe('posts: list and actions', () => {
+  async function futurePost(user: TestUser, account: string, video: string): Promise<Post> {
+    const created = await createSchedule(
+      kit.t,
+      user,
+      scheduleBody(account, [video], {
+        publishType: 'scheduled',
+        date: '2099-01-01',
+        time: '12:00',
+      }),
+    );
+    const post = created.posts[0];
+    if (!post) throw new Error('no post');
+    return post;
+  }
+
+  it("lists only the user's posts, newest schedule first", async () => {
+    const older = await futurePost(alice, aliceAccount, aliceVideos[0] ?? '');
+    const newer = await futurePost(alice, aliceAccount, aliceVideos[1] ?? '');
+    const posts = await listPosts(kit.t, alice);
+    expect(posts.every((post) => post.accountId === aliceAccount)).toBe(true);
+    const ids = posts.map((post) => post.id);
+    expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
+    const bobPost = await futurePost(bob, bobAccount, bobVideo);
+    expect((await listPosts(kit.t, alice)).some((post) => post.id === bobPost.id)).toBe(false);
+  });
+
+  it('cancels only pending posts', async () => {
+    const post = await futurePost(alice, aliceAccount, aliceVideos[0] ?? '');
+    const cancelled = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json<Post>().status).toBe('cancelled');
+    const again = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/cancel`);
+    expect(again.statusCode).toBe(409);
+    expect((await fields(again)).fields).toEqual({ status: 'schedules.errors.notPending' });
+  });
+
+  it('reschedules pending posts into the future only', async () => {
+    const post = await futurePost(alice, aliceAccount, aliceVideos[0] ?? '');
+    const past = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/reschedule`, {
+      dueAt: '2020-01-01T00:00:00Z',
+    });
+    expect(past.statusCode).toBe(400);
+    expect((await fields(past)).fields).toEqual({ dueAt: 'errors.dateInPast' });
+    const garbage = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/reschedule`, {
+      dueAt: 'tomorrow',
+    });
+    expect(garbage.statusCode).toBe(400);
+    const moved = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/reschedule`, {
+      dueAt: '2098-03-04T05:06:00+02:00',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json<Post>().dueAt).toBe('2098-03-04T03:06:00.000Z');
+    await setPostStatus(post.id, 'completed');
+    const done = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/reschedule`, {
+      dueAt: '2098-03-04T05:06:00Z',
+    });
+    expect(done.statusCode).toBe(409);
+  });
+
+  it('retries only failed posts: back to pending, due now, reason cleared', async () => {
+    const post = await futurePost(alice, aliceAccount, aliceVideos[0] ?? '');
+    const notFailed = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/retry`);
+    expect(notFailed.statusCode).toBe(409);
+    expect((await fields(notFailed)).fields).toEqual({ status: 'schedules.errors.notFailed' });
+    await setPostStatus(post.id, 'failed', 'spam_risk_too_many_posts');
+    expect((await listPosts(kit.t, alice)).find((p) => p.id === post.id)?.failReason).toBe(
+      'spam_risk_too_many_posts',
+    );
+    const before = Date.now();
+    const retried = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/retry`);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json<Post>()).toMatchObject({ status: 'pending', failReason: null });
+    expect(Date.parse(retried.json<Post>().dueAt)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it("answers 404 for another user's post and for ids that are not post ids", async () => {
+    const post = await futurePost(bob, bobAccount, bobVideo);
+    for (const action of ['cancel', 'retry']) {
+      const response = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/${action}`);
+      expect(response.statusCode).toBe(404);
+    }
+    const reschedule = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/reschedule`, {
+      dueAt: '2098-01-01T00:00:00Z',
+    });
+    expect(reschedule.statusCode).toBe(404);
+    expect(
+      (await api(kit.t, alice.cookie, 'POST', '/api/posts/not-a-uuid/cancel')).statusCode,
+    ).toBe(404);
+    // Bob's post is untouched.
+    expect((await listPosts(kit.t, bob)).find((p) => p.id === post.id)?.status).toBe('pending');
+  });
+
+  it('requires a session', async () => {
+    const response = await kit.t.app.inject({ method: 'GET', url: '/api/posts' });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/posts/events', () => {
+  it('streams a status change of one of my posts, and nothing of others', async () => {
+    const aborter = new AbortController();
+    const response = await fetch(`${kit.t.url}/api/posts/events`, {
+      headers: { cookie: alice.cookie },
+      signal: aborter.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+    if (!reader) throw new Error('no body');
+
+    const mine = await createSchedule(
+      kit.t,
+      alice,
+      scheduleBody(aliceAccount, [aliceVideos[2] ?? ''], {
+        publishType: 'scheduled',
+        date: '2099-02-02',
+        time: '10:00',
+      }),
+    );
+    const bobs = await createSchedule(
+      kit.t,
+      bob,
+      scheduleBody(bobAccount, [bobVideo], {
+        publishType: 'scheduled',
+        date: '2099-02-02',
+        time: '10:00',
+      }),
+    );
+    const postId = mine.posts[0]?.id ?? '';
+    await api(kit.t, alice.cookie, 'POST', `/api/posts/${postId}/cancel`);
+
+    let text = '';
+    const parse = () =>
+      text
+        .split('\n\n')
+        .slice(0, -1) // the last piece may be an event still arriving
+        .filter((block) => block.startsWith('event: post\ndata: '))
+        .map((block) => JSON.parse(block.slice('event: post\ndata: '.length)) as Post);
+    const deadline = Date.now() + 10_000;
+    while (
+      !parse().some((post) => post.id === postId && post.status === 'cancelled') &&
+      Date.now() < deadline
+    ) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    aborter.abort();
+    const events = parse();
+    expect(events.some((post) => post.id === postId && post.status === 'cancelled')).toBe(true);
+    expect(events.some((post) => post.id === bobs.posts[0]?.id)).toBe(false);
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await fetch(`${kit.t.url}/api/posts/events`);
+    expect(response.status).toBe(401);
+  });
+});

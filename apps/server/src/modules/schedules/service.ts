@@ -1,0 +1,241 @@
+import {
+  planErrorFields,
+  type CreateScheduleRequest,
+  type Post,
+} from '@cadence/shared/schemas/schedule';
+import { planSchedule } from '@cadence/shared/schedule/planner';
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { AppError } from '../../lib/app-error.ts';
+import type { TikTokClient, CreatorInfo } from '../../tiktok/tiktok-client.ts';
+import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import type { AccountRepository } from '../accounts/repository.ts';
+import type { AccountPostStats } from '../accounts/service.ts';
+import { AccountNeedsReconnectError, type TokenService } from '../accounts/token-service.ts';
+import type { MediaService } from '../media/service.ts';
+import type { UserRepository } from '../users/repository.ts';
+import { enqueuePublish } from '../publishing/jobs.ts';
+import { toPost } from './post-view.ts';
+import type { ScheduleRepository } from './repository.ts';
+
+/** Translation keys this module adds (fr/en texts are in the lead's locale files). */
+export const scheduleServiceErrorKeys = {
+  accountNotConnected: 'schedules.errors.accountNotConnected',
+  cannotPostNow: 'schedules.errors.cannotPostNow',
+  videoTooLong: 'schedules.errors.videoTooLong',
+  tiktokUnavailable: 'schedules.errors.tiktokUnavailable',
+  notPending: 'schedules.errors.notPending',
+  notFailed: 'schedules.errors.notFailed',
+} as const;
+const keys = scheduleServiceErrorKeys;
+
+export interface ScheduleServiceDeps {
+  repository: ScheduleRepository;
+  accounts: AccountRepository;
+  tokens: TokenService;
+  tiktok: TikTokClient;
+  media: MediaService;
+  users: Pick<UserRepository, 'isPro'>;
+  boss: PgBoss;
+  logger: Pick<Logger, 'warn'>;
+  now?: () => Date;
+  random?: () => number;
+}
+
+/** Schedules (the form's submissions) and their posts, as the signed-in user sees them. */
+export function createScheduleService(deps: ScheduleServiceDeps) {
+  const { repository, accounts, tokens, tiktok, media, users, boss, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
+  async function wakeAll(posts: readonly { id: string; dueAt: Date }[]): Promise<void> {
+    for (const post of posts) {
+      await enqueuePublish(boss, post.id, post.dueAt).catch((error: unknown) => {
+        logger.warn({ err: error, postId: post.id }, 'publish job not queued; the sweep will');
+      });
+    }
+  }
+
+  /** TikTok's current posting rules for the account (asked at submit, as TikTok requires). */
+  async function creatorInfo(accountId: string): Promise<CreatorInfo> {
+    try {
+      return await tokens.withAccessToken(accountId, (token) => tiktok.queryCreatorInfo(token));
+    } catch (error) {
+      if (error instanceof AccountNeedsReconnectError) {
+        throw new AppError('conflict', 'The account must be reconnected', {
+          accountId: keys.accountNotConnected,
+        });
+      }
+      if (error instanceof TikTokApiError) {
+        if (error.kind === 'cannot_post_now') {
+          throw new AppError('conflict', 'The creator cannot post now', {
+            accountId: keys.cannotPostNow,
+          });
+        }
+        if (error.kind === 'auth') {
+          throw new AppError('conflict', 'The account must be reconnected', {
+            accountId: keys.accountNotConnected,
+          });
+        }
+        throw new AppError('unavailable', 'TikTok did not answer', {
+          accountId: keys.tiktokUnavailable,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async function requirePost(userId: string, id: string) {
+    const row = await repository.findPostView(userId, id);
+    // Someone else's post and a missing one look the same.
+    if (!row) throw new AppError('not_found', 'No such post');
+    return row;
+  }
+
+  async function postAfterChange(
+    userId: string,
+    id: string,
+    changed: boolean,
+    wrongStateKey: string,
+  ): Promise<Post> {
+    if (!changed) {
+      await requirePost(userId, id);
+      throw new AppError('conflict', 'The post is not in a state that allows this', {
+        status: wrongStateKey,
+      });
+    }
+    return toPost(await requirePost(userId, id));
+  }
+
+  return {
+    async create(
+      userId: string,
+      request: CreateScheduleRequest,
+    ): Promise<{ scheduleId: string; posts: Post[] }> {
+      const account = await accounts.findForUser(userId, request.accountId);
+      if (!account) {
+        throw new AppError('conflict', 'No such TikTok account', {
+          accountId: 'errors.selectTikTokAccount',
+        });
+      }
+      if (account.status !== 'connected' || !account.scopes.includes('video.publish')) {
+        throw new AppError('conflict', 'The account cannot publish', {
+          accountId: keys.accountNotConnected,
+        });
+      }
+      const videos = await media.findMany(userId, request.mediaIds);
+      if (videos.length !== new Set(request.mediaIds).size) {
+        throw new AppError('validation_failed', 'Unknown video', {
+          mediaIds: 'errors.invalidVideo',
+        });
+      }
+      const randomize =
+        request.publishType === 'spaced' && request.spacedInterval?.randomizeTime === true;
+      if (randomize && !(await users.isPro(userId))) {
+        throw new AppError('pro_required', 'Randomized times are a Pro feature');
+      }
+      const plan = planSchedule(request, now(), deps.random);
+      if (!plan.ok) {
+        throw new AppError(
+          'validation_failed',
+          'The schedule cannot be planned',
+          planErrorFields[plan.code],
+        );
+      }
+
+      const creator = await creatorInfo(account.id);
+      if (!creator.privacyLevelOptions.includes(request.privacyLevel)) {
+        throw new AppError('validation_failed', 'Privacy level not offered', {
+          privacyLevel: 'errors.selectPrivacy',
+        });
+      }
+      if (videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)) {
+        throw new AppError('validation_failed', 'A video is too long for this account', {
+          mediaIds: keys.videoTooLong,
+        });
+      }
+
+      const titles = new Map(request.posts.map((post) => [post.mediaId, post.title]));
+      const { scheduleId, postIds } = await repository.insertSchedule(
+        {
+          user_id: userId,
+          account_id: account.id,
+          publish_type: request.publishType,
+          time_zone: request.timeZone,
+          date: request.date ?? null,
+          time: request.time ?? null,
+          spaced_interval: request.spacedInterval ? JSON.stringify(request.spacedInterval) : null,
+          privacy_level: request.privacyLevel,
+          // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
+          allow_comment: request.allowComment && !creator.commentDisabled,
+          allow_duet: request.allowDuet && !creator.duetDisabled,
+          allow_stitch: request.allowStitch && !creator.stitchDisabled,
+          commercial_content: JSON.stringify(request.commercialContent),
+        },
+        account.username,
+        plan.posts.map((planned) => ({
+          media_id: planned.mediaId,
+          title: titles.get(planned.mediaId) ?? '',
+          due_at: planned.dueAt,
+          randomized: randomize,
+          jitter_minutes: planned.jitterMinutes,
+        })),
+      );
+      await wakeAll(postIds.map((id, index) => ({ id, dueAt: plan.posts[index]?.dueAt ?? now() })));
+      const rows = await repository.postViewsByIds(userId, postIds);
+      return { scheduleId, posts: rows.map(toPost) };
+    },
+
+    async list(userId: string): Promise<Post[]> {
+      return (await repository.listPostViews(userId)).map(toPost);
+    },
+
+    async cancel(userId: string, id: string): Promise<Post> {
+      return postAfterChange(userId, id, await repository.cancel(userId, id), keys.notPending);
+    },
+
+    async reschedule(userId: string, id: string, dueAt: Date): Promise<Post> {
+      if (dueAt.getTime() <= now().getTime()) {
+        throw new AppError('validation_failed', 'The new time is in the past', {
+          dueAt: 'errors.dateInPast',
+        });
+      }
+      const post = await postAfterChange(
+        userId,
+        id,
+        await repository.reschedule(userId, id, dueAt),
+        keys.notPending,
+      );
+      await wakeAll([{ id, dueAt }]);
+      return post;
+    },
+
+    async retry(userId: string, id: string): Promise<Post> {
+      const dueAt = now();
+      const post = await postAfterChange(
+        userId,
+        id,
+        await repository.retry(userId, id, dueAt),
+        keys.notFailed,
+      );
+      await wakeAll([{ id, dueAt }]);
+      return post;
+    },
+
+    /** For the live stream: posts of the user changed at or after `since`. */
+    async changedSince(userId: string, since: Date): Promise<Post[]> {
+      return (await repository.changedSince(userId, since)).map(toPost);
+    },
+  };
+}
+
+export type ScheduleService = ReturnType<typeof createScheduleService>;
+
+/** The accounts module's view of posts (counts on account cards, cancel on account removal). */
+export function accountPostStats(repository: ScheduleRepository): AccountPostStats {
+  return {
+    pendingByAccount: (userId) => repository.pendingByAccount(userId),
+    cancelPendingForAccount: (userId, accountId) =>
+      repository.cancelPendingForAccount(userId, accountId),
+  };
+}

@@ -1,0 +1,166 @@
+// Helpers shared by the schedules and publishing API tests (not a test file itself).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { CreateScheduleInput, Post } from '@cadence/shared/schemas/schedule';
+import type { SandboxState } from '@cadence/tiktok-sandbox';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
+import { makeVideo, type FixtureVideoOptions } from '../../test-support/media-fixtures.ts';
+import { consent } from '../../tiktok/sandbox-test-kit.ts';
+
+export interface ScheduleTestApp {
+  /** The listening app; valid once the file's first `beforeAll` has run. */
+  readonly t: TestApp;
+  /** A temporary folder for fixture videos, removed after the file. */
+  readonly dir: string;
+  /** The app's in-process TikTok sandbox (the test app always runs in sandbox mode). */
+  sandbox: () => SandboxState;
+}
+
+/**
+ * Registers the hooks of a schedules/publishing API test file: a listening test app and a fixture
+ * folder for the whole file, both closed after it. Call before the file's own `beforeAll`.
+ */
+export function useScheduleTestApp(dirPrefix: string): ScheduleTestApp {
+  let t: TestApp | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), dirPrefix));
+    t = await createTestApp({}, { listen: true });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const started = <TValue>(value: TValue | undefined): TValue => {
+    if (value === undefined) throw new Error('the test app has not started yet');
+    return value;
+  };
+  return {
+    get t() {
+      return started(t);
+    },
+    get dir() {
+      return started(dir);
+    },
+    sandbox() {
+      const state = started(t).context.sandbox;
+      if (!state) throw new Error('sandbox mode expected');
+      return state;
+    },
+  };
+}
+
+export interface TestUser {
+  cookie: string;
+  id: string;
+  email: string;
+}
+
+export function api(
+  t: TestApp,
+  cookie: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { cookie, origin: t.url },
+    ...(payload && { payload }),
+  });
+}
+
+export async function signUp(t: TestApp, email: string): Promise<TestUser> {
+  const cookie = await signUpViaApi(t.app, { email }, t.url);
+  const row = await sql<{ id: string }>`select id from "user" where email = ${email}`.execute(
+    t.context.database.db,
+  );
+  const id = row.rows[0]?.id;
+  if (id === undefined) throw new Error(`no user ${email}`);
+  return { cookie, id, email };
+}
+
+/** Adds a TikTok account and connects it through the in-process sandbox's consent page. */
+export async function connectTikTok(t: TestApp, user: TestUser, username: string): Promise<string> {
+  const added = await api(t, user.cookie, 'POST', '/api/accounts', { username });
+  expect(added.statusCode, added.body).toBe(201);
+  const accountId = added.json<{ id: string }>().id;
+  const start = await api(t, user.cookie, 'POST', `/api/accounts/${accountId}/connect`);
+  expect(start.statusCode, start.body).toBe(200);
+  const outcome = await consent(start.json<{ authorizeUrl: string }>().authorizeUrl, { username });
+  const callback = await t.app.inject({
+    url: outcome.location.pathname + outcome.location.search,
+    headers: { cookie: user.cookie },
+  });
+  expect(callback.statusCode).toBe(302);
+  return accountId;
+}
+
+/** A real (tiny) video registered as the user's media; returns its id and the file's SHA-256. */
+export async function addVideo(
+  t: TestApp,
+  user: TestUser,
+  dir: string,
+  name: string,
+  options: FixtureVideoOptions = {},
+): Promise<{ mediaId: string; sha256: string }> {
+  const file = await makeVideo(path.join(dir, `${name}.mp4`), {
+    width: 160,
+    height: 120,
+    durationSeconds: 1,
+    fps: 24,
+    ...options,
+  });
+  const sha256 = createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+  const media = await t.context.media.createFromFile(user.id, {
+    localPath: file,
+    kind: 'upload',
+    originalName: `${name}.mp4`,
+  });
+  return { mediaId: media.id, sha256 };
+}
+
+export function scheduleBody(
+  accountId: string,
+  mediaIds: string[],
+  overrides: Partial<CreateScheduleInput> = {},
+): CreateScheduleInput {
+  return {
+    accountId,
+    mediaIds,
+    publishType: 'immediate',
+    timeZone: 'Europe/Paris',
+    posts: mediaIds.map((mediaId, index) => ({ mediaId, title: `Video ${index + 1} #cadence` })),
+    privacyLevel: 'PUBLIC_TO_EVERYONE',
+    allowComment: true,
+    allowDuet: false,
+    allowStitch: false,
+    commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+    consent: true,
+    ...overrides,
+  };
+}
+
+export async function createSchedule(
+  t: TestApp,
+  user: TestUser,
+  body: CreateScheduleInput,
+): Promise<{ scheduleId: string; posts: Post[] }> {
+  const response = await api(t, user.cookie, 'POST', '/api/schedules', body);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+export async function listPosts(t: TestApp, user: TestUser): Promise<Post[]> {
+  const response = await api(t, user.cookie, 'GET', '/api/posts');
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ posts: Post[] }>().posts;
+}

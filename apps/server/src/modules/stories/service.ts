@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Media } from '@cadence/shared/schemas/media';
+import {
+  MAX_ACTIVE_STORIES_PER_USER,
+  type CreateStoriesInput,
+  type Story,
+  type StoryFailReason,
+} from '@cadence/shared/schemas/story';
+import type { Logger } from 'pino';
+import { AppError } from '../../lib/app-error.ts';
+import { startHeartbeat } from '../../lib/heartbeat.ts';
+import { createProgressWriter } from '../../lib/progress-writer.ts';
+import { FfmpegError } from '../../media/ffmpeg.ts';
+import type { MediaRow } from '../media/repository.ts';
+import type { MediaService } from '../media/service.ts';
+import type { UserRepository } from '../users/repository.ts';
+import { pairStories } from './render/pair-stories.ts';
+import { renderStory } from './render/render-story.ts';
+import type { StoryRepository, StoryRow } from './repository.ts';
+
+/** How often a render checks it was not cancelled (from any process) and says it is alive. */
+export const HEARTBEAT_MS = 500;
+/** A 'rendering' story silent for this long belongs to a dead worker and is rendered again. */
+export const STALE_AFTER_MS = 60_000;
+
+export type RenderOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped';
+
+export interface StoryServiceDeps {
+  repository: StoryRepository;
+  media: MediaService;
+  users: Pick<UserRepository, 'isPro'>;
+  /** Queues the render job (pg-boss 'stories.render'), optionally to start after a delay. */
+  enqueue: (storyId: string, options?: { delaySeconds?: number }) => Promise<void>;
+  ffmpegPath: string;
+  logger: Logger;
+  /** Active stories allowed per user (default MAX_ACTIVE_STORIES_PER_USER). */
+  maxActivePerUser?: number;
+}
+
+class StoryCancelledError extends Error {
+  override name = 'StoryCancelledError';
+}
+
+function storyFileName(top: MediaRow): string {
+  const base = top.original_name.replace(/\.[^.]+$/, '').trim() || 'video';
+  return `story-${base}.mp4`;
+}
+
+/** Split-screen stories (Pro): requests, listing, cancel, and the render the worker runs. */
+export function createStoryService(deps: StoryServiceDeps) {
+  const { repository, media, users, enqueue, ffmpegPath, logger } = deps;
+  const maxActive = deps.maxActivePerUser ?? MAX_ACTIVE_STORIES_PER_USER;
+  /** Renders running in this process, so a cancel here stops ffmpeg at once (others poll). */
+  const running = new Map<string, AbortController>();
+
+  async function assertPro(userId: string): Promise<void> {
+    if (!(await users.isPro(userId))) {
+      throw new AppError('pro_required', 'Stories are a Pro feature');
+    }
+  }
+
+  async function toStories(userId: string, rows: StoryRow[]): Promise<Story[]> {
+    const resultIds = rows.flatMap((row) => (row.result_media_id ? [row.result_media_id] : []));
+    const results = new Map<string, Media>(
+      (await media.findMany(userId, resultIds)).map((row) => [row.id, media.toMedia(row)]),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      progress: row.progress,
+      topMediaId: row.top_media_id,
+      bottomMediaId: row.bottom_media_id,
+      mixBottomAudio: row.mix_bottom_audio,
+      resultMedia: (row.result_media_id && results.get(row.result_media_id)) || null,
+      failReason: row.fail_reason,
+      createdAt: row.created_at.toISOString(),
+    }));
+  }
+
+  async function requireStory(userId: string, id: string): Promise<StoryRow> {
+    const row = await repository.findForUser(userId, id);
+    if (!row) throw new AppError('not_found', 'No such story');
+    return row;
+  }
+
+  /** The result of a render nobody wants any more (cancelled or deleted meanwhile). */
+  async function discardResult(userId: string, mediaId: string): Promise<void> {
+    await media.remove(userId, mediaId).catch((error: unknown) => {
+      logger.warn({ err: error, mediaId }, 'could not remove an unwanted story render');
+    });
+  }
+
+  /** Runs one claimed render; the caller has registered `controller` and beats the heartbeat. */
+  async function renderClaimed(row: StoryRow, controller: AbortController): Promise<RenderOutcome> {
+    const sources = await media.findMany(
+      row.user_id,
+      [row.top_media_id, row.bottom_media_id].filter((id): id is string => id !== null),
+    );
+    const top = sources.find((source) => source.id === row.top_media_id);
+    const bottom = sources.find((source) => source.id === row.bottom_media_id);
+    if (!top || !bottom) {
+      await repository.fail(row.id, 'stories.failures.sourceMissing');
+      return 'failed';
+    }
+    const workDir = await mkdtemp(path.join(os.tmpdir(), 'cadence-story-'));
+    try {
+      const outputPath = path.join(workDir, 'story.mp4');
+      // Progress writes are awaited before completing: a late one must not follow the result.
+      const progress = createProgressWriter({
+        write: (fraction) => repository.setProgress(row.id, fraction),
+        onError: (error) => logger.warn({ err: error, storyId: row.id }, 'progress write failed'),
+      });
+      await media.withLocalFile(top, (topPath) =>
+        media.withLocalFile(bottom, (bottomPath) =>
+          renderStory({
+            ffmpegPath,
+            top: { path: topPath, probe: top.probe },
+            bottom: { path: bottomPath, probe: bottom.probe },
+            outputPath,
+            mixBottomAudio: row.mix_bottom_audio,
+            signal: controller.signal,
+            onProgress: progress.onProgress,
+          }),
+        ),
+      );
+      await progress.settled();
+      if (controller.signal.aborted) return 'cancelled';
+      const result = await media.createFromFile(row.user_id, {
+        localPath: outputPath,
+        kind: 'story',
+        originalName: storyFileName(top),
+      });
+      if (!(await repository.complete(row.id, result.id))) {
+        await discardResult(row.user_id, result.id);
+        return 'cancelled';
+      }
+      return 'completed';
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  return {
+    assertPro,
+
+    async list(userId: string): Promise<Story[]> {
+      await assertPro(userId);
+      return toStories(userId, await repository.listForUser(userId));
+    },
+
+    /** One story per top video, bottoms in turn; refused whole when any video is not the user's. */
+    async create(userId: string, input: Required<CreateStoriesInput>): Promise<Story[]> {
+      await assertPro(userId);
+      const wanted = [...new Set([...input.topMediaIds, ...input.bottomMediaIds])];
+      const owned = new Set((await media.findMany(userId, wanted)).map((row) => row.id));
+      const fields: Record<string, string> = {};
+      if (input.topMediaIds.some((id) => !owned.has(id)))
+        fields.topMediaIds = 'errors.invalidVideo';
+      if (input.bottomMediaIds.some((id) => !owned.has(id)))
+        fields.bottomMediaIds = 'errors.invalidVideo';
+      if (Object.keys(fields).length > 0) {
+        throw new AppError('validation_failed', 'Unknown video', fields);
+      }
+      const createdAt = new Date();
+      const rows = pairStories(input.topMediaIds, input.bottomMediaIds).map((pair, position) => ({
+        id: randomUUID(),
+        user_id: userId,
+        top_media_id: pair.top,
+        bottom_media_id: pair.bottom,
+        mix_bottom_audio: input.mixBottomAudio,
+        position,
+        created_at: createdAt,
+      }));
+      const inserted = await repository.insertWithinLimit(userId, rows, maxActive);
+      if (!inserted) {
+        throw new AppError('rate_limited', 'Too many stories rendering', {
+          stories: 'stories.errors.tooManyRenders',
+        });
+      }
+      try {
+        for (const row of inserted) await enqueue(row.id);
+      } catch (error) {
+        logger.error({ err: error }, 'could not queue story renders');
+        await Promise.all(
+          inserted.map((row) => repository.fail(row.id, 'stories.failures.internal')),
+        );
+        throw new AppError('unavailable', 'Render queue unavailable');
+      }
+      return toStories(userId, inserted);
+    },
+
+    /** A queued story is just cancelled; a rendering one also has its ffmpeg killed. */
+    async cancel(userId: string, id: string): Promise<Story> {
+      await assertPro(userId);
+      const cancelled = await repository.cancel(userId, id);
+      if (!cancelled) {
+        await requireStory(userId, id);
+        throw new AppError('conflict', 'Story is not queued or rendering', {
+          stories: 'stories.errors.notCancellable',
+        });
+      }
+      running.get(id)?.abort(new StoryCancelledError('cancelled'));
+      const [story] = await toStories(userId, [cancelled]);
+      if (!story) throw new Error('unreachable: one row in, one story out');
+      return story;
+    },
+
+    /** Deletes the story (stopping its render) and its video, unless a scheduled post uses it. */
+    async remove(userId: string, id: string): Promise<void> {
+      await assertPro(userId);
+      const row = await repository.delete(userId, id);
+      if (!row) throw new AppError('not_found', 'No such story');
+      running.get(id)?.abort(new StoryCancelledError('deleted'));
+      if (row.result_media_id) await discardResult(userId, row.result_media_id);
+    },
+
+    /**
+     * The worker's job: claims the story, renders it with live progress, registers the result as
+     * media. Never throws for a render that failed (ffmpeg's failures are deterministic: a retry
+     * would fail again); the row carries the reason instead.
+     */
+    async render(storyId: string): Promise<RenderOutcome> {
+      const row = await repository.claim(storyId, new Date(Date.now() - STALE_AFTER_MS));
+      if (!row) return 'skipped';
+      const controller = new AbortController();
+      running.set(storyId, controller);
+      // Cross-process cancel: poll the row; the same query tells other workers we are alive.
+      const heartbeat = startHeartbeat({
+        intervalMs: HEARTBEAT_MS,
+        beat: () => repository.heartbeat(storyId),
+        onLost: () => controller.abort(new StoryCancelledError('no longer rendering')),
+        onError: (error) => logger.warn({ err: error, storyId }, 'story heartbeat failed'),
+      });
+      try {
+        const outcome = await renderClaimed(row, controller);
+        logger.info({ storyId, outcome }, 'story render finished');
+        return outcome;
+      } catch (error) {
+        if (controller.signal.aborted) {
+          logger.info({ storyId }, 'story render cancelled');
+          return 'cancelled';
+        }
+        const reason: StoryFailReason =
+          error instanceof FfmpegError
+            ? 'stories.failures.renderFailed'
+            : 'stories.failures.internal';
+        logger.error({ err: error, storyId }, 'story render failed');
+        await repository.fail(storyId, reason);
+        return 'failed';
+      } finally {
+        await heartbeat.stop();
+        running.delete(storyId);
+      }
+    },
+
+    /**
+     * At worker start: queue again what a stopped process left queued or half-rendered. A
+     * 'rendering' story is retried once its heartbeat is stale: if another worker is in fact
+     * still rendering it, the claim then finds a fresh heartbeat and the job does nothing.
+     */
+    async recoverInterrupted(): Promise<number> {
+      const rows = await repository.findInterrupted();
+      for (const row of rows) {
+        await enqueue(
+          row.id,
+          row.status === 'rendering' ? { delaySeconds: Math.ceil(STALE_AFTER_MS / 1000) + 5 } : {},
+        );
+      }
+      return rows.length;
+    },
+  };
+}
+
+export type StoryService = ReturnType<typeof createStoryService>;

@@ -1,0 +1,44 @@
+import type { Language } from '@cadence/shared/errors';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export function createUserRepository(db: Kysely<Database>) {
+  return {
+    findById(id: string) {
+      return db
+        .selectFrom('user')
+        .select(['id', 'name', 'email', 'isPro', 'preferredLanguage', 'createdAt'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async setLanguage(id: string, language: Language): Promise<void> {
+      await db
+        .updateTable('user')
+        .set({ preferredLanguage: language, updatedAt: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Returns false when no user has this email. */
+    async setProByEmail(email: string, isPro: boolean): Promise<boolean> {
+      const result = await db
+        .updateTable('user')
+        .set({ isPro, updatedAt: new Date() })
+        .where('email', '=', email.trim().toLowerCase())
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async isPro(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('user')
+        .select('isPro')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.isPro ?? false;
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof createUserRepository>;

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+
+export interface TusUploadResult {
+  status: number;
+  /** The media id when accepted (the last segment of the upload URL). */
+  id: string | null;
+  body: string;
+}
+
+/**
+ * Uploads a file with the tus 1.0 protocol over real HTTP, in chunks, as the browser's
+ * tus-js-client does: POST to create, then PATCH each chunk at the server's offset.
+ */
+export async function tusUpload(
+  baseUrl: string,
+  cookie: string,
+  filePath: string,
+  options: { filename?: string; chunkBytes?: number } = {},
+): Promise<TusUploadResult> {
+  const bytes = await readFile(filePath);
+  const chunkBytes = options.chunkBytes ?? 5 * 1024 * 1024;
+  const metadata = `filename ${Buffer.from(options.filename ?? 'video.mp4').toString('base64')}`;
+  const created = await fetch(`${baseUrl}/api/uploads`, {
+    method: 'POST',
+    headers: {
+      cookie,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(bytes.length),
+      'upload-metadata': metadata,
+    },
+  });
+  if (created.status !== 201)
+    return { status: created.status, id: null, body: await created.text() };
+  const location = new URL(
+    created.headers.get('location') ?? '',
+    `${baseUrl}/api/uploads/`,
+  ).toString();
+  let offset = 0;
+  let last: Response | null = null;
+  while (offset < bytes.length) {
+    const chunk = bytes.subarray(offset, offset + chunkBytes);
+    last = await fetch(location, {
+      method: 'PATCH',
+      headers: {
+        cookie,
+        'tus-resumable': '1.0.0',
+        'upload-offset': String(offset),
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: chunk,
+    });
+    if (last.status !== 204) return { status: last.status, id: null, body: await last.text() };
+    offset = Number(last.headers.get('upload-offset'));
+  }
+  return { status: last?.status ?? 204, id: location.split('/').pop() ?? null, body: '' };
+}

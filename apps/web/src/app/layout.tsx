@@ -1,0 +1,164 @@
+import type { Me } from '@cadence/shared/schemas/user';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { BrandMark } from '../components/ui/brand.tsx';
+import { useSignOut } from '../features/auth/api/sign-out.ts';
+import { LanguageToggle } from '../components/language-toggle.tsx';
+
+interface NavItem {
+  to: string;
+  labelKey: string;
+  pro?: boolean;
+}
+
+const navItems: NavItem[] = [
+  { to: '/stories', labelKey: 'nav.stories', pro: true },
+  { to: '/memes', labelKey: 'nav.memes', pro: true },
+  { to: '/tiktok', labelKey: 'nav.tiktok' },
+  { to: '/scheduler', labelKey: 'nav.scheduler' },
+];
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-lg px-3 py-2 text-sm font-medium transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`;
+
+export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const items = navItems.filter((item) => !item.pro || me.isPro);
+
+  function logout() {
+    signOut.mutate(undefined, { onSuccess: () => void navigate('/auth', { replace: true }) });
+  }
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        {t('app.skipToContent')}
+      </a>
+      <header className="sticky top-0 z-30 bg-slate-950 text-white shadow-lg shadow-slate-950/10">
+        <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
+          <Link to="/tiktok" className="flex items-center gap-2.5 font-bold tracking-tight">
+            <BrandMark />
+            <span className="text-lg">{t('app.name')}</span>
+          </Link>
+          {me.isPro && (
+            <span
+              className="rounded-full bg-gradient-to-r from-brand-500 to-accent-500 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide"
+              data-testid="pro-badge"
+            >
+              {t('nav.pro')}
+            </span>
+          )}
+          <MainNav items={items} className="ml-4 hidden flex-1 items-center gap-1 lg:flex" />
+          <AccountActions onLogout={logout} className="ml-auto hidden items-center gap-3 lg:flex" />
+          <button
+            type="button"
+            className="ml-auto rounded-lg p-2 text-slate-200 hover:bg-white/10 lg:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <svg
+              className="h-6 w-6"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              aria-hidden="true"
+            >
+              {menuOpen ? (
+                <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+              ) : (
+                <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
+              )}
+            </svg>
+          </button>
+        </div>
+        {menuOpen && (
+          <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 lg:hidden">
+            <MainNav
+              items={items}
+              className="flex flex-col gap-1 pt-3"
+              onNavigate={() => setMenuOpen(false)}
+            />
+            <AccountActions
+              onLogout={logout}
+              className="mt-3 flex items-center justify-between border-t border-white/10 pt-3"
+            />
+          </div>
+        )}
+      </header>
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+        {children}
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** The tabs, shown in the header on desktop and in the menu on phones. */
+function MainNav({
+  items,
+  className,
+  onNavigate,
+}: {
+  items: NavItem[];
+  className: string;
+  onNavigate?: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t('nav.mainLabel')} className={className}>
+      {items.map((item) => (
+        <NavLink key={item.to} to={item.to} className={linkClass} onClick={onNavigate}>
+          {t(item.labelKey)}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+function AccountActions({ onLogout, className }: { onLogout: () => void; className: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className={className}>
+      <LanguageToggle tone="dark" />
+      <button
+        type="button"
+        onClick={onLogout}
+        className="rounded-lg px-3 py-2 text-sm font-medium text-slate-300 hover:bg-white/5 hover:text-white"
+      >
+        {t('nav.logout')}
+      </button>
+    </div>
+  );
+}
+
+export function Footer() {
+  const { t } = useTranslation();
+  return (
+    <footer className="border-t border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-6 text-sm text-slate-500 sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>{t('footer.disclaimer')}</p>
+        <nav
+          className="flex flex-wrap gap-x-5 gap-y-2 whitespace-nowrap"
+          aria-label={t('footer.privacy') + ' / ' + t('footer.terms')}
+        >
+          <Link to="/privacy" className="hover:text-slate-900">
+            {t('footer.privacy')}
+          </Link>
+          <Link to="/terms" className="hover:text-slate-900">
+            {t('footer.terms')}
+          </Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,143 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal dialog: labelled by its title, closes on Escape and on a click outside, keeps focus
+ * inside while open and gives it back when closed. `variant="slide-over"` docks it to the right.
+ */
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  variant = 'center',
+  closeLabel,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  footer?: ReactNode;
+  variant?: 'center' | 'slide-over';
+  closeLabel: string;
+}) {
+  const titleId = useId();
+  const descriptionId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const previouslyFocused =
+      document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const panel = panelRef.current;
+    const focusable = () =>
+      panel
+        ? [
+            ...panel.querySelectorAll<HTMLElement>(
+              'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
+            ),
+          ]
+        : [];
+    (focusable()[0] ?? panel)?.focus();
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onClose();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const items = focusable();
+      const first = items[0];
+      const last = items.at(-1);
+      if (!first || !last) return;
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+    document.addEventListener('keydown', onKeyDown);
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.body.style.overflow = overflow;
+      previouslyFocused?.focus();
+    };
+  }, [open, onClose]);
+
+  if (!open) return null;
+  const slideOver = variant === 'slide-over';
+  return (
+    <div className="fixed inset-0 z-50">
+      {/* The overlay is a click target only; keyboard users close with Escape or the close button. */}
+      <div
+        className="absolute inset-0 bg-slate-950/50 backdrop-blur-[2px]"
+        data-testid="dialog-overlay"
+        aria-hidden="true"
+        onClick={onClose}
+      />
+      <div
+        className={
+          slideOver
+            ? 'pointer-events-none absolute inset-y-0 right-0 flex max-w-full'
+            : 'pointer-events-none absolute inset-0 flex items-center justify-center p-4'
+        }
+      >
+        <div
+          ref={panelRef}
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby={titleId}
+          aria-describedby={description ? descriptionId : undefined}
+          tabIndex={-1}
+          className={
+            slideOver
+              ? 'pointer-events-auto flex h-full w-screen max-w-xl flex-col bg-white shadow-2xl'
+              : 'pointer-events-auto flex max-h-[90vh] w-full max-w-md flex-col rounded-2xl bg-white shadow-2xl'
+          }
+        >
+          <div className="flex items-start justify-between gap-4 border-b border-slate-100 px-6 py-5">
+            <div className="min-w-0">
+              <h2 id={titleId} className="break-words text-lg font-semibold text-slate-900">
+                {title}
+              </h2>
+              {description && (
+                <p id={descriptionId} className="mt-1 break-words text-sm text-slate-500">
+                  {description}
+                </p>
+              )}
+            </div>
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label={closeLabel}
+              className="-mr-2 rounded-lg p-2 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+            >
+              <svg
+                className="h-5 w-5"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+              >
+                <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+              </svg>
+            </button>
+          </div>
+          <div className="flex-1 overflow-y-auto px-6 py-5">{children}</div>
+          {footer && (
+            <div className="flex justify-end gap-3 border-t border-slate-100 px-6 py-4">
+              {footer}
+            </div>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

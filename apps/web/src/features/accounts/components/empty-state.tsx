@@ -1,0 +1,26 @@
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button.tsx';
+import { PlusIcon } from '../../../components/ui/icons.tsx';
+import { UsersIcon } from './icons.tsx';
+
+/** Spec §2: the empty state says no accounts have been added; ours also offers the first step. */
+export function EmptyState({ onAdd }: { onAdd: (() => void) | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="rounded-2xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
+      <div className="mx-auto flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br from-brand-500 to-accent-500 text-white shadow-lg shadow-brand-500/20">
+        <UsersIcon className="h-7 w-7 shrink-0" />
+      </div>
+      <h2 className="mt-5 text-lg font-semibold text-slate-900">{t('accounts.empty.title')}</h2>
+      <p className="mx-auto mt-2 max-w-md text-sm text-slate-500">
+        {t('accounts.empty.description')}
+      </p>
+      {onAdd && (
+        <Button onClick={onAdd} className="mt-6">
+          <PlusIcon className="h-4 w-4 shrink-0" />
+          {t('accounts.empty.cta')}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import type { Language } from '@cadence/shared/errors';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { meQueryKey } from '../../../lib/me.ts';
+
+const authResponseSchema = z
+  .object({ user: z.object({ id: z.string() }).passthrough() })
+  .passthrough();
+
+export interface SignInInput {
+  email: string;
+  password: string;
+}
+
+export interface SignUpInput extends SignInInput {
+  name: string;
+  preferredLanguage: Language;
+}
+
+export function signIn(input: SignInInput) {
+  return apiRequest('/api/auth/sign-in/email', authResponseSchema, { method: 'POST', body: input });
+}
+
+export function signUp(input: SignUpInput) {
+  return apiRequest('/api/auth/sign-up/email', authResponseSchema, { method: 'POST', body: input });
+}
+
+/** Signs in or up; on success the `me` query is refetched so guards see the new session. */
+export function useAuthenticate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (
+      input: { mode: 'login'; values: SignInInput } | { mode: 'signup'; values: SignUpInput },
+    ) => (input.mode === 'login' ? signIn(input.values) : signUp(input.values)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryKey }),
+  });
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { meQueryKey } from '../../../lib/me.ts';
+
+export function signOut() {
+  return apiRequest('/api/auth/sign-out', z.unknown(), { method: 'POST', body: {} });
+}
+
+/** Ends the session on the server, then forgets every cached answer of the signed-in user. */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signOut,
+    onSuccess: () => {
+      queryClient.clear();
+      queryClient.setQueryData(meQueryKey, null);
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { publicConfigSchema } from '@cadence/shared/schemas/user';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export function getPublicConfig() {
+  return apiRequest('/api/public-config', publicConfigSchema);
+}
+
+export function getPublicConfigQueryOptions() {
+  return queryOptions({
+    queryKey: ['public-config'],
+    queryFn: getPublicConfig,
+    staleTime: Infinity,
+  });
+}
+
+export function usePublicConfig() {
+  return useQuery(getPublicConfigQueryOptions());
+}

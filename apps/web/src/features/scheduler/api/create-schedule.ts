@@ -1,0 +1,26 @@
+import { postSchema, type CreateScheduleRequest } from '@cadence/shared/schemas/schedule';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { postsQueryKey } from './get-posts.ts';
+
+const createdSchema = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
+
+/** POST /api/schedules — 400/403/409 carry `fields: { field: translationKey }`. */
+export function createSchedule(request: CreateScheduleRequest) {
+  return apiRequest('/api/schedules', createdSchema, { method: 'POST', body: request });
+}
+
+export function useCreateSchedule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createSchedule,
+    onSuccess: async () => {
+      // The accounts' scheduled counts and next post change too.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: postsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,273 @@
+import {
+  MAX_INTERVAL_VALUE,
+  type IntervalUnit,
+  type PublishType,
+} from '@cadence/shared/schemas/schedule';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FieldErrors, ScheduleFormState } from '../form-state.ts';
+import { checkboxClass, FieldError, inputClass, labelClass } from './form-controls.tsx';
+import { StarIcon } from './icons.tsx';
+
+const methods = [
+  {
+    value: 'immediate',
+    labelKey: 'scheduler.form.method.immediate',
+    hintKey: 'scheduler.form.method.immediateHint',
+  },
+  {
+    value: 'scheduled',
+    labelKey: 'scheduler.form.method.scheduled',
+    hintKey: 'scheduler.form.method.scheduledHint',
+  },
+  {
+    value: 'spaced',
+    labelKey: 'scheduler.form.method.spaced',
+    hintKey: 'scheduler.form.method.spacedHint',
+  },
+] as const satisfies { value: PublishType; labelKey: string; hintKey: string }[];
+
+const units = [
+  { value: 'minutes', labelKey: 'scheduler.form.interval.units.minutes' },
+  { value: 'hours', labelKey: 'scheduler.form.interval.units.hours' },
+  { value: 'days', labelKey: 'scheduler.form.interval.units.days' },
+] as const satisfies { value: IntervalUnit; labelKey: string }[];
+
+type MethodState = Pick<ScheduleFormState, 'publishType' | 'date' | 'time' | 'interval'>;
+
+function parseUnit(value: string): IntervalUnit {
+  return units.find((unit) => unit.value === value)?.value ?? 'hours';
+}
+
+/** An <input type=number> as an integer; an empty field stays 0 so the schema reports it. */
+function toInt(value: string): number {
+  const parsed = Number.parseInt(value, 10);
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+/** Immediate, at a specific time, or at intervals (spec §2, §4, §9). */
+export function PublishMethodField({
+  state,
+  onChange,
+  errors,
+  videoCount,
+  isPro,
+  ids,
+}: {
+  state: MethodState;
+  onChange: (patch: Partial<MethodState>) => void;
+  errors: FieldErrors;
+  videoCount: number;
+  isPro: boolean;
+  ids: { date: string; time: string; count: string; value: string; startTime: string };
+}) {
+  const { t } = useTranslation();
+  const name = useId();
+  const { interval } = state;
+  const setInterval = (patch: Partial<ScheduleFormState['interval']>) =>
+    onChange({ interval: { ...interval, ...patch } });
+
+  return (
+    <fieldset>
+      <legend className="sr-only">{t('scheduler.form.method.legend')}</legend>
+      <div className="grid gap-2 sm:grid-cols-3">
+        {methods.map((method) => {
+          const checked = state.publishType === method.value;
+          return (
+            <label
+              key={method.value}
+              className={`grid cursor-pointer grid-cols-[auto_1fr] gap-x-2.5 rounded-xl px-3 py-2.5 ring-1 ring-inset transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${checked ? 'bg-brand-50 ring-brand-500' : 'bg-white ring-slate-200 hover:bg-slate-50'}`}
+            >
+              <input
+                type="radio"
+                name={name}
+                value={method.value}
+                checked={checked}
+                onChange={() => onChange({ publishType: method.value })}
+                aria-label={t(method.labelKey)}
+                aria-describedby={`${name}-${method.value}`}
+                className="row-span-2 mt-0.5 h-4 w-4 shrink-0 accent-brand-600"
+              />
+              <span className="text-sm font-semibold text-slate-900">{t(method.labelKey)}</span>
+              <span id={`${name}-${method.value}`} className="text-xs text-slate-500">
+                {t(method.hintKey)}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+
+      {state.publishType === 'scheduled' && (
+        <div className="mt-4 grid grid-cols-2 gap-3">
+          <div>
+            <label htmlFor={ids.date} className={labelClass}>
+              {t('scheduler.form.date')}
+            </label>
+            <input
+              id={ids.date}
+              type="date"
+              value={state.date}
+              onChange={(event) => onChange({ date: event.target.value })}
+              aria-invalid={errors.date ? true : undefined}
+              aria-describedby={errors.date ? `${ids.date}-error` : undefined}
+              className={inputClass}
+            />
+            <FieldError id={`${ids.date}-error`}>{errors.date}</FieldError>
+          </div>
+          <div>
+            <label htmlFor={ids.time} className={labelClass}>
+              {t('scheduler.form.time')}
+            </label>
+            <input
+              id={ids.time}
+              type="time"
+              value={state.time}
+              onChange={(event) => onChange({ time: event.target.value })}
+              aria-invalid={errors.time ? true : undefined}
+              aria-describedby={errors.time ? `${ids.time}-error` : undefined}
+              className={inputClass}
+            />
+            <FieldError id={`${ids.time}-error`}>{errors.time}</FieldError>
+          </div>
+        </div>
+      )}
+
+      {state.publishType === 'spaced' && (
+        <div className="mt-4 space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-inset ring-slate-200">
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+            <div>
+              <label htmlFor={ids.count} className={labelClass}>
+                {t('scheduler.form.interval.count')}
+              </label>
+              <input
+                id={ids.count}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={Math.max(1, videoCount)}
+                value={interval.count === 0 ? '' : interval.count}
+                onChange={(event) => setInterval({ count: toInt(event.target.value) })}
+                aria-invalid={errors['interval.count'] ? true : undefined}
+                aria-describedby={errors['interval.count'] ? `${ids.count}-error` : undefined}
+                className={inputClass}
+              />
+            </div>
+            <div>
+              <label htmlFor={ids.value} className={labelClass}>
+                {t('scheduler.form.interval.value')}
+              </label>
+              <input
+                id={ids.value}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={MAX_INTERVAL_VALUE}
+                value={interval.value === 0 ? '' : interval.value}
+                onChange={(event) => setInterval({ value: toInt(event.target.value) })}
+                aria-invalid={errors['interval.value'] ? true : undefined}
+                aria-describedby={errors['interval.value'] ? `${ids.value}-error` : undefined}
+                className={inputClass}
+              />
+            </div>
+            <div className="col-span-2 sm:col-span-1">
+              <label htmlFor={`${ids.value}-unit`} className={labelClass}>
+                {t('scheduler.form.interval.unit')}
+              </label>
+              <select
+                id={`${ids.value}-unit`}
+                value={interval.unit}
+                onChange={(event) => setInterval({ unit: parseUnit(event.target.value) })}
+                className={`${inputClass} pr-10`}
+              >
+                {units.map((unit) => (
+                  <option key={unit.value} value={unit.value}>
+                    {t(unit.labelKey)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <FieldError id={`${ids.count}-error`}>{errors['interval.count']}</FieldError>
+          <FieldError id={`${ids.value}-error`}>{errors['interval.value']}</FieldError>
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+            <div>
+              <label htmlFor={ids.startTime} className={labelClass}>
+                {t('scheduler.form.interval.startTime')}
+              </label>
+              <input
+                id={ids.startTime}
+                type="time"
+                value={interval.startTime}
+                onChange={(event) => setInterval({ startTime: event.target.value })}
+                aria-invalid={errors['interval.startTime'] ? true : undefined}
+                className={inputClass}
+              />
+              <FieldError id={`${ids.startTime}-error`}>{errors['interval.startTime']}</FieldError>
+            </div>
+          </div>
+          <RandomizeField
+            checked={interval.randomizeTime && isPro}
+            isPro={isPro}
+            onChange={(randomizeTime) => setInterval({ randomizeTime })}
+            error={errors['interval.randomizeTime']}
+          />
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+function RandomizeField({
+  checked,
+  isPro,
+  onChange,
+  error,
+}: {
+  checked: boolean;
+  isPro: boolean;
+  onChange: (checked: boolean) => void;
+  error: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const hintId = useId();
+  const errorId = useId();
+  return (
+    <div>
+      <label
+        className={`grid grid-cols-[auto_1fr] gap-x-3 ${isPro ? 'cursor-pointer' : 'cursor-not-allowed'}`}
+      >
+        <input
+          type="checkbox"
+          checked={checked}
+          disabled={!isPro}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-label={t('scheduler.form.interval.randomize')}
+          aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+          className={`${checkboxClass} row-span-2 mt-0.5`}
+        />
+        <span
+          className={`flex flex-wrap items-center gap-2 text-sm font-medium ${isPro ? 'text-slate-900' : 'text-slate-400'}`}
+        >
+          {t('scheduler.form.interval.randomize')}
+          <ProBadge />
+        </span>
+        <span id={hintId} className="mt-0.5 text-xs text-slate-500">
+          {isPro
+            ? t('scheduler.form.interval.randomizeHint')
+            : t('scheduler.form.interval.proOnly')}
+        </span>
+      </label>
+      <FieldError id={errorId}>{error}</FieldError>
+    </div>
+  );
+}
+
+function ProBadge() {
+  const { t } = useTranslation();
+  return (
+    <span className="inline-flex items-center gap-1 rounded-full bg-gradient-to-r from-brand-500 to-accent-500 px-2 py-0.5 text-[0.65rem] font-bold uppercase tracking-wide text-white">
+      <StarIcon className="h-3 w-3" />
+      {t('scheduler.form.interval.pro')}
+    </span>
+  );
+}

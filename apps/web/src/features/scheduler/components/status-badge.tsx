@@ -1,0 +1,50 @@
+import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import { useTranslation } from 'react-i18next';
+import { AlertIcon, CheckIcon, XIcon } from '../../../components/ui/icons.tsx';
+import { ClockIcon, SpinnerDotIcon } from './icons.tsx';
+
+// Spec §2 and DESIGN: pending yellow (with an action icon), completed green, failed red, others grey.
+const tones: Record<PostStatus, string> = {
+  pending: 'bg-amber-50 text-amber-800 ring-amber-500/30',
+  publishing: 'bg-slate-100 text-slate-700 ring-slate-400/30',
+  completed: 'bg-emerald-50 text-emerald-700 ring-emerald-600/25',
+  failed: 'bg-red-50 text-red-700 ring-red-600/25',
+  cancelled: 'bg-slate-100 text-slate-500 ring-slate-400/25',
+};
+
+const labelKeys = {
+  pending: 'scheduler.status.pending',
+  publishing: 'scheduler.status.publishing',
+  completed: 'scheduler.status.completed',
+  failed: 'scheduler.status.failed',
+  cancelled: 'scheduler.status.cancelled',
+} as const satisfies Record<PostStatus, string>;
+
+function StatusIcon({ status }: { status: PostStatus }) {
+  const className = 'h-3.5 w-3.5';
+  switch (status) {
+    case 'pending':
+      return <ClockIcon className={className} />;
+    case 'publishing':
+      return <SpinnerDotIcon className={`${className} animate-spin [animation-duration:2s]`} />;
+    case 'completed':
+      return <CheckIcon className={className} />;
+    case 'failed':
+      return <AlertIcon className={className} />;
+    case 'cancelled':
+      return <XIcon className={className} />;
+  }
+}
+
+export function StatusBadge({ status }: { status: PostStatus }) {
+  const { t } = useTranslation();
+  return (
+    <span
+      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${tones[status]}`}
+      data-status={status}
+    >
+      <StatusIcon status={status} />
+      {t(labelKeys[status])}
+    </span>
+  );
+}

@@ -1,0 +1,268 @@
+import { MAX_TITLE_LENGTH } from '@cadence/shared/schemas/schedule';
+import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
+import { useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
+import { FieldError, inputClass } from './form-controls.tsx';
+import { VideoIcon } from './icons.tsx';
+
+/** A video in the form: a running/finished upload, or an existing media sent by another screen. */
+export interface FormVideo {
+  key: string;
+  name: string;
+  /** A local object URL (uploads) for the preview player. */
+  previewUrl: string | null;
+  thumbnailUrl: string | null;
+  status: 'uploading' | 'done' | 'error';
+  progress: number;
+  mediaId: string | null;
+  rejection: MediaRejectionReason[] | null;
+  /** Longer than the creator may post (creator_info.max_video_post_duration_sec). */
+  tooLongFor: number | null;
+  /** The media a `?media=` link pointed at could not be found. */
+  missing: boolean;
+}
+
+const rejectionKeys: Record<MediaRejectionReason, string> = {
+  not_a_video: 'media.rejected.not_a_video',
+  unsupported_container: 'media.rejected.unsupported_container',
+  unsupported_codec: 'media.rejected.unsupported_codec',
+  duration_too_long: 'media.rejected.duration_too_long',
+  too_small: 'media.rejected.too_small',
+  too_large: 'media.rejected.too_large',
+  fps_out_of_range: 'media.rejected.fps_out_of_range',
+  file_too_big: 'media.rejected.file_too_big',
+  quota_exceeded: 'media.rejected.quota_exceeded',
+};
+
+export function VideoField({
+  videos,
+  captions,
+  error,
+  captionErrors,
+  onAdd,
+  onRemove,
+  onCaption,
+  inputId,
+}: {
+  videos: readonly FormVideo[];
+  captions: Record<string, string>;
+  error: string | undefined;
+  captionErrors: (index: number) => string | undefined;
+  onAdd: (files: File[]) => void;
+  onRemove: (video: FormVideo) => void;
+  onCaption: (key: string, caption: string) => void;
+  inputId: string;
+}) {
+  const { t } = useTranslation();
+  const errorId = useId();
+  const hintId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  return (
+    <div>
+      <label
+        htmlFor={inputId}
+        className={`group flex cursor-pointer flex-col items-center justify-center gap-2 rounded-2xl border-2 border-dashed px-4 py-6 text-center transition focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30 hover:border-brand-500 hover:bg-brand-50/40 ${error ? 'border-red-300 bg-red-50/40' : 'border-slate-300 bg-slate-50/60'}`}
+      >
+        <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-white text-brand-600 shadow-sm ring-1 ring-slate-200 group-hover:text-brand-700">
+          <UploadIcon className="h-5 w-5" />
+        </span>
+        <span className="text-sm font-semibold text-slate-900">
+          {t('scheduler.form.videos.add')}
+        </span>
+        <span id={hintId} className="text-xs text-slate-500">
+          {t('scheduler.form.videos.hint')}
+        </span>
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          accept="video/*"
+          multiple
+          className="sr-only"
+          aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+          aria-invalid={error ? true : undefined}
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])];
+            if (files.length > 0) onAdd(files);
+            // The same file can be chosen again after a removal.
+            event.target.value = '';
+          }}
+        />
+      </label>
+      <FieldError id={errorId}>{error}</FieldError>
+
+      {videos.length > 0 && (
+        <ul className="mt-4 space-y-3" aria-label={t('scheduler.form.videos.listLabel')}>
+          {videos.map((video, index) => (
+            <li key={video.key}>
+              <VideoCard
+                video={video}
+                caption={captions[video.key] ?? ''}
+                captionError={captionErrors(index)}
+                onRemove={() => onRemove(video)}
+                onCaption={(caption) => onCaption(video.key, caption)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function VideoCard({
+  video,
+  caption,
+  captionError,
+  onRemove,
+  onCaption,
+}: {
+  video: FormVideo;
+  caption: string;
+  captionError: string | undefined;
+  onRemove: () => void;
+  onCaption: (caption: string) => void;
+}) {
+  const { t } = useTranslation();
+  const captionId = useId();
+  const counterId = useId();
+  const captionErrorId = useId();
+  const percent = Math.round(video.progress * 100);
+  const problems = (video.rejection ?? []).map((reason) => t(rejectionKeys[reason]));
+  if (video.status === 'error' && problems.length === 0) {
+    problems.push(video.missing ? t('scheduler.form.videos.missing') : t('media.networkError'));
+  }
+  if (video.tooLongFor !== null) {
+    problems.push(t('scheduler.form.videos.tooLong', { max: video.tooLongFor }));
+  }
+  const describedBy = [counterId, captionError ? captionErrorId : null].filter(Boolean).join(' ');
+
+  return (
+    <div
+      className={`flex gap-3 rounded-xl bg-white p-3 ring-1 ${problems.length > 0 ? 'ring-red-200' : 'ring-slate-200'}`}
+    >
+      <div className="relative h-32 w-[4.5rem] shrink-0 overflow-hidden rounded-lg bg-slate-900 sm:h-36 sm:w-20">
+        {video.previewUrl ? (
+          <video
+            src={video.previewUrl}
+            muted
+            playsInline
+            preload="metadata"
+            controls
+            className="h-full w-full object-cover"
+            aria-label={t('scheduler.form.videos.preview', { name: video.name })}
+          />
+        ) : video.thumbnailUrl ? (
+          <img
+            src={video.thumbnailUrl}
+            alt={t('scheduler.form.videos.preview', { name: video.name })}
+            className="h-full w-full object-cover"
+          />
+        ) : (
+          <div className="flex h-full w-full items-center justify-center text-slate-500">
+            <VideoIcon className="h-6 w-6" />
+          </div>
+        )}
+      </div>
+
+      <div className="min-w-0 flex-1">
+        <div className="flex items-start gap-2">
+          <p
+            className="min-w-0 flex-1 truncate pt-1 text-sm font-medium text-slate-900"
+            title={video.name}
+          >
+            {video.name}
+          </p>
+          <button
+            type="button"
+            onClick={onRemove}
+            aria-label={t('media.remove', { name: video.name })}
+            title={t('media.remove', { name: video.name })}
+            className="-mr-1 -mt-1 rounded-lg p-1.5 text-slate-400 transition hover:bg-red-50 hover:text-red-600 focus-visible:text-red-600"
+          >
+            <XIcon className="h-4 w-4" />
+          </button>
+        </div>
+
+        <UploadProgress video={video} percent={percent} />
+
+        {problems.map((problem) => (
+          <p key={problem} className="mt-1.5 text-xs font-medium text-red-700">
+            {problem}
+          </p>
+        ))}
+
+        <label htmlFor={captionId} className="sr-only">
+          {t('scheduler.form.videos.captionLabel', { name: video.name })}
+        </label>
+        <textarea
+          id={captionId}
+          value={caption}
+          rows={2}
+          placeholder={t('scheduler.form.videos.captionPlaceholder')}
+          onChange={(event) => onCaption(event.target.value)}
+          aria-describedby={describedBy}
+          aria-invalid={captionError ? true : undefined}
+          className={`${inputClass} mt-2 resize-y text-sm`}
+        />
+        <div className="mt-1 flex items-start justify-between gap-2">
+          <FieldError id={captionErrorId}>{captionError}</FieldError>
+          <p
+            id={counterId}
+            className={`ml-auto text-xs tabular-nums ${caption.length > MAX_TITLE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-400'}`}
+          >
+            {t('scheduler.form.videos.counter', {
+              n: caption.length,
+              max: MAX_TITLE_LENGTH,
+            })}
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function UploadProgress({ video, percent }: { video: FormVideo; percent: number }) {
+  const { t } = useTranslation();
+  const tone =
+    video.status === 'error'
+      ? 'bg-red-500'
+      : video.status === 'done'
+        ? 'bg-emerald-500'
+        : 'bg-brand-500';
+  const label =
+    video.status === 'done'
+      ? t('media.uploaded')
+      : video.status === 'error'
+        ? t('media.failed')
+        : percent >= 100
+          ? // Every byte is sent; the server is probing the video and making its thumbnail.
+            t('scheduler.form.videos.checking')
+          : t('media.uploading', { percent });
+  return (
+    <div className="mt-1">
+      <div
+        role="progressbar"
+        aria-label={t('media.progressLabel', { name: video.name })}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={label}
+        className="h-1.5 overflow-hidden rounded-full bg-slate-100"
+      >
+        <div
+          className={`h-full rounded-full transition-[width] ${tone}`}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <p
+        className={`mt-1 text-xs ${video.status === 'error' ? 'text-red-700' : video.status === 'done' ? 'text-emerald-700' : 'text-slate-500'}`}
+        aria-live="polite"
+      >
+        {label}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Language } from '@cadence/shared/errors';
+import { meSchema, type Me } from '@cadence/shared/schemas/user';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiRequest } from './api-client.ts';
+
+// The signed-in person is app-wide state: guards, header, Pro gate and language all read it.
+
+export const meQueryKey = ['me'] as const;
+
+/** The signed-in person, or null when signed out. */
+export async function getMe(): Promise<Me | null> {
+  try {
+    return await apiRequest('/api/me', meSchema);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export function getMeQueryOptions() {
+  return queryOptions({ queryKey: meQueryKey, queryFn: getMe, staleTime: 30_000, retry: 1 });
+}
+
+export function useMe() {
+  return useQuery(getMeQueryOptions());
+}
+export function updateLanguage(preferredLanguage: Language) {
+  return apiRequest('/api/me', meSchema, { method: 'PATCH', body: { preferredLanguage } });
+}
+
+export function useUpdateLanguage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateLanguage,
+    onSuccess: (me) => queryClient.setQueryData(meQueryKey, me),
+  });
+}

@@ -1,0 +1,155 @@
+import { mediaRejectedSchema, type MediaRejectionReason } from '@cadence/shared/schemas/media';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import * as tus from 'tus-js-client';
+
+export type UploadStatus = 'uploading' | 'done' | 'error';
+
+export interface UploadItem {
+  /** Stable key for React lists. */
+  key: string;
+  file: File;
+  /** An object URL for a local preview; released when the item is removed. */
+  previewUrl: string;
+  /** 0..1 */
+  progress: number;
+  status: UploadStatus;
+  /** Set once the server accepted the video. */
+  mediaId: string | null;
+  /** Why the server refused it (translated under media.rejected.*), or a transport failure. */
+  rejection: MediaRejectionReason[] | null;
+  failed: boolean;
+}
+
+let counter = 0;
+
+function mediaIdFromUrl(url: string | null): string | null {
+  return url ? (url.split('/').pop() ?? null) : null;
+}
+
+function rejectionFrom(error: unknown): MediaRejectionReason[] | null {
+  if (!(error instanceof tus.DetailedError)) return null;
+  const response = error.originalResponse;
+  if (!response || response.getStatus() !== 422) return null;
+  try {
+    const parsed = mediaRejectedSchema.safeParse(JSON.parse(response.getBody()));
+    return parsed.success ? parsed.data.reasons : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Resumable uploads to /api/uploads (tus). Each file shows its progress; a dropped connection or
+ * a server restart resumes where it stopped (tus-js-client keeps the upload URL per file in
+ * localStorage). A finished upload is a media id the scheduler, stories and memes can use.
+ */
+export function useVideoUploads(options: { onAccepted?: (item: UploadItem) => void } = {}) {
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const uploads = useRef(new Map<string, tus.Upload>());
+  const onAccepted = useRef(options.onAccepted);
+  onAccepted.current = options.onAccepted;
+
+  const update = useCallback((key: string, patch: Partial<UploadItem>) => {
+    setItems((current) => current.map((item) => (item.key === key ? { ...item, ...patch } : item)));
+  }, []);
+
+  const start = useCallback(
+    (item: UploadItem) => {
+      const upload = new tus.Upload(item.file, {
+        endpoint: '/api/uploads',
+        chunkSize: 50 * 1024 * 1024,
+        retryDelays: [0, 1000, 3000, 5000, 10000],
+        storeFingerprintForResuming: true,
+        removeFingerprintOnSuccess: true,
+        metadata: { filename: item.file.name, filetype: item.file.type },
+        // A refusal (422: not a video, too long…) or a missing session is final; network trouble is not.
+        onShouldRetry: (error) => {
+          const status =
+            error instanceof tus.DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
+          return status === 0 || status >= 500 || status === 409 || status === 423;
+        },
+        onProgress: (sent, total) => update(item.key, { progress: total > 0 ? sent / total : 0 }),
+        onSuccess: () => {
+          const mediaId = mediaIdFromUrl(upload.url);
+          update(item.key, { status: 'done', progress: 1, mediaId });
+          onAccepted.current?.({ ...item, status: 'done', progress: 1, mediaId });
+        },
+        onError: (error) => {
+          update(item.key, { status: 'error', rejection: rejectionFrom(error), failed: true });
+        },
+      });
+      uploads.current.set(item.key, upload);
+      void upload.findPreviousUploads().then((previous) => {
+        const resumable = previous[0];
+        if (resumable) upload.resumeFromPreviousUpload(resumable);
+        upload.start();
+      });
+    },
+    [update],
+  );
+
+  const add = useCallback(
+    (files: Iterable<File>) => {
+      const added: UploadItem[] = [...files].map((file) => ({
+        key: `upload-${++counter}`,
+        file,
+        previewUrl: URL.createObjectURL(file),
+        progress: 0,
+        status: 'uploading',
+        mediaId: null,
+        rejection: null,
+        failed: false,
+      }));
+      setItems((current) => [...current, ...added]);
+      added.forEach(start);
+      return added;
+    },
+    [start],
+  );
+
+  /** Stops the upload, releases the preview URL and deletes the stored video if it finished. */
+  const remove = useCallback((key: string) => {
+    setItems((current) => {
+      const item = current.find((candidate) => candidate.key === key);
+      if (item) {
+        // A finished upload is already gone from the tus server (the media DELETE below removes
+        // the video); terminating it again answers 404, which tus reports as a rejected promise.
+        if (item.status === 'uploading')
+          void uploads.current
+            .get(key)
+            ?.abort(true)
+            .catch(() => undefined);
+        uploads.current.delete(key);
+        URL.revokeObjectURL(item.previewUrl);
+        if (item.mediaId)
+          void fetch(`/api/media/${encodeURIComponent(item.mediaId)}`, { method: 'DELETE' });
+      }
+      return current.filter((candidate) => candidate.key !== key);
+    });
+  }, []);
+
+  /** Forgets the items (after a successful schedule) without deleting their media. */
+  const clear = useCallback(() => {
+    setItems((current) => {
+      current.forEach((item) => URL.revokeObjectURL(item.previewUrl));
+      return [];
+    });
+    uploads.current.clear();
+  }, []);
+
+  useEffect(() => {
+    const running = uploads.current;
+    return () => running.forEach((upload) => void upload.abort());
+  }, []);
+
+  return {
+    items,
+    add,
+    remove,
+    clear,
+    uploading: items.some((item) => item.status === 'uploading'),
+    doneIds: items.flatMap((item) =>
+      item.status === 'done' && item.mediaId ? [item.mediaId] : [],
+    ),
+  };
+}

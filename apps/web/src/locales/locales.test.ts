@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const full = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(full, value);
+    else for (const [k, v] of flatten(value, full)) out.set(k, v);
+  }
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+function loadLanguage(language: 'fr' | 'en'): Tree {
+  const dir = path.join(import.meta.dirname, language);
+  const tree: Tree = {};
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+    const messages = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Tree;
+    for (const key of Object.keys(messages)) {
+      if (key in tree) throw new Error(`${language}/${file} redefines top-level key ${key}`);
+    }
+    Object.assign(tree, messages);
+  }
+  return tree;
+}
+
+const fr = loadLanguage('fr') as Record<string, Record<string, unknown>>;
+const enTree = loadLanguage('en');
+const frKeys = flatten(fr as Tree);
+const enKeys = flatten(enTree);
+
+describe('translations', () => {
+  it('French (the source of truth) and English have exactly the same keys, none empty', () => {
+    expect([...enKeys.keys()].filter((key) => !frKeys.has(key))).toEqual([]);
+    expect([...frKeys.keys()].filter((key) => !enKeys.has(key))).toEqual([]);
+    for (const [key, value] of [...frKeys, ...enKeys]) expect(value.trim(), key).not.toBe('');
+  });
+
+  it('every key the code uses exists', () => {
+    const srcDir = path.resolve(import.meta.dirname, '..');
+    const used = new Set<string>();
+    for (const file of sourceFiles(srcDir)) {
+      const text = readFileSync(file, 'utf8');
+      // t('a.b'), key: 'a.b', labelKey: 'a.b', { key: 'a.b' } — string literals that look like keys.
+      for (const match of text.matchAll(/(?:\bt\(|[kK]ey:\s*)'([a-zA-Z]+(?:\.[a-zA-Z_]+)+)'/g))
+        used.add(match[1]!);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    expect([...used].filter((key) => !frKeys.has(key))).toEqual([]);
+  });
+
+  it('keeps the original product texts of spec §2 and §8', () => {
+    expect(fr.auth!.login).toBe('Connexion');
+    expect(fr.auth!.signup).toBe('Inscription');
+    expect(fr.auth!.loading).toBe('Chargement...');
+    expect(fr.auth!.errors).toMatchObject({
+      fillAllFields: 'Veuillez remplir tous les champs',
+      emailInUse: 'Cette adresse email est déjà utilisée',
+      invalidEmail: 'Adresse email invalide',
+      weakPassword: 'Le mot de passe doit contenir au moins 6 caractères',
+      wrongCredentials: 'Email ou mot de passe incorrect',
+      generic: 'Une erreur est survenue. Veuillez réessayer.',
+    });
+    expect(fr.pro!.description).toBe('Cette fonctionnalité est réservée aux utilisateurs Pro');
+    expect(fr.accounts!.title).toBe('Automatisation TikTok');
+    expect(fr.stories!.title).toBe('Créateur de Stories');
+    expect(fr.memes!.title).toBe('Détecteur de Memes YouTube');
+  });
+});

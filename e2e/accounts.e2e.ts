@@ -1,0 +1,224 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  accountCard as card,
+  accountsBanner as banner,
+  addAccount,
+  connectThroughSandbox,
+  signUp,
+} from './support/actions.ts';
+import { useBrowserSuite } from './support/suite.ts';
+
+const { openPage } = useBrowserSuite();
+
+const cards = (page: Page) => page.getByRole('article');
+
+async function listAccounts(page: Page) {
+  const response = await page.request.get('/api/accounts');
+  expect(response.status()).toBe(200);
+  return (await response.json()).accounts as { id: string; username: string; status: string }[];
+}
+
+describe('TikTok accounts screen', () => {
+  it('adds an account, ignores an empty name, refuses a duplicate, connects through TikTok and keeps one card', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await page.getByRole('heading', { name: 'Automatisation TikTok' }).waitFor();
+    await page.getByRole('heading', { name: 'Aucun compte TikTok ajouté' }).waitFor();
+
+    // Empty after trimming: nothing happens, silently (spec §5).
+    await page.getByRole('button', { name: 'Ajouter un compte' }).click();
+    const field = page.getByLabel("Nom d'utilisateur TikTok");
+    await field.fill('   ');
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
+    await expect(field.isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await expect(cards(page).count()).resolves.toBe(0);
+
+    await field.fill('luna');
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
+    await card(page, 'luna').getByText('Non connecté').waitFor();
+    await expect(field.count()).resolves.toBe(0);
+    await card(page, 'luna').getByText('Connectez ce compte à TikTok').waitFor();
+    await expect(card(page, 'luna').getByText('Publications programmées').count()).resolves.toBe(0);
+
+    // Opened again: the field is empty; a duplicate (any case) is refused under the field.
+    await page.getByRole('button', { name: 'Ajouter un compte' }).click();
+    await expect(field.inputValue()).resolves.toBe('');
+    await field.fill('LUNA');
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
+    await page.getByText('Ce compte figure déjà dans votre liste').waitFor();
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByRole('button', { name: 'Annuler' }).click();
+    await expect(field.count()).resolves.toBe(0);
+    await expect(cards(page).count()).resolves.toBe(1);
+
+    const callbacks: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/auth/callback') callbacks.push(request.url());
+    });
+    await connectThroughSandbox(page, 'luna', 'luna_tiktok');
+    await expect(banner(page).textContent()).resolves.toBe('Compte TikTok connecté : @luna_tiktok');
+    const connected = card(page, 'luna_tiktok');
+    await connected.getByText('Connecté', { exact: true }).waitFor();
+    await expect(
+      connected.getByRole('img', { name: /^Photo de profil de / }).isVisible(),
+    ).resolves.toBe(true);
+    await connected.getByText('Publications programmées : 0').waitFor();
+    await connected.getByText('Prochaine publication : Aucune').waitFor();
+    await expect(cards(page).count()).resolves.toBe(1);
+
+    await page.reload();
+    await connected.getByText('Connecté', { exact: true }).waitFor();
+    await expect(cards(page).count()).resolves.toBe(1);
+    await expect(banner(page).count()).resolves.toBe(0);
+
+    // The same TikTok user through a second card: the first card is updated, no duplicate.
+    await addAccount(page, 'luna-again');
+    await expect(cards(page).count()).resolves.toBe(2);
+    await connectThroughSandbox(page, 'luna-again', 'luna_tiktok');
+    await expect(banner(page).textContent()).resolves.toBe('Compte TikTok connecté : @luna_tiktok');
+    await expect(cards(page).count()).resolves.toBe(1);
+    await connected.getByText('Connecté', { exact: true }).waitFor();
+
+    // A used callback link (its state is single-use) comes back as a clear, red message.
+    expect(callbacks.length).toBeGreaterThan(0);
+    await page.goto(callbacks[0]!);
+    await page.waitForURL((url) => url.pathname === '/tiktok' && url.search === '');
+    await page
+      .getByRole('alert')
+      .getByText('Ce lien de connexion a expiré ou a déjà été utilisé')
+      .waitFor();
+    await page.getByRole('button', { name: 'Fermer le message' }).click();
+    await expect(banner(page).count()).resolves.toBe(0);
+    await expect(cards(page).count()).resolves.toBe(1);
+  });
+
+  it('shows a red banner when the person denies, in French and then in English', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await addAccount(page, 'denier');
+    await connectThroughSandbox(page, 'denier', 'denier', 'Deny');
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toBe('Erreur lors de la connexion à TikTok');
+    await card(page, 'denier').getByText('Non connecté').waitFor();
+    await page.getByRole('button', { name: 'Fermer le message' }).click();
+    await expect(alert.count()).resolves.toBe(0);
+
+    await page.getByRole('button', { name: 'EN' }).first().click();
+    await page.getByRole('heading', { name: 'TikTok Automation' }).waitFor();
+    await card(page, 'denier').getByText('Not connected').waitFor();
+    await connectThroughSandbox(page, 'denier', 'denier', 'Deny');
+    await expect(alert.textContent()).resolves.toBe('Error connecting to TikTok');
+
+    // Each outcome the server can send back, in English.
+    await page.goto('/tiktok?error=token');
+    await page.getByRole('alert').getByText('Error retrieving access token').waitFor();
+    await page.waitForURL((url) => url.search === '');
+    await page.reload();
+    await page.getByRole('heading', { name: 'TikTok Automation' }).waitFor();
+    await expect(banner(page).count()).resolves.toBe(0);
+  });
+
+  it('saves per-account settings, schedules from the card, and deletes after confirmation', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await addAccount(page, 'maya');
+    await connectThroughSandbox(page, 'maya', 'maya_creates');
+    const maya = card(page, 'maya_creates');
+    const [account] = await listAccounts(page);
+    expect(account).toMatchObject({ username: 'maya_creates', status: 'connected' });
+
+    await maya.getByRole('button', { name: /^Paramètres/ }).click();
+    let dialog = page.getByRole('dialog', { name: 'Paramètres de @maya_creates' });
+    const privacy = dialog.getByLabel('Visibilité par défaut');
+    // Nothing is preselected until the person saves a choice.
+    await expect(privacy.inputValue()).resolves.toBe('');
+    await privacy.selectOption({ label: 'Moi uniquement' });
+    await dialog.getByLabel('Autoriser les commentaires').check();
+    await dialog.getByLabel('Autoriser les Stitchs').check();
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Paramètres de @maya_creates enregistrés').waitFor();
+
+    await page.reload();
+    await maya.getByRole('button', { name: /^Paramètres/ }).click();
+    dialog = page.getByRole('dialog', { name: 'Paramètres de @maya_creates' });
+    await expect(dialog.getByLabel('Visibilité par défaut').inputValue()).resolves.toBe(
+      'SELF_ONLY',
+    );
+    await expect(dialog.getByLabel('Autoriser les commentaires').isChecked()).resolves.toBe(true);
+    await expect(dialog.getByLabel('Autoriser les Duos').isChecked()).resolves.toBe(false);
+    await expect(dialog.getByLabel('Autoriser les Stitchs').isChecked()).resolves.toBe(true);
+    // An abandoned edit is not kept: Escape closes, and the next opening shows what is saved.
+    await dialog.getByLabel('Autoriser les Duos').check();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await maya.getByRole('button', { name: /^Paramètres/ }).click();
+    await expect(dialog.getByLabel('Autoriser les Duos').isChecked()).resolves.toBe(false);
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+
+    await maya.getByRole('link', { name: /^Programmer/ }).click();
+    await page.waitForURL(`**/scheduler?account=${account!.id}`);
+    await page.goBack();
+
+    // The dialog says how many pending posts go with the account. (Posts are made by the scheduler;
+    // here the count is set on the list the page receives.)
+    await page.route('**/api/accounts', async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const item of body.accounts) item.scheduledCount = 2;
+      await route.fulfill({ response, json: body });
+    });
+    await page.reload();
+    await maya.getByText('Publications programmées : 2').waitFor();
+    await maya.getByRole('button', { name: 'Supprimer @maya_creates' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Supprimer @maya_creates ?' });
+    await confirm.getByText('2 publications programmées seront annulées.').waitFor();
+    await confirm.getByRole('button', { name: 'Annuler' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(maya.count()).resolves.toBe(1);
+
+    await maya.getByRole('button', { name: 'Supprimer @maya_creates' }).click();
+    await confirm.getByRole('button', { name: 'Supprimer', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByText('Compte @maya_creates supprimé').waitFor();
+    await page.getByRole('heading', { name: 'Aucun compte TikTok ajouté' }).waitFor();
+    await page.unroute('**/api/accounts');
+    await expect(listAccounts(page)).resolves.toEqual([]);
+  });
+
+  it('works at phone width', async () => {
+    const page = await openPage({ viewport: { width: 390, height: 844 } });
+    await signUp(page);
+    await page.getByRole('button', { name: 'Ajouter mon premier compte' }).click();
+    await page.getByLabel("Nom d'utilisateur TikTok").fill('phone_user');
+    await page.keyboard.press('Enter');
+    await card(page, 'phone_user').waitFor();
+    await connectThroughSandbox(page, 'phone_user', 'phone_user');
+    const phone = card(page, 'phone_user');
+    await phone.getByText('Connecté', { exact: true }).waitFor();
+    // A long name (up to 64 characters) is cut short on its card, not pushed off screen.
+    await addAccount(page, 'a_really_long_creator_name_that_goes_on_and_on_and_on');
+    for (const each of await cards(page).all()) {
+      const box = await each.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    }
+    // Nothing overflows sideways.
+    const scrollWidth = Number(await page.evaluate('document.documentElement.scrollWidth'));
+    expect(scrollWidth).toBeLessThanOrEqual(390);
+
+    // The confirmation keeps its close button on screen however long the name.
+    const longName = 'a_really_long_creator_name_that_goes_on_and_on_and_on';
+    await card(page, longName)
+      .getByRole('button', { name: /^Supprimer @/ })
+      .click();
+    const close = page.getByRole('dialog').getByRole('button', { name: 'Fermer' });
+    const closeBox = await close.boundingBox();
+    expect(closeBox!.x + closeBox!.width).toBeLessThanOrEqual(390);
+    await close.click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  });
+});

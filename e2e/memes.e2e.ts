@@ -1,0 +1,155 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSyntheticVideo, planSyntheticVideo } from '../bench/memes/generate.ts';
+import { signUp } from './support/actions.ts';
+import { runAdmin } from './support/server.ts';
+import { useBrowserSuite } from './support/suite.ts';
+
+let dir: string;
+let videoPath: string;
+
+// Registered before the suite, so the folder exists when the server's environment is read, and
+// (after hooks run in reverse) it is removed only once the server has stopped.
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'cadence-memes-e2e-'));
+  // ~75 s, three loud bursts, 640×360 (TikTok's minimum side is 360 px, so the upload is accepted).
+  const plan = planSyntheticVideo({
+    seed: 11,
+    targetSeconds: 75,
+    burstCount: 3,
+    controls: false,
+    width: 640,
+    height: 360,
+  });
+  ({ videoPath } = await generateSyntheticVideo({
+    ffmpegPath: 'ffmpeg',
+    outputDir: dir,
+    plan,
+    name: 'sketch',
+  }));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const suite = useBrowserSuite(() => ({
+  // A machine without yt-dlp: the path the link stage really takes here.
+  YTDLP_PATH: path.join(dir, 'no-yt-dlp-here'),
+  // 2-core CI: the fastest x264 preset keeps the compilation well inside the test's time.
+  MEME_COMPILE_PRESET: 'ultrafast',
+}));
+const { openPage } = suite;
+
+async function signUpPro(page: Page): Promise<void> {
+  const user = await signUp(page);
+  await runAdmin(suite.server(), 'pro', 'grant', user.email);
+  await page.goto('/memes');
+  await page.getByRole('heading', { name: 'Détecteur de Memes YouTube' }).waitFor();
+}
+
+const detectButton = (page: Page) =>
+  page.getByRole('button', { name: /^(Détecter les memes|Analyse en cours\.\.\.)$/ });
+
+describe('meme detector', () => {
+  it('shows the Pro notice to other users, and the API refuses them', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await page.goto('/memes');
+    await page.getByText('Cette fonctionnalité est réservée aux utilisateurs Pro').waitFor();
+    expect(await page.getByLabel('Lien de la vidéo YouTube').count()).toBe(0);
+    const status = await page.evaluate(async () => {
+      const response = await fetch('/api/memes', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ source: { type: 'youtube', url: 'https://youtu.be/abc' } }),
+      });
+      return { status: response.status, body: await response.json() };
+    });
+    expect(status).toEqual({
+      status: 403,
+      body: expect.objectContaining({ code: 'pro_required' }),
+    });
+  });
+
+  it('checks the link, then explains that YouTube downloads are unavailable and offers the upload', async () => {
+    const page = await openPage();
+    await signUpPro(page);
+    await page.getByRole('heading', { name: 'Comment ça marche ?' }).waitFor();
+    const field = page.getByLabel('Lien de la vidéo YouTube');
+    const button = detectButton(page);
+    expect(await button.textContent()).toContain('Détecter les memes');
+    expect(await button.isDisabled()).toBe(true);
+
+    await field.fill('https://vimeo.com/76979871');
+    expect(await button.isEnabled()).toBe(true);
+    await button.click();
+    const message = page.getByText('Veuillez entrer une URL YouTube valide');
+    await message.waitFor();
+    // Red, under the field.
+    const colour = await message.evaluate(
+      (element) => element.ownerDocument.defaultView?.getComputedStyle(element).color,
+    );
+    expect(colour).toMatch(/^(rgb\(2[0-9]{2}, [0-9]{1,2}, [0-9]{1,2}\)|oklch\(0\.5)/);
+
+    await field.fill('');
+    expect(await button.isDisabled()).toBe(true);
+    await field.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(await message.count()).toBe(0);
+    await button.click();
+    await page
+      .getByText(
+        "Le téléchargement depuis YouTube n'est pas disponible sur ce serveur (yt-dlp n'est pas installé). Importez plutôt le fichier vidéo.",
+      )
+      .waitFor();
+    expect(await button.isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Importer le fichier' }).click();
+    await page.getByRole('button', { name: 'Choisir une vidéo' }).waitFor();
+  });
+
+  it('analyses an uploaded video into listed extracts and a downloadable one-minute compilation', async () => {
+    const page = await openPage();
+    await signUpPro(page);
+    await page.getByText('Fichier vidéo').click();
+    await page.getByLabel('Vidéo à analyser').setInputFiles(videoPath);
+    await page.getByText('Prête à être analysée').waitFor({ timeout: 30_000 });
+    const started = Date.now();
+    await detectButton(page).click();
+    const runningButton = page.getByRole('button', { name: 'Analyse en cours...' });
+    await runningButton.waitFor();
+    expect(await runningButton.isDisabled()).toBe(true);
+    await page.getByRole('region', { name: "Progression de l'analyse" }).waitFor();
+
+    await page.getByRole('heading', { name: 'Votre compilation' }).waitFor({ timeout: 150_000 });
+    const elapsed = Date.now() - started;
+    console.info(`[memes e2e] click to downloadable compilation: ${elapsed} ms`);
+    expect(await detectButton(page).textContent()).toContain('Détecter les memes');
+
+    const extracts = page.getByRole('checkbox', { name: /^Extrait \d+, de \d+:\d\d à \d+:\d\d$/ });
+    expect(await extracts.count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByText(/^Score \d+ %$/).count()).toBe(await extracts.count());
+    // The first thumbnail really loaded (owner-only URL, with the session cookie).
+    const thumbnail = page.locator('img[src*="/extracts/0/thumbnail"]');
+    await thumbnail.waitFor();
+    await expect
+      .poll(() =>
+        thumbnail.evaluate((img) => ('naturalWidth' in img ? Number(img.naturalWidth) : 0)),
+      )
+      .toBeGreaterThan(0);
+
+    const download = page.getByRole('link', { name: 'Télécharger' });
+    const href = await download.getAttribute('href');
+    expect(href).toMatch(/^\/api\/media\/compilation-[0-9a-f]+\/file\?download=1$/);
+    const file = await page.request.get(href ?? '');
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toBe('video/mp4');
+    expect((await file.body()).length).toBeGreaterThan(100_000);
+
+    const mediaId = /compilation-[0-9a-f]+/.exec(href ?? '')?.[0] ?? '';
+    expect(
+      await page.getByRole('link', { name: 'Programmer sur TikTok' }).getAttribute('href'),
+    ).toBe(`/scheduler?media=${mediaId}`);
+  }, 200_000);
+});

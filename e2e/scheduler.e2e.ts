@@ -1,0 +1,355 @@
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import {
+  addAccount,
+  connectThroughSandbox,
+  logIn,
+  signUp,
+  type TestUser,
+} from './support/actions.ts';
+import { useBrowserSuite, type PageOptions } from './support/suite.ts';
+
+// NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse one post.
+const { openPage } = useBrowserSuite({ NODE_ENV: 'test' });
+let cleanup: () => Promise<void>;
+let videos: [string, string];
+
+beforeAll(async () => {
+  const temp = await createTempDir('cadence-scheduler-e2e-');
+  cleanup = temp.cleanup;
+  // Small real H.264/AAC clips TikTok's limits accept (≥ 360 px, 30 fps).
+  const clip = { width: 360, height: 640, durationSeconds: 2, fps: 30, audio: true } as const;
+  videos = [
+    await makeVideo(path.join(temp.dir, 'first-clip.mp4'), clip),
+    await makeVideo(path.join(temp.dir, 'second-clip.mp4'), clip),
+  ];
+});
+afterAll(async () => {
+  await cleanup?.();
+});
+
+// One creator with one connected account for the whole file; each test logs in afresh.
+let creator: TestUser;
+let accountId: string;
+const tiktokName = 'sched_creator';
+
+async function signedIn(options: PageOptions = {}): Promise<Page> {
+  const page = await openPage(options);
+  if (creator) {
+    await logIn(page, creator);
+  } else {
+    creator = await signUp(page);
+    await addAccount(page, tiktokName);
+    await connectThroughSandbox(page, tiktokName, tiktokName);
+    const response = await page.request.get('/api/accounts');
+    const { accounts } = (await response.json()) as { accounts: { id: string }[] };
+    accountId = accounts[0]!.id;
+  }
+  return page;
+}
+
+const form = (page: Page) =>
+  page.getByRole('dialog', { name: /^(Nouvelle programmation|New schedule)$/ });
+const post = (page: Page, caption: string) =>
+  page.getByRole('article', {
+    name: new RegExp(`^(Publication de|Post on) @${tiktokName} ?: ${caption}$`),
+  });
+
+async function openForm(page: Page) {
+  await page.getByRole('button', { name: 'Nouvelle programmation' }).first().click();
+  await form(page).waitFor();
+}
+
+/** Uploads the files and waits until every progress bar reads 'Prête'. */
+async function upload(page: Page, files: string[]) {
+  await form(page).getByLabel('Importer des vidéos').setInputFiles(files);
+  for (const file of files) {
+    const bar = form(page).getByRole('progressbar', {
+      name: `Progression de l'envoi de ${path.basename(file)}`,
+    });
+    await bar.waitFor();
+    await page.waitForFunction(
+      (element) => element?.getAttribute('aria-valuetext') === 'Prête',
+      await bar.elementHandle(),
+      { timeout: 30_000 },
+    );
+  }
+}
+
+async function chooseAccountAndPrivacy(page: Page) {
+  await form(page)
+    .getByLabel('Compte TikTok')
+    .selectOption({ label: `@${tiktokName}` });
+  await form(page).getByTestId('creator-nickname').waitFor();
+  await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
+}
+
+async function caption(page: Page, file: string, text: string) {
+  await form(page)
+    .getByLabel(`Légende de ${path.basename(file)}`)
+    .fill(text);
+}
+
+async function submit(page: Page) {
+  await form(page)
+    .getByLabel(/^J'accepte et je confirme/)
+    .check();
+  await page.getByRole('button', { name: 'Programmer', exact: true }).click();
+  await page.getByRole('status').getByText('Vidéos programmées avec succès !').waitFor();
+  await form(page).waitFor({ state: 'detached' });
+}
+
+async function status(item: Locator, label: string) {
+  await item
+    .locator('[data-status]')
+    .getByText(label, { exact: true })
+    .waitFor({ timeout: 30_000 });
+}
+
+describe('scheduler screen', () => {
+  it('validates, uploads two videos, publishes them immediately and shows them turn Publiée live', async () => {
+    const page = await signedIn();
+    await page.goto('/scheduler');
+    await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
+    await page.getByText('Aucune vidéo programmée').waitFor();
+
+    // Escape closes the slide-over; the overlay too.
+    await openForm(page);
+    await page.keyboard.press('Escape');
+    await form(page).waitFor({ state: 'detached' });
+    await openForm(page);
+    await page.getByTestId('dialog-overlay').click({ position: { x: 10, y: 10 } });
+    await form(page).waitFor({ state: 'detached' });
+
+    await openForm(page);
+    const dialog = form(page);
+    await page.getByRole('button', { name: 'Programmer', exact: true }).click();
+    for (const message of [
+      'Veuillez sélectionner au moins une vidéo',
+      'Veuillez sélectionner un compte TikTok',
+      'Vous devez accepter les conditions de TikTok avant de publier',
+    ]) {
+      await dialog.getByText(message).waitFor();
+    }
+    await expect(
+      dialog
+        .getByText(
+          /En publiant, vous acceptez la Confirmation d'utilisation de la musique de TikTok/,
+        )
+        .count(),
+    ).resolves.toBe(1);
+    await dialog.getByText(/le traitement par TikTok peut prendre quelques minutes/).waitFor();
+
+    await upload(page, videos);
+    await dialog
+      .getByText('Veuillez sélectionner au moins une vidéo')
+      .waitFor({ state: 'detached' });
+    await dialog.getByLabel('Compte TikTok').selectOption({ label: `@${tiktokName}` });
+    await dialog.getByTestId('creator-nickname').waitFor();
+    await dialog.getByText('Veuillez sélectionner un compte TikTok').waitFor({ state: 'detached' });
+    // No privacy default, interactions unchecked, disclosure off.
+    await expect(dialog.getByLabel('Qui peut voir cette vidéo').inputValue()).resolves.toBe('');
+    await dialog.getByText('Choisissez qui peut voir la vidéo').waitFor();
+    for (const name of ['Commenter', 'Duo', 'Collage']) {
+      await expect(dialog.getByLabel(name, { exact: true }).isChecked()).resolves.toBe(false);
+    }
+    await expect(
+      dialog.getByRole('switch', { name: 'Divulgation du contenu commercial' }).isChecked(),
+    ).resolves.toBe(false);
+    await dialog.getByRole('switch', { name: 'Divulgation du contenu commercial' }).check();
+    await dialog.getByLabel(/^Contenu de marque/).check();
+    await dialog.getByText(/Politique relative au contenu de marque/).waitFor();
+    await expect(dialog.locator('option[value="SELF_ONLY"]').isDisabled()).resolves.toBe(true);
+    await dialog.getByRole('switch', { name: 'Divulgation du contenu commercial' }).uncheck();
+    await dialog.getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
+
+    // The three methods and their defaults.
+    await expect(dialog.getByRole('radio', { name: 'Immédiatement' }).isChecked()).resolves.toBe(
+      true,
+    );
+    await dialog.getByRole('radio', { name: 'À une heure précise' }).check();
+    const today = await page.evaluate(() => {
+      const now = new Date();
+      return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    });
+    await expect(dialog.getByLabel('Date', { exact: true }).inputValue()).resolves.toBe(today);
+    await expect(dialog.getByLabel('Heure', { exact: true }).inputValue()).resolves.toBe('12:00');
+    await dialog.getByRole('radio', { name: 'À intervalles' }).check();
+    await expect(dialog.getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('1');
+    await expect(dialog.getByLabel('Toutes les').inputValue()).resolves.toBe('1');
+    await expect(dialog.getByLabel('Unité').inputValue()).resolves.toBe('hours');
+    await expect(dialog.getByLabel('Heure de début').inputValue()).resolves.toBe('09:00');
+    await expect(
+      dialog.getByRole('checkbox', { name: 'Randomiser ±1h' }).isDisabled(),
+    ).resolves.toBe(true);
+    await dialog.getByText(/Réservé aux utilisateurs Pro/).waitFor();
+    await dialog.getByRole('radio', { name: 'Immédiatement' }).check();
+    await expect(dialog.getByLabel('Date', { exact: true }).count()).resolves.toBe(0);
+
+    await caption(page, videos[0], 'Premier essai #cadence');
+    await dialog.getByText('22 / 2200').waitFor();
+    await caption(page, videos[1], 'Deuxième essai');
+    await submit(page);
+
+    const first = post(page, 'Premier essai #cadence');
+    const second = post(page, 'Deuxième essai');
+    // The in-process sandbox publishes within seconds; the screen follows without a reload.
+    await status(first, 'Publiée');
+    await status(second, 'Publiée');
+    // A link to the post when TikTok gives a public id (private 'Moi uniquement' posts have none).
+    const listed = await page.request.get('/api/posts');
+    const { posts } = (await listed.json()) as {
+      posts: { title: string; tiktokPostUrl: string | null }[];
+    };
+    const published = posts.find((candidate) => candidate.title === 'Premier essai #cadence');
+    await expect(first.getByRole('link', { name: 'Voir sur TikTok' }).count()).resolves.toBe(
+      published?.tiktokPostUrl ? 1 : 0,
+    );
+
+    // Spec §4: the form starts over (videos cleared, immediate).
+    await openForm(page);
+    await expect(form(page).getByRole('progressbar').count()).resolves.toBe(0);
+    await expect(
+      form(page).getByRole('radio', { name: 'Immédiatement' }).isChecked(),
+    ).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+  });
+
+  it('opens on ?account=, keeps a future post En attente, reschedules and cancels it', async () => {
+    const page = await signedIn();
+    await page.goto(`/scheduler?account=${accountId}`);
+    await form(page).waitFor();
+    // Preselected as soon as the accounts are known, and TikTok's creator info follows.
+    await form(page).getByTestId('creator-nickname').waitFor();
+    await expect(form(page).getByLabel('Compte TikTok').inputValue()).resolves.toBe(accountId);
+    await page.waitForURL((url) => url.pathname === '/scheduler' && url.search === '');
+
+    await upload(page, [videos[0]]);
+    await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
+    await caption(page, videos[0], 'Pour plus tard');
+    await form(page).getByRole('radio', { name: 'À une heure précise' }).check();
+    const nextYear = new Date().getFullYear() + 1;
+    await form(page).getByLabel('Date', { exact: true }).fill(`${nextYear}-03-14`);
+    await form(page).getByLabel('Heure', { exact: true }).fill('18:30');
+    await submit(page);
+
+    const later = post(page, 'Pour plus tard');
+    await status(later, 'En attente');
+    await later.locator('time').getByText(String(nextYear)).waitFor();
+
+    await later.getByRole('button', { name: /^Reprogrammer la publication/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reprogrammer la publication' });
+    await expect(dialog.getByLabel('Date').inputValue()).resolves.toBe(`${nextYear}-03-14`);
+    await expect(dialog.getByLabel('Heure').inputValue()).resolves.toBe('18:30');
+    await dialog.getByLabel('Date').fill(`${nextYear}-04-02`);
+    await dialog.getByRole('button', { name: 'Reprogrammer' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Publication reprogrammée.').waitFor();
+    const dueAt = await later.locator('time').getAttribute('datetime');
+    const local = await page.evaluate((iso) => {
+      const due = new Date(iso ?? '');
+      return [
+        due.getFullYear(),
+        due.getMonth() + 1,
+        due.getDate(),
+        due.getHours(),
+        due.getMinutes(),
+      ];
+    }, dueAt);
+    expect(local).toEqual([nextYear, 4, 2, 18, 30]);
+
+    await later.getByRole('button', { name: /^Annuler la publication/ }).click();
+    await status(later, 'Annulée');
+    await expect(later.getByRole('button').count()).resolves.toBe(0);
+  });
+
+  it('spaces two videos one per hour: two due times exactly an hour apart', async () => {
+    const page = await signedIn();
+    await page.goto('/scheduler');
+    await openForm(page);
+    await upload(page, videos);
+    await chooseAccountAndPrivacy(page);
+    await caption(page, videos[0], 'Espacée un');
+    await caption(page, videos[1], 'Espacée deux');
+    await form(page).getByRole('radio', { name: 'À intervalles' }).check();
+    await form(page).getByLabel('Vidéos par intervalle').fill('5');
+    // Removing a video brings the count down to what is left… then back to the two videos.
+    await form(page)
+      .getByRole('button', { name: `Retirer ${path.basename(videos[1])}` })
+      .click();
+    await expect(form(page).getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('1');
+    await upload(page, [videos[1]]);
+    await caption(page, videos[1], 'Espacée deux');
+    await form(page).getByLabel('Vidéos par intervalle').fill('1');
+    await form(page).getByLabel('Toutes les').fill('1');
+    await form(page).getByLabel('Unité').selectOption('hours');
+    await submit(page);
+
+    const one = post(page, 'Espacée un');
+    const two = post(page, 'Espacée deux');
+    await status(one, 'En attente');
+    await status(two, 'En attente');
+    const [a, b] = await Promise.all([
+      one.locator('time').getAttribute('datetime'),
+      two.locator('time').getAttribute('datetime'),
+    ]);
+    expect(Date.parse(b ?? '') - Date.parse(a ?? '')).toBe(60 * 60 * 1000);
+    const start = await page.evaluate((iso) => {
+      const due = new Date(iso ?? '');
+      return [due.getHours(), due.getMinutes()];
+    }, a);
+    expect(start).toEqual([9, 0]);
+  });
+
+  it('shows TikTok refusing a post as Échec with the reason, then retries it to Publiée', async () => {
+    const page = await signedIn();
+    const fault = await page.request.post('/sandbox/tiktok/_control/faults', {
+      data: {
+        action: 'fail_next',
+        endpoint: 'video_init',
+        failure: { type: 'error_body', code: 'spam_risk_too_many_posts', status: 403 },
+      },
+    });
+    expect(fault.status()).toBe(200);
+    await page.goto('/scheduler');
+    await openForm(page);
+    await upload(page, [videos[0]]);
+    await chooseAccountAndPrivacy(page);
+    await caption(page, videos[0], 'Refusée une fois');
+    await submit(page);
+
+    const refused = post(page, 'Refusée une fois');
+    await status(refused, 'Échec');
+    await expect(refused.getByTestId('fail-reason').textContent()).resolves.toBe(
+      "TikTok limite le nombre de publications de ce compte pour aujourd'hui. Réessayez plus tard.",
+    );
+    await refused.getByRole('button', { name: /^Réessayer la publication/ }).click();
+    await status(refused, 'Publiée');
+  });
+
+  it('speaks English after the switch, on a phone', async () => {
+    const page = await signedIn({ viewport: { width: 390, height: 844 } });
+    await page.goto('/scheduler');
+    await page.getByRole('button', { name: /Ouvrir le menu/ }).click();
+    await page.getByRole('button', { name: 'en', exact: true }).click();
+    await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
+    await page.getByText('Published', { exact: true }).first().waitFor();
+    await page.getByText('Cancelled', { exact: true }).first().waitFor();
+    await page.getByText('Pending', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'New schedule' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New schedule' });
+    await dialog.waitFor();
+    for (const name of ['Immediately', 'At a specific time', 'At intervals']) {
+      await dialog.getByRole('radio', { name }).waitFor();
+    }
+    await dialog.getByText(/By posting, you agree to TikTok's Music Usage Confirmation/).waitFor();
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.getByText('Please select at least one video').waitFor();
+    await dialog.getByText('Please select a TikTok account').waitFor();
+    // The dialog fits the phone's width.
+    const box = await dialog.boundingBox();
+    expect(box?.width).toBeLessThanOrEqual(390);
+  });
+});

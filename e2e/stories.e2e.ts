@@ -1,0 +1,178 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { signUp } from './support/actions.ts';
+import { runAdmin } from './support/server.ts';
+import { useBrowserSuite } from './support/suite.ts';
+
+let videos: { top1: string; top2: string; bottom: string };
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const temp = await createTempDir('cadence-stories-e2e-');
+  cleanup = temp.cleanup;
+  const portrait = { width: 360, height: 640, durationSeconds: 2, fps: 30 } as const;
+  videos = {
+    top1: await makeVideo(path.join(temp.dir, 'top1.mp4'), { ...portrait, audio: true }),
+    top2: await makeVideo(path.join(temp.dir, 'top2.mp4'), portrait),
+    bottom: await makeVideo(path.join(temp.dir, 'bottom.mp4'), {
+      width: 640,
+      height: 360,
+      durationSeconds: 2,
+      audio: true,
+      source: { color: 'teal' },
+    }),
+  };
+});
+afterAll(async () => {
+  await cleanup?.();
+});
+
+const suite = useBrowserSuite();
+const { openPage } = suite;
+
+async function grantPro(email: string) {
+  await runAdmin(suite.server(), 'pro', 'grant', email);
+}
+
+/** A same-origin API call from the page, with its session cookie. */
+function fetchFromPage(page: Page, url: string, init: { method?: string; body?: unknown } = {}) {
+  return page.evaluate(
+    async ({ url, method, body }) => {
+      const response = await fetch(url, {
+        method: method ?? 'GET',
+        ...(body !== undefined && {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      });
+      const buffer = await response.arrayBuffer();
+      const contentType = response.headers.get('content-type');
+      return {
+        status: response.status,
+        contentType,
+        disposition: response.headers.get('content-disposition'),
+        bytes: buffer.byteLength,
+        json: contentType?.includes('json')
+          ? (JSON.parse(new TextDecoder().decode(buffer)) as unknown)
+          : null,
+      };
+    },
+    { url, method: init.method, body: init.body },
+  );
+}
+
+describe('story creator', () => {
+  it('shows the Pro notice to a non-Pro user, and the API refuses them', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await page.goto('/stories');
+    await page.getByRole('heading', { name: 'Fonctionnalité Pro' }).waitFor();
+    await page.getByText('Cette fonctionnalité est réservée aux utilisateurs Pro').waitFor();
+    expect(await page.getByRole('button', { name: 'Générer les Stories' }).count()).toBe(0);
+
+    const list = await fetchFromPage(page, '/api/stories');
+    expect(list.status).toBe(403);
+    expect(list.json).toMatchObject({ code: 'pro_required' });
+    const create = await fetchFromPage(page, '/api/stories', {
+      method: 'POST',
+      body: { topMediaIds: ['x'], bottomMediaIds: ['y'], mixBottomAudio: false },
+    });
+    expect(create.status).toBe(403);
+  });
+
+  it('imports into both panels, removes a video, generates a story, previews, downloads and schedules it', async () => {
+    const page = await openPage();
+    const user = await signUp(page);
+    await grantPro(user.email);
+    await page.goto('/stories');
+    await page.getByRole('heading', { name: 'Créateur de Stories' }).waitFor();
+
+    const generate = page.getByRole('button', { name: 'Générer les Stories' });
+    const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
+    const bottomPanel = page.getByRole('region', { name: 'Vidéos du Bas' });
+    expect(await generate.isDisabled()).toBe(true);
+
+    await page.getByLabel('Importer des vidéos du haut').setInputFiles([videos.top1, videos.top2]);
+    await topPanel.getByText('Prête').nth(1).waitFor();
+    // Top videos alone are not enough.
+    expect(await generate.isDisabled()).toBe(true);
+
+    await page.getByLabel('Importer des vidéos du bas').setInputFiles(videos.bottom);
+    await bottomPanel.getByText('Prête').waitFor();
+    await expect.poll(() => generate.isEnabled()).toBe(true);
+    await page.getByText('2 stories seront créées au format 1080 × 1920.').waitFor();
+
+    // Removing a video takes it off the panel and deletes its stored upload.
+    const mediaNamed = async (name: string) => {
+      const { json } = await fetchFromPage(page, '/api/media');
+      const { media } = json as { media: { id: string; originalName: string }[] };
+      return media.filter((item) => item.originalName === name);
+    };
+    expect(await mediaNamed('top2.mp4')).toHaveLength(1);
+    await topPanel.getByRole('listitem').nth(1).hover();
+    await page.getByRole('button', { name: 'Retirer top2.mp4' }).click();
+    await expect.poll(() => topPanel.getByRole('listitem').count()).toBe(1);
+    await expect.poll(async () => (await mediaNamed('top2.mp4')).length).toBe(0);
+    await page.getByText('1 story sera créée au format 1080 × 1920.').waitFor();
+
+    await page.getByLabel('Mixer le son de la vidéo du bas').check();
+    await generate.click();
+    await page.getByText('1 story ajoutée à la file de rendu.').waitFor();
+    const card = page.getByRole('article', { name: 'Story 1' });
+    await card.waitFor();
+    // Live progress while it is queued or rendering.
+    await card.getByRole('progressbar', { name: 'Progression du rendu de la story 1' }).waitFor();
+
+    const preview = card.getByLabel('Aperçu de la story 1');
+    await preview.waitFor({ timeout: 90_000 });
+    await card.getByText('Prête').waitFor();
+    const playable = await preview.evaluate(
+      (element) =>
+        new Promise<{ readyState: number; duration: number; width: number; height: number }>(
+          (resolve, reject) => {
+            // The e2e project has no DOM typings: describe the part of HTMLVideoElement used here.
+            const video = element as unknown as {
+              readyState: number;
+              duration: number;
+              videoWidth: number;
+              videoHeight: number;
+              load(): void;
+              addEventListener(
+                type: string,
+                listener: () => void,
+                options: { once: boolean },
+              ): void;
+            };
+            const report = () =>
+              resolve({
+                readyState: video.readyState,
+                duration: video.duration,
+                width: video.videoWidth,
+                height: video.videoHeight,
+              });
+            if (video.readyState > 0) return report();
+            video.addEventListener('loadedmetadata', report, { once: true });
+            video.addEventListener('error', () => reject(new Error('video error')), { once: true });
+            video.load();
+          },
+        ),
+    );
+    expect(playable.readyState).toBeGreaterThan(0);
+    expect(playable.duration).toBeCloseTo(2, 0);
+    expect([playable.width, playable.height]).toEqual([1080, 1920]);
+
+    const href = await card.getByRole('link', { name: 'Télécharger' }).getAttribute('href');
+    expect(href).toMatch(/^\/api\/media\/story-[0-9a-f]+\/file\?download=1$/);
+    const download = await fetchFromPage(page, href!);
+    expect(download.status).toBe(200);
+    expect(download.contentType).toBe('video/mp4');
+    expect(download.disposition).toBe('attachment; filename="story-top1.mp4"');
+    expect(download.bytes).toBeGreaterThan(1000);
+
+    const storyMediaId = href!.split('/')[3]!;
+    await card.getByRole('link', { name: 'Programmer' }).click();
+    await page.waitForURL(`**/scheduler?media=${storyMediaId}`);
+  });
+});

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { Locator, Page } from 'playwright-core';
+
+export interface TestUser {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export function newUser(prefix = 'creator'): TestUser {
+  const id = randomBytes(4).toString('hex');
+  return { name: `Créatrice ${id}`, email: `${prefix}-${id}@example.com`, password: `pass-${id}` };
+}
+
+/** Signs up through the real form (French UI by default) and waits for the accounts page. */
+export async function signUp(page: Page, user: TestUser = newUser()): Promise<TestUser> {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: /Inscription|Sign up/ }).click();
+  await page.getByLabel(/^(Nom|Name)$/).fill(user.name);
+  await page.getByLabel(/^Email$/).fill(user.email);
+  await page.getByLabel(/^(Mot de passe|Password)$/).fill(user.password);
+  await page.getByRole('button', { name: /^(S'inscrire|Sign up)$/ }).click();
+  await page.waitForURL('**/tiktok');
+  return user;
+}
+
+export async function logIn(page: Page, user: TestUser): Promise<void> {
+  await page.goto('/auth');
+  await page.getByLabel(/^Email$/).fill(user.email);
+  await page.getByLabel(/^(Mot de passe|Password)$/).fill(user.password);
+  await page.getByRole('button', { name: /^(Se connecter|Log in)$/ }).click();
+  await page.waitForURL('**/tiktok');
+}
+
+export const accountCard = (page: Page, username: string): Locator =>
+  page.getByRole('article', { name: `@${username}`, exact: true });
+export const accountsBanner = (page: Page): Locator => page.getByTestId('accounts-banner');
+
+/** Adds an account on /tiktok through the "Add account" form and waits for its card. */
+export async function addAccount(page: Page, username: string): Promise<void> {
+  await page.getByRole('button', { name: /^(Ajouter un compte|Add account)$/ }).click();
+  await page.getByLabel(/^(Nom d'utilisateur TikTok|TikTok username)$/).fill(username);
+  await page.getByRole('button', { name: /^(Ajouter|Add)$/ }).click();
+  await accountCard(page, username).waitFor();
+}
+
+/** Card's Connect (or Reconnect) → the sandbox's consent page → Authorize or Deny → back on /tiktok. */
+export async function connectThroughSandbox(
+  page: Page,
+  cardUsername: string,
+  tiktokUsername: string,
+  choice: 'Authorize' | 'Deny' = 'Authorize',
+): Promise<void> {
+  await accountCard(page, cardUsername)
+    .getByRole('button', { name: /^(Connecter|Reconnecter|Connect|Reconnect) @/ })
+    .click();
+  await page.waitForURL('**/sandbox/tiktok/v2/auth/authorize/**');
+  await page.getByLabel('TikTok username').fill(tiktokUsername);
+  await page.getByRole('button', { name: choice }).click();
+  // The query parameters the callback adds are read, then removed from the address.
+  await page.waitForURL((url) => url.pathname === '/tiktok' && url.search === '');
+  await accountsBanner(page).waitFor();
+}

@@ -1,0 +1,324 @@
+// Pure scheduling domain: turns a schedule request into UTC due times, one per video.
+// No Node or DOM imports: the server plans for real, the browser previews the same plan.
+
+export type IntervalUnit = 'minutes' | 'hours' | 'days';
+export type PublishType = 'immediate' | 'scheduled' | 'spaced';
+
+/** A civil (calendar) date in some time zone, month 1–12. */
+interface CivilDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+interface WallTime {
+  hour: number;
+  minute: number;
+}
+
+interface ZonedParts extends CivilDate, WallTime {}
+
+export interface PlannedPost {
+  mediaId: string;
+  dueAt: Date;
+  /** Whole minutes added to the batch's slot by "randomize ±1h" (0 when not randomized). */
+  jitterMinutes: number;
+}
+
+export interface SpacedPlanInput {
+  /** Videos in the order the user chose; the plan keeps it. */
+  mediaIds: readonly string[];
+  /** Videos per batch; reduced to the number of videos when larger, at least 1. */
+  count: number;
+  /** Gap between consecutive batches, in `unit`. */
+  value: number;
+  unit: IntervalUnit;
+  /** 'HH:MM' wall-clock time of the first batch in `timeZone`. */
+  startTime: string;
+  timeZone: string;
+  now: Date;
+  randomize: boolean;
+  /** Uniform in [0, 1); defaults to Math.random. */
+  random?: () => number;
+}
+
+export interface SpacedInterval {
+  count: number;
+  value: number;
+  unit: IntervalUnit;
+  startTime: string;
+  randomizeTime: boolean;
+}
+
+/** The fields of a schedule request the planner needs (structurally the API schema's output). */
+export interface ScheduleRequest {
+  mediaIds: readonly string[];
+  publishType: PublishType;
+  timeZone: string;
+  date?: string | undefined;
+  time?: string | undefined;
+  spacedInterval?: SpacedInterval | undefined;
+}
+
+export type PlanErrorCode = 'date_in_past' | 'missing_date_time' | 'missing_spaced_interval';
+
+export type PlanResult = { ok: true; posts: PlannedPost[] } | { ok: false; code: PlanErrorCode };
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** Randomize moves a post by at most this many minutes either way (the product's "±1h"). */
+export const MAX_JITTER_MINUTES = 60;
+
+const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Parses 'HH:MM' (24 h); null when malformed. */
+export function parseTime(time: string): WallTime | null {
+  const match = TIME_PATTERN.exec(time);
+  if (!match) return null;
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
+/** Parses 'yyyy-MM-dd' and rejects dates that do not exist (2025-02-30); null when invalid. */
+export function parseDate(date: string): CivilDate | null {
+  const match = DATE_PATTERN.exec(date);
+  if (!match) return null;
+  const civil = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  const roundTrip = new Date(Date.UTC(civil.year, civil.month - 1, civil.day));
+  const exists =
+    roundTrip.getUTCFullYear() === civil.year &&
+    roundTrip.getUTCMonth() === civil.month - 1 &&
+    roundTrip.getUTCDate() === civil.day;
+  return exists ? civil : null;
+}
+
+// Building a DateTimeFormat is costly (tens of µs); plans call it many times per zone.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    // Throws RangeError for an unknown zone, which is what callers of the public functions get.
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** True when `timeZone` is an IANA zone this runtime knows (e.g. 'Europe/Paris', 'UTC'). */
+export function isValidTimeZone(timeZone: string): boolean {
+  if (timeZone.trim() === '') return false;
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function zonedParts(instantMs: number, timeZone: string): ZonedParts & { second: number } {
+  const values: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(instantMs))) {
+    if (part.type !== 'literal') values[part.type] = Number(part.value);
+  }
+  return {
+    year: values['year'] ?? 0,
+    month: values['month'] ?? 1,
+    day: values['day'] ?? 1,
+    hour: values['hour'] ?? 0,
+    minute: values['minute'] ?? 0,
+    second: values['second'] ?? 0,
+  };
+}
+
+/** The zone's offset from UTC at that instant, in ms (Paris in summer: +2 h). */
+function offsetAt(instantMs: number, timeZone: string): number {
+  const wholeSecond = Math.floor(instantMs / 1000) * 1000;
+  const p = zonedParts(wholeSecond, timeZone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - wholeSecond;
+}
+
+function sameWallClock(instantMs: number, wall: ZonedParts, timeZone: string): boolean {
+  const p = zonedParts(instantMs, timeZone);
+  return (
+    p.year === wall.year &&
+    p.month === wall.month &&
+    p.day === wall.day &&
+    p.hour === wall.hour &&
+    p.minute === wall.minute
+  );
+}
+
+/**
+ * UTC instant of a wall-clock time in a zone. In an overlap (clocks going back) the first
+ * occurrence wins; in a gap (clocks going forward) the time moves forward by the gap, so
+ * 02:30 on Paris's spring-forward night is 03:30 — a post is never planned before the user's pick.
+ */
+function wallClockToUtcMs(wall: ZonedParts, timeZone: string): number {
+  const asIfUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  // Offsets a day either side bracket any single transition near this wall time.
+  const offsetBefore = offsetAt(asIfUtc - DAY_MS, timeZone);
+  const offsetAfter = offsetAt(asIfUtc + DAY_MS, timeZone);
+  const candidates = [asIfUtc - offsetBefore, asIfUtc - offsetAfter]
+    .filter((instant) => sameWallClock(instant, wall, timeZone))
+    .sort((a, b) => a - b);
+  const first = candidates[0];
+  if (first !== undefined) return first;
+  // Gap: read the wall time with the offset in force before the jump, which lands after it.
+  return asIfUtc - offsetBefore;
+}
+
+function addDays(date: CivilDate, days: number): CivilDate {
+  const shifted = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+  };
+}
+
+function requireTime(time: string): WallTime {
+  const wall = parseTime(time);
+  if (!wall) throw new RangeError(`Invalid time '${time}', expected HH:MM`);
+  return wall;
+}
+
+/**
+ * UTC instant of `date` ('yyyy-MM-dd') at `time` ('HH:MM') in the IANA `timeZone`.
+ * Gap times move forward by the gap, overlap times take the first occurrence.
+ * Throws RangeError for a malformed date/time or unknown zone.
+ */
+export function zonedDateTimeToUtc(date: string, time: string, timeZone: string): Date {
+  const civil = parseDate(date);
+  if (!civil) throw new RangeError(`Invalid date '${date}', expected yyyy-MM-dd`);
+  return new Date(wallClockToUtcMs({ ...civil, ...requireTime(time) }, timeZone));
+}
+
+/** The civil date (in the zone) of the next occurrence of `wall`, and that occurrence. */
+function nextOccurrenceOn(
+  wall: WallTime,
+  now: Date,
+  timeZone: string,
+): { date: CivilDate; instantMs: number } {
+  const todayParts = zonedParts(now.getTime(), timeZone);
+  const today: CivilDate = { year: todayParts.year, month: todayParts.month, day: todayParts.day };
+  const todayAt = wallClockToUtcMs({ ...today, ...wall }, timeZone);
+  if (todayAt >= now.getTime()) return { date: today, instantMs: todayAt };
+  const tomorrow = addDays(today, 1);
+  return { date: tomorrow, instantMs: wallClockToUtcMs({ ...tomorrow, ...wall }, timeZone) };
+}
+
+/**
+ * Next UTC instant showing `startTime` ('HH:MM') on the clocks of `timeZone`: today if it is
+ * still ahead (or exactly now), else tomorrow. DST-correct; throws RangeError on bad input.
+ */
+export function nextOccurrence(startTime: string, now: Date, timeZone: string): Date {
+  return new Date(nextOccurrenceOn(requireTime(startTime), now, timeZone).instantMs);
+}
+
+/** Uniform whole minutes in [−60, +60]. */
+function drawJitterMinutes(random: () => number): number {
+  const span = 2 * MAX_JITTER_MINUTES + 1;
+  const drawn = Math.floor(random() * span) - MAX_JITTER_MINUTES;
+  // Guards against a random() that returns exactly 1 or a little more.
+  return Math.min(MAX_JITTER_MINUTES, Math.max(-MAX_JITTER_MINUTES, drawn));
+}
+
+/**
+ * Spaced plan: videos in order, cut into batches of `count`; batch k is due at
+ * start + k × value unit, where start = nextOccurrence(startTime). 'days' are calendar days in
+ * the zone (same wall-clock time across DST); minutes and hours are exact durations.
+ * With `randomize`, each post moves by a uniform whole number of minutes in [−60, +60],
+ * raised when needed so it is never before `now`.
+ */
+export function planSpaced(input: SpacedPlanInput): PlannedPost[] {
+  const { mediaIds, unit, timeZone, now, randomize } = input;
+  if (mediaIds.length === 0) return [];
+  const count = Math.max(1, Math.min(Math.floor(input.count), mediaIds.length));
+  const value = Math.max(1, Math.floor(input.value));
+  const random = input.random ?? Math.random;
+  const startWall = requireTime(input.startTime);
+  const start = nextOccurrenceOn(startWall, now, timeZone);
+
+  const slotOfBatch = (batch: number): number => {
+    switch (unit) {
+      case 'minutes':
+        return start.instantMs + batch * value * MINUTE_MS;
+      case 'hours':
+        return start.instantMs + batch * value * HOUR_MS;
+      case 'days':
+        return wallClockToUtcMs({ ...addDays(start.date, batch * value), ...startWall }, timeZone);
+    }
+  };
+
+  return mediaIds.map((mediaId, index) => {
+    const slotMs = slotOfBatch(Math.floor(index / count));
+    if (!randomize) return { mediaId, dueAt: new Date(slotMs), jitterMinutes: 0 };
+    // Slots are never before now, so the lowest allowed jitter is within [−60, 0].
+    const lowestAllowed = Math.ceil((now.getTime() - slotMs) / MINUTE_MS);
+    // `|| 0` turns Math.ceil's −0 into 0 so equality checks and JSON stay unsurprising.
+    const jitterMinutes = Math.max(drawJitterMinutes(random), lowestAllowed) || 0;
+    return { mediaId, dueAt: new Date(slotMs + jitterMinutes * MINUTE_MS), jitterMinutes };
+  });
+}
+
+/**
+ * Plans a schedule request: immediate → all due `now`; scheduled → all due at date+time in the
+ * request's zone (a minute that has entirely passed is 'date_in_past'; the current minute means
+ * now); spaced → planSpaced. `random` only matters for spaced plans with randomizeTime.
+ */
+export function planSchedule(
+  request: ScheduleRequest,
+  now: Date,
+  random: () => number = Math.random,
+): PlanResult {
+  const { mediaIds, timeZone } = request;
+  switch (request.publishType) {
+    case 'immediate':
+      return {
+        ok: true,
+        posts: mediaIds.map((mediaId) => ({ mediaId, dueAt: new Date(now), jitterMinutes: 0 })),
+      };
+    case 'scheduled': {
+      if (request.date === undefined || request.time === undefined) {
+        return { ok: false, code: 'missing_date_time' };
+      }
+      const dueMs = zonedDateTimeToUtc(request.date, request.time, timeZone).getTime();
+      // The form picks whole minutes: choosing the current minute is "now", not the past.
+      if (dueMs + MINUTE_MS <= now.getTime()) return { ok: false, code: 'date_in_past' };
+      const dueAt = new Date(Math.max(dueMs, now.getTime()));
+      return {
+        ok: true,
+        posts: mediaIds.map((mediaId) => ({ mediaId, dueAt: new Date(dueAt), jitterMinutes: 0 })),
+      };
+    }
+    case 'spaced': {
+      const interval = request.spacedInterval;
+      if (!interval) return { ok: false, code: 'missing_spaced_interval' };
+      return {
+        ok: true,
+        posts: planSpaced({
+          mediaIds,
+          count: interval.count,
+          value: interval.value,
+          unit: interval.unit,
+          startTime: interval.startTime,
+          timeZone,
+          now,
+          randomize: interval.randomizeTime,
+          random,
+        }),
+      };
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+export const privacyLevels = [
+  'PUBLIC_TO_EVERYONE',
+  'MUTUAL_FOLLOW_FRIENDS',
+  'FOLLOWER_OF_CREATOR',
+  'SELF_ONLY',
+] as const;
+export const privacyLevelSchema = z.enum(privacyLevels);
+export type PrivacyLevel = z.infer<typeof privacyLevelSchema>;
+
+export const accountStatuses = ['not_connected', 'connected', 'reconnect_needed'] as const;
+export type AccountStatus = (typeof accountStatuses)[number];
+
+/** POST /api/accounts — the username is trimmed and stored as typed. */
+export const createAccountSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'errors.invalid_value')
+    .max(64, 'accounts.errors.usernameTooLong'),
+});
+export type CreateAccount = z.infer<typeof createAccountSchema>;
+
+/** PATCH /api/accounts/:id/settings — defaults the scheduler form starts from. */
+export const accountSettingsSchema = z
+  .object({
+    defaultPrivacyLevel: privacyLevelSchema.nullable(),
+    allowComment: z.boolean(),
+    allowDuet: z.boolean(),
+    allowStitch: z.boolean(),
+  })
+  .strict();
+export type AccountSettings = z.infer<typeof accountSettingsSchema>;
+
+/** One account card. Tokens never appear here. */
+export const accountSchema = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  status: z.enum(accountStatuses),
+  displayName: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  openId: z.string().nullable(),
+  scopes: z.array(z.string()),
+  /** False when the person declined `video.publish`: nothing can be posted until they reconnect. */
+  canPublish: z.boolean(),
+  scheduledCount: z.number().int(),
+  nextPostAt: z.string().nullable(),
+  settings: accountSettingsSchema,
+  connectedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const accountListSchema = z.object({ accounts: z.array(accountSchema) });
+
+export const connectResponseSchema = z.object({ authorizeUrl: z.url() });
+
+/** GET /api/accounts/:id/creator-info — what TikTok says this creator may post right now. */
+export const creatorInfoSchema = z.object({
+  nickname: z.string(),
+  username: z.string(),
+  avatarUrl: z.string(),
+  privacyLevelOptions: z.array(privacyLevelSchema),
+  commentDisabled: z.boolean(),
+  duetDisabled: z.boolean(),
+  stitchDisabled: z.boolean(),
+  maxVideoPostDurationSec: z.number(),
+  /** Set when TikTok says the creator cannot post now (e.g. 'spam_risk_too_many_posts'). */
+  cannotPostReason: z.string().nullable(),
+});
+export type CreatorInfo = z.infer<typeof creatorInfoSchema>;
+
+/** Where the OAuth callback sends the browser back: /tiktok?connected=<id> or ?error=<kind>. */
+export const connectionErrorKinds = ['connection', 'token', 'state'] as const;
+export type ConnectionErrorKind = (typeof connectionErrorKinds)[number];
+
+/** The scopes Cadence asks TikTok for (tiktok-api.md §1). */
+export const requestedScopes = [
+  'user.info.basic',
+  'user.info.profile',
+  'video.list',
+  'video.upload',
+  'video.publish',
+] as const;

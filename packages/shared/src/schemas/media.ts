@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+export const mediaKinds = ['upload', 'story', 'compilation'] as const;
+export type MediaKind = (typeof mediaKinds)[number];
+
+/** A video the user owns, ready to schedule (GET /api/media, /api/media/:id). */
+export const mediaSchema = z.object({
+  id: z.string(),
+  kind: z.enum(mediaKinds),
+  originalName: z.string(),
+  sizeBytes: z.number().int(),
+  durationSeconds: z.number(),
+  width: z.number().int(),
+  height: z.number().int(),
+  hasAudio: z.boolean(),
+  /** Same-origin URLs, served with the session cookie; null when no thumbnail could be made. */
+  thumbnailUrl: z.string().nullable(),
+  fileUrl: z.string(),
+  createdAt: z.string(),
+});
+export type Media = z.infer<typeof mediaSchema>;
+export const mediaListSchema = z.object({ media: z.array(mediaSchema) });
+
+/** Why an uploaded file was refused (TikTok's limits, tiktok-api.md §5); each has a translation. */
+export const mediaRejectionReasons = [
+  'not_a_video',
+  'unsupported_container',
+  'unsupported_codec',
+  'duration_too_long',
+  'too_small',
+  'too_large',
+  'fps_out_of_range',
+  'file_too_big',
+  'quota_exceeded',
+] as const;
+export type MediaRejectionReason = (typeof mediaRejectionReasons)[number];
+
+/** Body of the tus response that refuses a finished upload (HTTP 422). */
+export const mediaRejectedSchema = z.object({
+  code: z.literal('media_rejected'),
+  reasons: z.array(z.enum(mediaRejectionReasons)),
+});

@@ -1,0 +1,243 @@
+// API contract for schedules and posts, shared by the server (validation, responses) and the web
+// form. Every issue message is a translation key ('errors.selectVideo'), never prose: the web
+// shows the text for the key in the user's language.
+import { z } from 'zod';
+import type { PlanErrorCode } from '../schedule/planner.ts';
+import { isValidTimeZone, parseDate, parseTime } from '../schedule/planner.ts';
+
+/** Translation keys this file can put in an issue's `message`; each needs a fr/en string. */
+export const scheduleErrorKeys = [
+  'errors.selectVideo',
+  'errors.tooManyVideos',
+  'errors.duplicateVideo',
+  'errors.invalidVideo',
+  'errors.selectTikTokAccount',
+  'errors.selectPublishType',
+  'errors.invalidTimeZone',
+  'errors.dateRequired',
+  'errors.invalidDate',
+  'errors.timeRequired',
+  'errors.invalidTime',
+  'errors.spacedIntervalRequired',
+  'errors.invalidIntervalCount',
+  'errors.invalidIntervalValue',
+  'errors.invalidIntervalUnit',
+  'errors.invalidField',
+  'errors.postsMismatch',
+  'errors.titleTooLong',
+  'errors.selectPrivacy',
+  'errors.commercialContentChoice',
+  'errors.brandedContentPrivate',
+  'errors.consentRequired',
+  'errors.dateInPast',
+] as const;
+export type ScheduleErrorKey = (typeof scheduleErrorKeys)[number];
+
+/** Most videos one schedule request may carry. */
+export const MAX_VIDEOS_PER_SCHEDULE = 50;
+/** TikTok's caption limit (post_info.title). */
+export const MAX_TITLE_LENGTH = 2200;
+/** Largest spacing value accepted, whatever the unit. */
+export const MAX_INTERVAL_VALUE = 1000;
+
+/** The key as an issue message, typed so a key missing from the list does not compile. */
+const key = (errorKey: ScheduleErrorKey): { error: ScheduleErrorKey } => ({ error: errorKey });
+
+export const publishTypeSchema = z.enum(
+  ['immediate', 'scheduled', 'spaced'],
+  key('errors.selectPublishType'),
+);
+export type PublishType = z.infer<typeof publishTypeSchema>;
+
+export const intervalUnitSchema = z.enum(
+  ['minutes', 'hours', 'days'],
+  key('errors.invalidIntervalUnit'),
+);
+export type IntervalUnit = z.infer<typeof intervalUnitSchema>;
+
+export const privacyLevelSchema = z.enum(
+  ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+  key('errors.selectPrivacy'),
+);
+export type PrivacyLevel = z.infer<typeof privacyLevelSchema>;
+
+export const postStatusSchema = z.enum([
+  'pending',
+  'publishing',
+  'completed',
+  'failed',
+  'cancelled',
+]);
+export type PostStatus = z.infer<typeof postStatusSchema>;
+
+/** 'HH:MM', 24-hour. */
+export const timeOfDaySchema = z
+  .string(key('errors.invalidTime'))
+  .refine((value) => parseTime(value) !== null, key('errors.invalidTime'));
+
+/** 'yyyy-MM-dd', a date that exists. */
+export const calendarDateSchema = z
+  .string(key('errors.invalidDate'))
+  .refine((value) => parseDate(value) !== null, key('errors.invalidDate'));
+
+/** An IANA zone the runtime knows, e.g. the browser's Intl.DateTimeFormat().resolvedOptions().timeZone. */
+export const timeZoneSchema = z
+  .string(key('errors.invalidTimeZone'))
+  .max(100, key('errors.invalidTimeZone'))
+  .refine(isValidTimeZone, key('errors.invalidTimeZone'));
+
+const mediaIdSchema = z
+  .string(key('errors.invalidVideo'))
+  .min(1, key('errors.invalidVideo'))
+  .max(200, key('errors.invalidVideo'));
+const flagSchema = z.boolean(key('errors.invalidField'));
+
+/** Spaced publishing; the form's defaults are count 1, value 1, hours, 09:00, randomize off. */
+export const spacedIntervalSchema = z.object(
+  {
+    // Larger than the number of videos is allowed: the planner reduces it (as the original did).
+    count: z
+      .int(key('errors.invalidIntervalCount'))
+      .min(1, key('errors.invalidIntervalCount'))
+      .max(MAX_VIDEOS_PER_SCHEDULE, key('errors.invalidIntervalCount')),
+    value: z
+      .int(key('errors.invalidIntervalValue'))
+      .min(1, key('errors.invalidIntervalValue'))
+      .max(MAX_INTERVAL_VALUE, key('errors.invalidIntervalValue')),
+    unit: intervalUnitSchema,
+    startTime: timeOfDaySchema,
+    // Pro only: the server refuses it for other users (not a shape rule, so not checked here).
+    randomizeTime: flagSchema,
+  },
+  key('errors.spacedIntervalRequired'),
+);
+export type SpacedIntervalInput = z.infer<typeof spacedIntervalSchema>;
+
+export const postCaptionSchema = z.object(
+  {
+    mediaId: mediaIdSchema,
+    title: z.string(key('errors.invalidField')).max(MAX_TITLE_LENGTH, key('errors.titleTooLong')),
+  },
+  key('errors.postsMismatch'),
+);
+
+export const commercialContentSchema = z.object(
+  {
+    enabled: flagSchema,
+    yourBrand: flagSchema,
+    brandedContent: flagSchema,
+  },
+  key('errors.invalidField'),
+);
+export type CommercialContent = z.infer<typeof commercialContentSchema>;
+
+// The cross-field rules below read these as arrays/objects; elsewhere they only compare values.
+const fieldsTheRulesTraverse = new Set<PropertyKey>(['mediaIds', 'posts', 'commercialContent']);
+
+/**
+ * Zod skips refinements after any aborting issue (a wrong type, an unknown enum value). The form
+ * should show every problem at once (privacy not chosen AND date missing), so the rules run unless
+ * a field they traverse is malformed.
+ */
+function rulesCanRun(payload: { issues: readonly { path?: PropertyKey[]; continue?: boolean }[] }) {
+  return payload.issues.every((issue) => {
+    if (issue.continue === true) return true;
+    const field = issue.path?.[0];
+    return field !== undefined && !fieldsTheRulesTraverse.has(field);
+  });
+}
+
+/** Body of POST /api/schedules. */
+export const createScheduleSchema = z
+  .object(
+    {
+      accountId: z.uuid(key('errors.selectTikTokAccount')),
+      mediaIds: z
+        .array(mediaIdSchema, key('errors.selectVideo'))
+        .min(1, key('errors.selectVideo'))
+        .max(MAX_VIDEOS_PER_SCHEDULE, key('errors.tooManyVideos')),
+      publishType: publishTypeSchema,
+      timeZone: timeZoneSchema,
+      date: calendarDateSchema.optional(),
+      time: timeOfDaySchema.optional(),
+      spacedInterval: spacedIntervalSchema.optional(),
+      posts: z.array(postCaptionSchema, key('errors.postsMismatch')),
+      privacyLevel: privacyLevelSchema,
+      allowComment: flagSchema,
+      allowDuet: flagSchema,
+      allowStitch: flagSchema,
+      commercialContent: commercialContentSchema,
+      // TikTok requires explicit consent (Music Usage Confirmation) before anything is posted.
+      consent: z.literal(true, key('errors.consentRequired')),
+    },
+    key('errors.invalidField'),
+  )
+  .superRefine(
+    (request, ctx) => {
+      const issue = (path: PropertyKey[], message: ScheduleErrorKey) =>
+        ctx.addIssue({ code: 'custom', path, message });
+
+      const seen = new Set<string>();
+      request.mediaIds.forEach((mediaId, index) => {
+        if (seen.has(mediaId)) issue(['mediaIds', index], 'errors.duplicateVideo');
+        seen.add(mediaId);
+      });
+
+      // One caption per selected video, no more, no fewer.
+      const captioned = request.posts.map((post) => post.mediaId);
+      const sameVideos =
+        captioned.length === seen.size &&
+        new Set(captioned).size === captioned.length &&
+        captioned.every((mediaId) => seen.has(mediaId));
+      if (!sameVideos) issue(['posts'], 'errors.postsMismatch');
+
+      if (request.publishType === 'scheduled') {
+        if (request.date === undefined) issue(['date'], 'errors.dateRequired');
+        if (request.time === undefined) issue(['time'], 'errors.timeRequired');
+      }
+      if (request.publishType === 'spaced' && request.spacedInterval === undefined) {
+        issue(['spacedInterval'], 'errors.spacedIntervalRequired');
+      }
+
+      const { enabled, yourBrand, brandedContent } = request.commercialContent;
+      if (enabled && !yourBrand && !brandedContent) {
+        issue(['commercialContent'], 'errors.commercialContentChoice');
+      }
+      // TikTok: branded content cannot be private.
+      if (enabled && brandedContent && request.privacyLevel === 'SELF_ONLY') {
+        issue(['privacyLevel'], 'errors.brandedContentPrivate');
+      }
+    },
+    { when: rulesCanRun },
+  );
+export type CreateScheduleInput = z.input<typeof createScheduleSchema>;
+export type CreateScheduleRequest = z.infer<typeof createScheduleSchema>;
+
+/** planSchedule's refusals as form fields → keys, for a validation_failed answer's `fields`. */
+export const planErrorFields: Record<PlanErrorCode, Record<string, ScheduleErrorKey>> = {
+  date_in_past: { date: 'errors.dateInPast' },
+  missing_date_time: { date: 'errors.dateRequired', time: 'errors.timeRequired' },
+  missing_spaced_interval: { spacedInterval: 'errors.spacedIntervalRequired' },
+};
+
+/** One post as the API returns it (a video of a schedule, with its own due time and status). */
+export const postSchema = z.object({
+  id: z.string(),
+  scheduleId: z.string(),
+  accountId: z.string(),
+  accountUsername: z.string(),
+  mediaId: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  title: z.string(),
+  /** UTC, ISO 8601. */
+  dueAt: z.iso.datetime(),
+  randomized: z.boolean(),
+  jitterMinutes: z.int(),
+  status: postStatusSchema,
+  /** TikTok's fail_reason or our own code, for failed posts. */
+  failReason: z.string().nullable(),
+  tiktokPostId: z.string().nullable(),
+  tiktokPostUrl: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Post = z.infer<typeof postSchema>;

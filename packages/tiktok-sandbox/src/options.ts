@@ -1,0 +1,134 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Every sandbox endpoint, as named in rate limits, fault injection and route config. */
+export const SANDBOX_ENDPOINTS = [
+  'authorize',
+  'token',
+  'revoke',
+  'user_info',
+  'creator_info',
+  'video_init',
+  'inbox_init',
+  'upload',
+  'status_fetch',
+  'video_list',
+] as const;
+export type SandboxEndpoint = (typeof SANDBOX_ENDPOINTS)[number];
+
+/** The v2 API endpoints TikTok rate-limits per access token. */
+export type RateLimitedEndpoint =
+  'user_info' | 'creator_info' | 'video_init' | 'inbox_init' | 'status_fetch' | 'video_list';
+
+export type RateLimits = Record<RateLimitedEndpoint, number>;
+
+/** TikTok's documented per-token, per-minute limits. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  user_info: 600,
+  creator_info: 20,
+  video_init: 6,
+  inbox_init: 6,
+  status_fetch: 30,
+  video_list: 600,
+};
+
+export const KNOWN_SCOPES = [
+  'user.info.basic',
+  'user.info.profile',
+  'user.info.stats',
+  'video.list',
+  'video.upload',
+  'video.publish',
+] as const;
+export type SandboxScope = (typeof KNOWN_SCOPES)[number];
+
+export interface SandboxClient {
+  clientKey: string;
+  clientSecret: string;
+  /** Compared byte for byte with the `redirect_uri` of each request, as TikTok does. */
+  redirectUris: string[];
+  /** Shown on the consent page (default 'Cadence'). */
+  appName?: string;
+  /**
+   * An app TikTok has not audited yet may only post SELF_ONLY
+   * (else unaudited_client_can_only_post_to_private_accounts). Default false.
+   */
+  unaudited?: boolean;
+}
+
+/** A client that works out of the box with a local Cadence on port 3000. */
+export const DEFAULT_SANDBOX_CLIENT: SandboxClient = {
+  clientKey: 'sandbox_client_key',
+  clientSecret: 'sandbox_client_secret',
+  redirectUris: ['http://localhost:3000/api/tiktok/callback'],
+  appName: 'Cadence',
+};
+
+export interface SandboxStateOptions {
+  /** Registered apps (default: DEFAULT_SANDBOX_CLIENT). */
+  clients?: SandboxClient[];
+  /** Access token lifetime (default 86,400 s). */
+  accessTokenTtlSeconds?: number;
+  /** Refresh token lifetime (default 31,536,000 s); each refresh rotates it. */
+  refreshTokenTtlSeconds?: number;
+  /** Authorization code lifetime (default 600 s). */
+  authorizationCodeTtlSeconds?: number;
+  /** How long an upload_url accepts chunks (default 3,600 s). */
+  uploadUrlTtlSeconds?: number;
+  /** Per access token, per endpoint, per minute (defaults: TikTok's documented limits). */
+  rateLimits?: Partial<RateLimits>;
+  /** Time between the last chunk and PUBLISH_COMPLETE (default 1,500 ms). */
+  processingMs?: number;
+  /** Direct posts per creator per rolling 24 h before spam_risk_too_many_posts (default 15). */
+  maxDirectPostsPerDay?: number;
+  /** Inbox (draft) shares per creator per rolling 24 h (default 5). */
+  maxInboxSharesPerDay?: number;
+  /** Clock in epoch milliseconds (default Date.now); every expiry is compared against it. */
+  now?: () => number;
+  /**
+   * JSON file that keeps users, consents and tokens across restarts (default: none, all in
+   * memory). Read once at construction; written (0600, atomically) shortly after each change and
+   * on `flush()`. Posts and authorization codes are never saved.
+   */
+  persistFile?: string;
+  /** Where an unreadable or unwritable persistFile is reported (default: one line on stderr). */
+  onPersistenceWarning?: (message: string) => void;
+}
+
+export interface ResolvedStateOptions {
+  clients: SandboxClient[];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  authorizationCodeTtlSeconds: number;
+  uploadUrlTtlSeconds: number;
+  rateLimits: RateLimits;
+  processingMs: number;
+  maxDirectPostsPerDay: number;
+  maxInboxSharesPerDay: number;
+  now: () => number;
+  persistFile: string | null;
+  onPersistenceWarning: (message: string) => void;
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`[tiktok-sandbox] ${message}\n`);
+}
+
+export function resolveStateOptions(options: SandboxStateOptions = {}): ResolvedStateOptions {
+  return {
+    clients: options.clients ?? [DEFAULT_SANDBOX_CLIENT],
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 86_400,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 31_536_000,
+    authorizationCodeTtlSeconds: options.authorizationCodeTtlSeconds ?? 600,
+    uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? 3_600,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    processingMs: options.processingMs ?? 1_500,
+    maxDirectPostsPerDay: options.maxDirectPostsPerDay ?? 15,
+    maxInboxSharesPerDay: options.maxInboxSharesPerDay ?? 5,
+    now: options.now ?? Date.now,
+    persistFile: options.persistFile ?? null,
+    onPersistenceWarning: options.onPersistenceWarning ?? warnOnStderr,
+  };
+}
+
+/** Where upload_url points: a fixed origin+prefix, or computed per request. */
+export type PublicBaseUrl = string | ((request: FastifyRequest) => string);

@@ -1,0 +1,137 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { pageContentSecurityPolicy, renderErrorPage } from './consent-page.ts';
+import {
+  errorShapeOf,
+  sendEnvelopeError,
+  sendHtml,
+  sendInjectedFailure,
+  sendOAuthError,
+} from './http.ts';
+import type { PublicBaseUrl, SandboxStateOptions } from './options.ts';
+import { registerAdminRoutes } from './routes/admin-routes.ts';
+import { registerApiRoutes } from './routes/api-routes.ts';
+import { registerOAuthRoutes } from './routes/oauth-routes.ts';
+import { registerUploadRoute, VIDEO_CONTENT_TYPES } from './routes/upload-route.ts';
+import { SandboxState } from './sandbox-state.ts';
+
+export interface TikTokSandboxOptions extends SandboxStateOptions {
+  /** Share state with the caller (tests, ledger inspection); else one is created from the options. */
+  state?: SandboxState;
+  /**
+   * Origin + prefix that upload_url and avatar URLs start with. Default: the request's
+   * protocol and Host, plus the prefix the plugin is registered under.
+   */
+  publicBaseUrl?: PublicBaseUrl;
+  /** Expose `POST {prefix}/_control/faults` (default false). */
+  enableControl?: boolean;
+}
+
+function jsonBodyError(): FastifyError {
+  const error: FastifyError = Object.assign(new Error('The body is not valid JSON.'), {
+    code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+    statusCode: 400,
+  });
+  return error;
+}
+
+/**
+ * A local stand-in for TikTok's v2 Login Kit and Content Posting API. Register it under any
+ * prefix; the same origin then serves as both TIKTOK_AUTH_BASE and TIKTOK_API_BASE.
+ */
+export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fastify, options) => {
+  const state = options.state ?? new SandboxState(options);
+  // Saves the sandbox's accounts (when persisted) and leaves no timer behind.
+  fastify.addHook('onClose', (_instance, done) => {
+    state.flush();
+    done();
+  });
+  const prefix = fastify.prefix;
+  const configured = options.publicBaseUrl;
+  const publicBaseUrl = (request: FastifyRequest): string => {
+    if (typeof configured === 'function') return configured(request);
+    if (typeof configured === 'string') return configured.replace(/\/+$/, '');
+    return `${request.protocol}://${request.host}${prefix}`;
+  };
+
+  // Parsers are scoped to this plugin; a host app may already parse forms its own way.
+  if (!fastify.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    await fastify.register(formbody);
+  }
+  // TikTok's SDKs POST creator_info with a JSON content type and no body at all.
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        done(null, {});
+        return;
+      }
+      try {
+        const parsed: unknown = JSON.parse(text);
+        done(null, parsed);
+      } catch {
+        done(jsonBodyError(), undefined);
+      }
+    },
+  );
+  for (const type of VIDEO_CONTENT_TYPES) {
+    if (fastify.hasContentTypeParser(type)) fastify.removeContentTypeParser(type);
+  }
+  // Chunks stay streams: the upload route hashes them as they arrive.
+  fastify.addContentTypeParser(VIDEO_CONTENT_TYPES, (_request, payload, done) => {
+    done(null, payload);
+  });
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const endpoint = request.routeOptions.config.tiktokSandboxEndpoint;
+    if (endpoint === undefined) return;
+    const latency = state.control.latencyMs;
+    if (latency > 0) await delay(latency);
+    const failure = state.control.takeFailure(endpoint);
+    if (failure !== null) return sendInjectedFailure(reply, state, endpoint, failure);
+  });
+
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    const endpoint = request.routeOptions.config.tiktokSandboxEndpoint;
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'TikTok sandbox failure');
+    // Whatever a client sends, the sandbox answers 4xx in TikTok's shape, never a bare 5xx page.
+    const clientStatus = status >= 500 ? 500 : 400;
+    const message = status >= 500 ? 'Internal error.' : error.message;
+    if (endpoint === undefined) return reply.code(status).send({ error: message });
+    switch (errorShapeOf(endpoint)) {
+      case 'html':
+        return sendHtml(
+          reply,
+          clientStatus,
+          renderErrorPage(message),
+          pageContentSecurityPolicy(null),
+        );
+      case 'oauth':
+        return sendOAuthError(
+          reply,
+          state,
+          clientStatus,
+          status >= 500 ? 'server_error' : 'invalid_request',
+          message,
+        );
+      case 'envelope':
+        return sendEnvelopeError(
+          reply,
+          state,
+          clientStatus,
+          status >= 500 ? 'internal_error' : 'invalid_params',
+          message,
+        );
+    }
+  });
+
+  registerOAuthRoutes(fastify, state);
+  registerApiRoutes(fastify, state, publicBaseUrl);
+  registerUploadRoute(fastify, state);
+  registerAdminRoutes(fastify, state, options.enableControl ?? false);
+};

@@ -1,0 +1,407 @@
+import { validateChunkPlan } from '@cadence/shared/tiktok-chunks';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { UserFlags } from '../control.ts';
+import { authorizeApiCall, parseBodyOrReject, sendEnvelope, sendEnvelopeError } from '../http.ts';
+import type { SandboxUser } from '../oauth-store.ts';
+import type { SandboxScope } from '../options.ts';
+import type { SandboxPost } from '../post-store.ts';
+import type { SandboxState } from '../sandbox-state.ts';
+
+const MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024;
+
+/** Which scope each user info field needs. */
+const USER_FIELD_SCOPES: Record<string, SandboxScope> = {
+  open_id: 'user.info.basic',
+  union_id: 'user.info.basic',
+  avatar_url: 'user.info.basic',
+  avatar_url_100: 'user.info.basic',
+  avatar_large_url: 'user.info.basic',
+  display_name: 'user.info.basic',
+  bio_description: 'user.info.profile',
+  profile_deep_link: 'user.info.profile',
+  is_verified: 'user.info.profile',
+  username: 'user.info.profile',
+  follower_count: 'user.info.stats',
+  following_count: 'user.info.stats',
+  likes_count: 'user.info.stats',
+  video_count: 'user.info.stats',
+};
+
+const VIDEO_FIELDS = new Set([
+  'id',
+  'create_time',
+  'cover_image_url',
+  'share_url',
+  'video_description',
+  'duration',
+  'height',
+  'width',
+  'title',
+  'embed_html',
+  'embed_link',
+  'like_count',
+  'comment_count',
+  'share_count',
+  'view_count',
+]);
+
+const postInfoSchema = z.object({
+  // TikTok counts the title in UTF-16 code units, as String.length does.
+  title: z.string().max(2200).default(''),
+  privacy_level: z.string().min(1),
+  disable_comment: z.boolean().default(false),
+  disable_duet: z.boolean().default(false),
+  disable_stitch: z.boolean().default(false),
+  video_cover_timestamp_ms: z.number().int().nonnegative().nullable().default(null),
+  brand_content_toggle: z.boolean().default(false),
+  brand_organic_toggle: z.boolean().default(false),
+  is_aigc: z.boolean().default(false),
+});
+
+const fileSourceSchema = z.object({
+  source: z.literal('FILE_UPLOAD'),
+  video_size: z.number().int().positive(),
+  chunk_size: z.number().int().positive(),
+  total_chunk_count: z.number().int().positive(),
+});
+const sourceInfoSchema = z.discriminatedUnion('source', [
+  fileSourceSchema,
+  z.object({ source: z.literal('PULL_FROM_URL'), video_url: z.string().min(1) }),
+]);
+const directInitSchema = z.object({ post_info: postInfoSchema, source_info: sourceInfoSchema });
+const inboxInitSchema = z.object({ source_info: sourceInfoSchema });
+const statusFetchSchema = z.object({ publish_id: z.string().min(1) });
+const videoListSchema = z.object({
+  cursor: z.number().int().nonnegative().optional(),
+  max_count: z.number().int().min(1).max(20).default(10),
+});
+const fieldsQuerySchema = z.object({ fields: z.string().min(1) });
+
+function privacyOptions(flags: UserFlags): string[] {
+  return flags.privateAccount
+    ? ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']
+    : ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+}
+
+function parseFields(request: FastifyRequest): string[] | null {
+  const parsed = fieldsQuerySchema.safeParse(request.query);
+  if (!parsed.success) return null;
+  return parsed.data.fields
+    .split(',')
+    .map((field) => field.trim())
+    .filter((field) => field.length > 0);
+}
+
+function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((field) => [field, source[field]]));
+}
+
+interface PublishGate {
+  code: string;
+  message: string;
+}
+
+/** Why this creator cannot start a post right now, or null. */
+function cannotPostNow(
+  state: SandboxState,
+  user: SandboxUser,
+  kind: 'direct' | 'inbox',
+): PublishGate | null {
+  const flags = state.control.flagsOf(user.username);
+  if (flags.cannotPost !== null) {
+    return { code: flags.cannotPost, message: 'The creator cannot post right now.' };
+  }
+  if (
+    kind === 'direct' &&
+    state.posts.countLastDay(user.openId, 'direct') >= state.options.maxDirectPostsPerDay
+  ) {
+    return {
+      code: 'spam_risk_too_many_posts',
+      message: 'The creator has reached the daily post cap.',
+    };
+  }
+  if (
+    kind === 'inbox' &&
+    state.posts.countLastDay(user.openId, 'inbox') >= state.options.maxInboxSharesPerDay
+  ) {
+    return {
+      code: 'spam_risk_too_many_pending_share',
+      message: 'The creator has too many pending shares.',
+    };
+  }
+  return null;
+}
+
+/** Content Posting, user info and video list: the Bearer-authenticated v2 API. */
+export function registerApiRoutes(
+  fastify: FastifyInstance,
+  state: SandboxState,
+  publicBaseUrl: (request: FastifyRequest) => string,
+): void {
+  const avatarUrl = (request: FastifyRequest, user: SandboxUser) =>
+    `${publicBaseUrl(request)}/avatar/${user.openId}.svg`;
+
+  fastify.get(
+    '/v2/user/info/',
+    { config: { tiktokSandboxEndpoint: 'user_info' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'user_info', ['user.info.basic']);
+      if (auth === null) return reply;
+      const fields = parseFields(request);
+      if (fields === null || fields.length === 0) {
+        return sendEnvelopeError(reply, state, 400, 'invalid_params', 'fields is required.');
+      }
+      const unknown = fields.filter((field) => USER_FIELD_SCOPES[field] === undefined);
+      if (unknown.length > 0) {
+        return sendEnvelopeError(
+          reply,
+          state,
+          400,
+          'invalid_params',
+          `Unknown fields: ${unknown.join(',')}.`,
+        );
+      }
+      const missingScope = fields
+        .map((field) => USER_FIELD_SCOPES[field])
+        .find((scope) => scope !== undefined && !auth.scopes.includes(scope));
+      if (missingScope !== undefined) {
+        return sendEnvelopeError(
+          reply,
+          state,
+          401,
+          'scope_not_authorized',
+          `The user did not authorize the scope required for the requested fields (${missingScope}).`,
+        );
+      }
+      const { user } = auth;
+      const avatar = avatarUrl(request, user);
+      const videoCount = [...state.posts.posts.values()].filter(
+        (post) => post.openId === user.openId && post.kind === 'direct',
+      ).length;
+      const profile: Record<string, unknown> = {
+        open_id: user.openId,
+        union_id: user.unionId,
+        avatar_url: avatar,
+        avatar_url_100: avatar,
+        avatar_large_url: avatar,
+        display_name: user.displayName,
+        bio_description: 'Sandbox creator',
+        profile_deep_link: `https://www.tiktok.com/@${user.username}`,
+        is_verified: false,
+        username: user.username,
+        follower_count: 0,
+        following_count: 0,
+        likes_count: 0,
+        video_count: videoCount,
+      };
+      return sendEnvelope(reply, state, 200, { user: pick(profile, fields) });
+    },
+  );
+
+  fastify.post(
+    '/v2/post/publish/creator_info/query/',
+    { config: { tiktokSandboxEndpoint: 'creator_info' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'creator_info', ['video.publish']);
+      if (auth === null) return reply;
+      const blocked = cannotPostNow(state, auth.user, 'direct');
+      // TikTok reports "cannot post now" with HTTP 200: only the body tells.
+      if (blocked !== null) {
+        return sendEnvelopeError(reply, state, 200, blocked.code, blocked.message);
+      }
+      const flags = state.control.flagsOf(auth.user.username);
+      return sendEnvelope(reply, state, 200, {
+        creator_avatar_url: avatarUrl(request, auth.user),
+        creator_username: auth.user.username,
+        creator_nickname: auth.user.displayName,
+        privacy_level_options: privacyOptions(flags),
+        comment_disabled: flags.commentDisabled,
+        duet_disabled: flags.duetDisabled,
+        stitch_disabled: flags.stitchDisabled,
+        max_video_post_duration_sec: flags.maxVideoPostDurationSec,
+      });
+    },
+  );
+
+  /** Shared by direct and inbox init once the body is parsed. */
+  function startUpload(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    auth: { user: SandboxUser; clientKey: string },
+    kind: 'direct' | 'inbox',
+    sourceInfo: z.infer<typeof sourceInfoSchema>,
+    postInfo: z.infer<typeof postInfoSchema> | null,
+  ): FastifyReply {
+    if (sourceInfo.source === 'PULL_FROM_URL') {
+      return sendEnvelopeError(
+        reply,
+        state,
+        403,
+        'url_ownership_unverified',
+        'The sandbox verifies no domains: use FILE_UPLOAD.',
+      );
+    }
+    const blocked = cannotPostNow(state, auth.user, kind);
+    if (blocked !== null)
+      return sendEnvelopeError(reply, state, 403, blocked.code, blocked.message);
+    if (postInfo !== null) {
+      const flags = state.control.flagsOf(auth.user.username);
+      if (!privacyOptions(flags).includes(postInfo.privacy_level)) {
+        return sendEnvelopeError(
+          reply,
+          state,
+          403,
+          'privacy_level_option_mismatch',
+          'privacy_level is not one of the privacy_level_options from creator_info.',
+        );
+      }
+      const client = state.oauth.findClient(auth.clientKey);
+      if (client?.unaudited === true && postInfo.privacy_level !== 'SELF_ONLY') {
+        return sendEnvelopeError(
+          reply,
+          state,
+          403,
+          'unaudited_client_can_only_post_to_private_accounts',
+          'Unaudited clients can only post with privacy_level SELF_ONLY.',
+        );
+      }
+    }
+    const { video_size: videoSize, chunk_size: chunkSize } = sourceInfo;
+    const planError =
+      videoSize > MAX_VIDEO_BYTES
+        ? 'video_size must be at most 4 GB'
+        : validateChunkPlan(videoSize, chunkSize, sourceInfo.total_chunk_count);
+    if (planError !== null) {
+      return sendEnvelopeError(reply, state, 400, 'invalid_params', planError);
+    }
+    const post = state.posts.create({
+      kind,
+      clientKey: auth.clientKey,
+      openId: auth.user.openId,
+      postInfo,
+      videoSize,
+      chunkSize,
+      totalChunkCount: sourceInfo.total_chunk_count,
+    });
+    const query = new URLSearchParams({ upload_id: post.uploadId, upload_token: post.uploadToken });
+    return sendEnvelope(reply, state, 200, {
+      publish_id: post.publishId,
+      upload_url: `${publicBaseUrl(request)}/upload/?${query.toString()}`,
+    });
+  }
+
+  fastify.post(
+    '/v2/post/publish/video/init/',
+    { config: { tiktokSandboxEndpoint: 'video_init' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'video_init', ['video.publish']);
+      if (auth === null) return reply;
+      const parsed = parseBodyOrReject(reply, state, directInitSchema, request.body);
+      if (parsed === null) return reply;
+      return startUpload(request, reply, auth, 'direct', parsed.source_info, parsed.post_info);
+    },
+  );
+
+  fastify.post(
+    '/v2/post/publish/inbox/video/init/',
+    { config: { tiktokSandboxEndpoint: 'inbox_init' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'inbox_init', ['video.upload']);
+      if (auth === null) return reply;
+      const parsed = parseBodyOrReject(reply, state, inboxInitSchema, request.body);
+      if (parsed === null) return reply;
+      return startUpload(request, reply, auth, 'inbox', parsed.source_info, null);
+    },
+  );
+
+  fastify.post(
+    '/v2/post/publish/status/fetch/',
+    { config: { tiktokSandboxEndpoint: 'status_fetch' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'status_fetch', [
+        'video.publish',
+        'video.upload',
+      ]);
+      if (auth === null) return reply;
+      const parsed = parseBodyOrReject(reply, state, statusFetchSchema, request.body);
+      if (parsed === null) return reply;
+      const post = state.posts.find(parsed.publish_id);
+      if (post === undefined || post.openId !== auth.user.openId) {
+        return sendEnvelopeError(reply, state, 400, 'invalid_params', 'publish_id does not exist.');
+      }
+      const view = state.posts.statusOf(post);
+      return sendEnvelope(reply, state, 200, {
+        status: view.status,
+        ...(view.failReason === null ? {} : { fail_reason: view.failReason }),
+        publicaly_available_post_id: view.publicPostIds,
+        uploaded_bytes: view.uploadedBytes,
+      });
+    },
+  );
+
+  fastify.post(
+    '/v2/video/list/',
+    { config: { tiktokSandboxEndpoint: 'video_list' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'video_list', ['video.list']);
+      if (auth === null) return reply;
+      const fields = parseFields(request);
+      if (fields === null || fields.length === 0) {
+        return sendEnvelopeError(reply, state, 400, 'invalid_params', 'fields is required.');
+      }
+      const unknown = fields.filter((field) => !VIDEO_FIELDS.has(field));
+      if (unknown.length > 0) {
+        return sendEnvelopeError(
+          reply,
+          state,
+          400,
+          'invalid_params',
+          `Unknown fields: ${unknown.join(',')}.`,
+        );
+      }
+      const parsed = parseBodyOrReject(reply, state, videoListSchema, request.body ?? {});
+      if (parsed === null) return reply;
+      const { cursor, max_count: maxCount } = parsed;
+      // Public videos only, newest first; the cursor is a creation time in ms, as TikTok's is.
+      const published = [...state.posts.posts.values()]
+        .filter((post) => post.openId === auth.user.openId && post.kind === 'direct')
+        .map((post) => ({ post, view: state.posts.statusOf(post) }))
+        .filter(({ view }) => view.status === 'PUBLISH_COMPLETE' && view.publicPostIds.length > 0)
+        .flatMap(({ post, view }) =>
+          view.completedAt === null ? [] : [{ post, at: view.completedAt }],
+        )
+        .filter(({ at }) => cursor === undefined || at < cursor)
+        .sort((a, b) => b.at - a.at);
+      const page = published.slice(0, maxCount);
+      const last = page.at(-1);
+      return sendEnvelope(reply, state, 200, {
+        videos: page.map(({ post, at }) => pick(videoOf(post, at, auth.user), fields)),
+        cursor: last?.at ?? cursor ?? 0,
+        has_more: published.length > page.length,
+      });
+    },
+  );
+}
+
+function videoOf(post: SandboxPost, createdAt: number, user: SandboxUser): Record<string, unknown> {
+  const shareUrl = `https://www.tiktok.com/@${user.username}/video/${post.postId}`;
+  return {
+    id: post.postId,
+    create_time: Math.floor(createdAt / 1000),
+    cover_image_url: '',
+    share_url: shareUrl,
+    video_description: post.postInfo?.title ?? '',
+    title: post.postInfo?.title ?? '',
+    // The sandbox does not decode the video: duration and size are unknown.
+    duration: 0,
+    height: 0,
+    width: 0,
+    embed_html: '',
+    embed_link: `https://www.tiktok.com/embed/v2/${post.postId}`,
+    like_count: 0,
+    comment_count: 0,
+    share_count: 0,
+    view_count: 0,
+  };
+}

@@ -1,0 +1,323 @@
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tiktokSandbox, type TikTokSandboxOptions } from './plugin.ts';
+import { SandboxState } from './sandbox-state.ts';
+
+const CLIENT = { clientKey: 'ck', clientSecret: 'cs', redirectUris: ['https://app.example/cb'] };
+const MP4_HEADER = Buffer.from('00000018667479706d703432', 'hex');
+
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** A sandbox mounted without prefix, a manual clock, and a connected user's access token. */
+async function setUp(options: Partial<TikTokSandboxOptions> = {}) {
+  const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
+  const state = new SandboxState({ clients: [CLIENT], now: () => clock.now, ...options });
+  app = Fastify();
+  await app.register(tiktokSandbox, {
+    state,
+    publicBaseUrl: 'https://sandbox.example',
+    ...options,
+  });
+  await app.ready();
+  const code = state.oauth.issueCode({
+    clientKey: 'ck',
+    redirectUri: 'https://app.example/cb',
+    username: 'creator_7',
+    scopes: ['user.info.basic', 'video.publish', 'video.list'],
+    codeChallenge: null,
+  });
+  const token = await app.inject({
+    method: 'POST',
+    url: '/v2/oauth/token/',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      client_key: 'ck',
+      client_secret: 'cs',
+      code,
+      grant_type: 'authorization_code',
+      redirect_uri: 'https://app.example/cb',
+    }).toString(),
+  });
+  const accessToken = String(token.json().access_token);
+  return { app, state, clock, accessToken, auth: { authorization: `Bearer ${accessToken}` } };
+}
+
+async function init(
+  setup: Awaited<ReturnType<typeof setUp>>,
+  sourceInfo: { video_size: number; chunk_size: number; total_chunk_count: number },
+  privacy = 'PUBLIC_TO_EVERYONE',
+) {
+  const response = await setup.app.inject({
+    method: 'POST',
+    url: '/v2/post/publish/video/init/',
+    headers: setup.auth,
+    payload: {
+      post_info: { title: 'hello', privacy_level: privacy },
+      source_info: { source: 'FILE_UPLOAD', ...sourceInfo },
+    },
+  });
+  const body = response.json();
+  return {
+    response,
+    publishId: String(body.data.publish_id),
+    uploadUrl: String(body.data.upload_url),
+  };
+}
+
+function uploadPath(uploadUrl: string): string {
+  const url = new URL(uploadUrl);
+  return `${url.pathname}${url.search}`;
+}
+
+describe('sandbox v2 API', () => {
+  it('answers the flat token JSON and the v2 envelope with a log_id', async () => {
+    const setup = await setUp();
+    const info = await setup.app.inject({
+      method: 'POST',
+      url: '/v2/post/publish/creator_info/query/',
+      headers: { ...setup.auth, 'content-type': 'application/json; charset=UTF-8' },
+    });
+    expect(info.statusCode).toBe(200);
+    expect(info.json()).toMatchObject({
+      data: {
+        creator_username: 'creator_7',
+        creator_avatar_url: expect.stringMatching(/^https:\/\/sandbox\.example\/avatar\//),
+      },
+      error: {
+        code: 'ok',
+        message: '',
+        log_id: expect.stringMatching(/^20260301120000[0-9A-F]{20}$/),
+      },
+    });
+  });
+
+  it('refuses a missing bearer token with access_token_invalid', async () => {
+    const setup = await setUp();
+    const response = await setup.app.inject({ url: '/v2/user/info/?fields=open_id' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe('access_token_invalid');
+  });
+
+  it('issues upload URLs under publicBaseUrl and accepts chunks in order only', async () => {
+    const setup = await setUp();
+    const video = Buffer.concat([MP4_HEADER, Buffer.alloc(12_000_000 - MP4_HEADER.length, 7)]);
+    const { publishId, uploadUrl } = await init(setup, {
+      video_size: video.length,
+      chunk_size: 6_000_000,
+      total_chunk_count: 2,
+    });
+    expect(uploadUrl).toMatch(
+      /^https:\/\/sandbox\.example\/upload\/\?upload_id=\w+&upload_token=\w+$/,
+    );
+    const put = (range: string, payload: Buffer, headers: Record<string, string> = {}) =>
+      setup.app.inject({
+        method: 'PUT',
+        url: uploadPath(uploadUrl),
+        headers: { 'content-type': 'video/mp4', 'content-range': range, ...headers },
+        payload,
+      });
+    const first = video.subarray(0, 6_000_000);
+    const second = video.subarray(6_000_000);
+    expect((await put('bytes 6000000-11999999/12000000', second)).statusCode).toBe(416);
+    expect((await put('bytes 0-5999999/11999999', first)).statusCode).toBe(400);
+    expect((await put('bytes 0-5999998/12000000', first.subarray(1))).statusCode).toBe(400);
+    expect((await put('0-5999999/12000000', first)).statusCode).toBe(400);
+    const wrongType = await put('bytes 0-5999999/12000000', first, {
+      'content-type': 'application/octet-stream',
+    });
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().error.code).toBe('invalid_params');
+    expect((await put('bytes 0-5999999/12000000', first)).statusCode).toBe(206);
+    expect((await put('bytes 0-5999999/12000000', first)).statusCode).toBe(416);
+    expect((await put('bytes 6000000-11999999/12000000', second)).statusCode).toBe(201);
+    expect((await put('bytes 6000000-11999999/12000000', second)).statusCode).toBe(416);
+
+    const [post] = setup.state.ledger().posts;
+    expect(post).toMatchObject({
+      publish_id: publishId,
+      received_bytes: 12_000_000,
+      received_chunks: 2,
+      sha256: createHash('sha256').update(video).digest('hex'),
+      status: 'PROCESSING_UPLOAD',
+    });
+    // Processing is a timestamp comparison: advancing the clock is all it takes.
+    setup.clock.now += 1_500;
+    expect(setup.state.ledger().posts[0]?.status).toBe('PUBLISH_COMPLETE');
+  });
+
+  it('answers 404 for an unknown upload and 403 once the upload URL expired', async () => {
+    const setup = await setUp();
+    const { uploadUrl } = await init(setup, {
+      video_size: 100,
+      chunk_size: 100,
+      total_chunk_count: 1,
+    });
+    const put = (url: string) =>
+      setup.app.inject({
+        method: 'PUT',
+        url,
+        headers: { 'content-type': 'video/mp4', 'content-range': 'bytes 0-99/100' },
+        payload: Buffer.alloc(100),
+      });
+    expect(
+      (await put(uploadPath(uploadUrl).replace(/upload_token=\w+/, 'upload_token=x'))).statusCode,
+    ).toBe(404);
+    setup.clock.now += 3_600_000;
+    const expired = await put(uploadPath(uploadUrl));
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().error.code).toBe('upload_url_expired');
+  });
+
+  it('caps direct posts at 15 per creator per rolling day', async () => {
+    // Tokens live two days here, so that the same token outlives the rolling day.
+    const setup = await setUp({ rateLimits: { video_init: 100 }, accessTokenTtlSeconds: 172_800 });
+    const small = { video_size: 100, chunk_size: 100, total_chunk_count: 1 };
+    for (let index = 0; index < 15; index++) {
+      expect((await init(setup, small, 'SELF_ONLY')).response.statusCode).toBe(200);
+    }
+    const capped = await init(setup, small, 'SELF_ONLY');
+    expect(capped.response.statusCode).toBe(403);
+    expect(capped.response.json().error.code).toBe('spam_risk_too_many_posts');
+    setup.clock.now += 24 * 3_600_000;
+    expect((await init(setup, small, 'SELF_ONLY')).response.statusCode).toBe(200);
+  });
+
+  it('refuses titles over 2200 characters and non-SELF_ONLY posts from unaudited apps', async () => {
+    const setup = await setUp({ clients: [{ ...CLIENT, unaudited: true }] });
+    const long = await setup.app.inject({
+      method: 'POST',
+      url: '/v2/post/publish/video/init/',
+      headers: setup.auth,
+      payload: {
+        post_info: { title: 'x'.repeat(2201), privacy_level: 'SELF_ONLY' },
+        source_info: {
+          source: 'FILE_UPLOAD',
+          video_size: 100,
+          chunk_size: 100,
+          total_chunk_count: 1,
+        },
+      },
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error).toMatchObject({
+      code: 'invalid_params',
+      message: expect.stringMatching(/title/),
+    });
+    const unaudited = await init(setup, { video_size: 100, chunk_size: 100, total_chunk_count: 1 });
+    expect(unaudited.response.statusCode).toBe(403);
+    expect(unaudited.response.json().error.code).toBe(
+      'unaudited_client_can_only_post_to_private_accounts',
+    );
+  });
+
+  it('lists published public videos newest first, 20 at most, with a cursor', async () => {
+    const setup = await setUp({ rateLimits: { video_init: 100 }, maxDirectPostsPerDay: 100 });
+    const publishIds: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const { publishId, uploadUrl } = await init(setup, {
+        video_size: MP4_HEADER.length,
+        chunk_size: MP4_HEADER.length,
+        total_chunk_count: 1,
+      });
+      await setup.app.inject({
+        method: 'PUT',
+        url: uploadPath(uploadUrl),
+        headers: { 'content-type': 'video/mp4', 'content-range': `bytes 0-11/12` },
+        payload: MP4_HEADER,
+      });
+      publishIds.push(publishId);
+      setup.clock.now += 2_000;
+    }
+    const list = (body: object) =>
+      setup.app.inject({
+        method: 'POST',
+        url: '/v2/video/list/?fields=id,create_time,title',
+        headers: setup.auth,
+        payload: body,
+      });
+    const firstPage = (await list({ max_count: 2 })).json().data;
+    const postIds = setup.state.ledger().posts.map((post) => post.post_ids[0]);
+    expect(firstPage.videos.map((video: { id: string }) => video.id)).toEqual([
+      postIds[2],
+      postIds[1],
+    ]);
+    expect(firstPage.has_more).toBe(true);
+    expect(Object.keys(firstPage.videos[0]).sort()).toEqual(['create_time', 'id', 'title']);
+    const secondPage = (await list({ max_count: 2, cursor: firstPage.cursor })).json().data;
+    expect(secondPage.videos.map((video: { id: string }) => video.id)).toEqual([postIds[0]]);
+    expect(secondPage.has_more).toBe(false);
+    expect((await list({ max_count: 21 })).statusCode).toBe(400);
+  });
+});
+
+describe('sandbox fault control endpoint', () => {
+  it('does not exist unless enabled', async () => {
+    const setup = await setUp();
+    const response = await setup.app.inject({
+      method: 'POST',
+      url: '/_control/faults',
+      payload: { action: 'reset' },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('applies faults sent as JSON', async () => {
+    const setup = await setUp({ enableControl: true });
+    const control = await setup.app.inject({
+      method: 'POST',
+      url: '/_control/faults',
+      payload: [
+        {
+          action: 'fail_next',
+          endpoint: 'user_info',
+          failure: { type: 'error_body', code: 'internal_error' },
+          count: 2,
+        },
+        {
+          action: 'user_flags',
+          user: { username: 'creator_7' },
+          cannot_post: 'reached_active_user_cap',
+        },
+      ],
+    });
+    expect(control.json()).toEqual({ ok: true, applied: 2 });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const failed = await setup.app.inject({
+        url: '/v2/user/info/?fields=open_id',
+        headers: setup.auth,
+      });
+      expect(failed.statusCode).toBe(200);
+      expect(failed.json().error.code).toBe('internal_error');
+    }
+    const ok = await setup.app.inject({
+      url: '/v2/user/info/?fields=open_id',
+      headers: setup.auth,
+    });
+    expect(ok.json().error.code).toBe('ok');
+    const blocked = await setup.app.inject({
+      method: 'POST',
+      url: '/v2/post/publish/creator_info/query/',
+      headers: setup.auth,
+    });
+    expect(blocked.statusCode).toBe(200);
+    expect(blocked.json().error.code).toBe('reached_active_user_cap');
+
+    const bad = await setup.app.inject({
+      method: 'POST',
+      url: '/_control/faults',
+      payload: { action: 'fail_next', endpoint: 'nope' },
+    });
+    expect(bad.statusCode).toBe(400);
+    const missing = await setup.app.inject({
+      method: 'POST',
+      url: '/_control/faults',
+      payload: { action: 'fail_post', publish_id: 'v_pub_file~v2-1.1', fail_reason: 'internal' },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});

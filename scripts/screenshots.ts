@@ -1,0 +1,62 @@
+/**
+ * Screenshots of every screen at phone (390 px) and desktop (1280 px) widths in both languages,
+ * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [route …]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { signUp } from '../e2e/support/actions.ts';
+import { launchBrowser, newContext } from '../e2e/support/browser.ts';
+import { repoRoot, startServer } from '../e2e/support/server.ts';
+
+const outDir = path.join(repoRoot, 'screenshots');
+mkdirSync(outDir, { recursive: true });
+const only = process.argv.slice(2);
+const routes =
+  only.length > 0
+    ? only
+    : ['/auth', '/tiktok', '/scheduler', '/stories', '/memes', '/privacy', '/terms', '/nowhere'];
+const widths = [390, 1280];
+
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  for (const language of ['fr', 'en'] as const) {
+    for (const width of widths) {
+      const { context, page } = await newContext(browser, server.url, {
+        viewport: { width, height: 844 },
+      });
+      await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      await page.goto('/auth');
+      await page.screenshot({
+        path: path.join(outDir, `auth-${language}-${width}.png`),
+        fullPage: true,
+      });
+      const user = await signUp(page);
+      if (width === 1280 && language === 'en') {
+        execFileSync(
+          process.execPath,
+          ['--import', 'tsx', 'apps/server/src/admin.ts', 'pro', 'grant', user.email],
+          {
+            cwd: repoRoot,
+            env: server.env,
+          },
+        );
+      }
+      for (const route of routes.filter((r) => r !== '/auth')) {
+        await page.goto(route);
+        await page.waitForLoadState('networkidle');
+        const name = route.replace(/\//g, '') || 'root';
+        await page.screenshot({
+          path: path.join(outDir, `${name}-${language}-${width}.png`),
+          fullPage: true,
+        });
+      }
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+console.log(`screenshots in ${outDir}`);

@@ -1,0 +1,56 @@
+import { defineConfig } from 'vitest/config';
+
+// One `vitest run` runs every project: pure packages, the server against PGlite and against
+// PostgreSQL, the web app in jsdom, and the end-to-end suite in Chromium.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'packages',
+          include: ['packages/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server:pglite',
+          include: ['apps/server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DATABASE: 'pglite' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server:postgres',
+          include: ['apps/server/src/**/*.db.test.ts'],
+          environment: 'node',
+          env: { TEST_DATABASE: 'postgres' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          // Browser tests share 2 cores with their servers: one file at a time.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          include: ['e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
