@@ -41,6 +41,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
     });
+    // The pool has already dropped the dead client; the listener only keeps the error from being
+    // rethrown as an uncaught exception.
+    pool.on('error', (error) => options.onIdleConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kind: 'postgres',
