@@ -55,6 +55,7 @@ describe('parseYtDlpMetadata', () => {
       id: 'jNQXAC9IVRw',
       title: 'Me at the zoo',
       durationSeconds: 19,
+      isLive: false,
       heatmap: null,
       downloadCount: 1,
     });
@@ -81,10 +82,20 @@ describe('parseYtDlpMetadata', () => {
     expect(() => parseYtDlpMetadata('nope')).toThrow();
   });
 
-  it('gives a null duration for live streams', () => {
-    expect(parseYtDlpMetadata({ id: 'live', title: 'Live', is_live: true }).durationSeconds).toBe(
-      null,
+  it('tells live and upcoming streams from videos of unknown duration', () => {
+    expect(parseYtDlpMetadata({ id: 'live', title: 'Live', is_live: true })).toMatchObject({
+      durationSeconds: null,
+      isLive: true,
+    });
+    expect(parseYtDlpMetadata({ id: 'soon', live_status: 'is_upcoming' }).isLive).toBe(true);
+    expect(parseYtDlpMetadata({ id: 'vod', duration: 9, live_status: 'was_live' }).isLive).toBe(
+      false,
     );
+    // A direct file link: yt-dlp's generic extractor knows no duration, yet it is a video.
+    expect(parseYtDlpMetadata({ id: 'clip', title: 'clip', direct: true })).toMatchObject({
+      durationSeconds: null,
+      isLive: false,
+    });
   });
 });
 

@@ -27,8 +27,10 @@ export class VideoFetchError extends Error {
 export interface YouTubeMetadata {
   id: string;
   title: string;
-  /** Null for live streams and the like, where yt-dlp knows no duration. */
+  /** Null when yt-dlp knows no duration (a direct file link, say); the analysis probes it. */
   durationSeconds: number | null;
+  /** A live stream (or one not started yet): nothing to download to the end. */
+  isLive: boolean;
   heatmap: HeatmapPoint[] | null;
   /** How many files the chosen format downloads (2 when video and audio are merged). */
   downloadCount: number;
@@ -47,6 +49,8 @@ const metadataSchema = z.object({
   // yt-dlp emits null, omits it, or (rarely) a malformed list; none of those should fail a fetch.
   heatmap: z.array(z.unknown()).nullish(),
   requested_formats: z.array(z.unknown()).nullish(),
+  is_live: z.boolean().nullish(),
+  live_status: z.string().nullish(),
 });
 
 /** Reads yt-dlp's `--dump-single-json` output; throws a ZodError when it is not a video's metadata. */
@@ -67,6 +71,10 @@ export function parseYtDlpMetadata(json: unknown): YouTubeMetadata {
     id: parsed.id,
     title: parsed.title,
     durationSeconds: parsed.duration ?? null,
+    isLive:
+      parsed.is_live === true ||
+      parsed.live_status === 'is_live' ||
+      parsed.live_status === 'is_upcoming',
     heatmap: points.length > 0 ? points.sort((a, b) => a.startSeconds - b.startSeconds) : null,
     downloadCount: Math.max(1, parsed.requested_formats?.length ?? 1),
   };
@@ -203,10 +211,10 @@ export async function fetchYouTubeVideo(params: FetchYouTubeVideoParams): Promis
   } catch (error) {
     throw new VideoFetchError('failed', 'yt-dlp metadata could not be read', String(error));
   }
-  if (metadata.durationSeconds === null) {
-    throw new VideoFetchError('unavailable', 'The video has no known duration (live stream?)');
+  if (metadata.isLive) {
+    throw new VideoFetchError('unavailable', 'Live streams cannot be analysed');
   }
-  if (metadata.durationSeconds > maxDurationSeconds) {
+  if (metadata.durationSeconds !== null && metadata.durationSeconds > maxDurationSeconds) {
     throw new VideoFetchError(
       'too_long',
       `The video lasts ${Math.round(metadata.durationSeconds)} s, more than ${maxDurationSeconds} s`,
