@@ -20,6 +20,7 @@ import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
 import { memeRoutes } from './modules/memes/routes.ts';
 import { MediaRejectedError } from './modules/media/service.ts';
+import { PostgresLocker } from './modules/uploads/postgres-locker.ts';
 import { TusHookError, tusUploads } from './modules/uploads/tus.ts';
 import { getSessionUser } from './auth/session.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -145,8 +146,21 @@ async function uploadRoutes(app: FastifyInstance, { context }: { context: AppCon
     }
     throw error;
   };
+  // Several API processes may share one PostgreSQL database and one storage: their tus locks must
+  // be shared too. PGlite serves a single process, where tus's in-memory lock is enough.
+  const { database } = context;
+  const locker =
+    database.kind === 'postgres' && database.connectionString
+      ? await PostgresLocker.start({
+          db: database.db,
+          connectionString: database.connectionString,
+          onError: (error) => app.log.warn({ err: error }, 'upload lock problem'),
+        })
+      : undefined;
+  if (locker) app.addHook('onClose', () => locker.close());
   await app.register(tusUploads, {
     datastore: context.storage.createTusDatastore(),
+    ...(locker && { locker }),
     path: '/api/uploads',
     maxSizeBytes: context.config.uploads.maxBytes,
     getUserId: async (request) => (await getSessionUser(context.auth, request))?.id ?? null,

@@ -7,6 +7,7 @@ import { buildApp } from '../app.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { openDatabase } from '../db/client.ts';
 import { freePort } from '../../../../e2e/support/server.ts';
 import { openTestDatabase } from './database.ts';
 
@@ -25,12 +26,17 @@ export const testOrigin = 'http://localhost:3000';
  * The real app (routes, auth, pg-boss, TikTok sandbox) on a fresh test database, driven with
  * `app.inject()`. With `listen: true` it also serves real HTTP on a free port, which the server's
  * own TikTok client then reaches, exactly as in production sandbox mode.
+ *
+ * `sameDeploymentAs` makes another process of an existing app's deployment instead: its own
+ * connection pool on the same PostgreSQL database, and the same DATA_DIR (hence the same secrets,
+ * sessions and upload directory). Close it before the app it joins, which owns both.
  */
 export async function createTestApp(
   env: NodeJS.ProcessEnv = {},
-  options: { listen?: boolean } = {},
+  options: { listen?: boolean; sameDeploymentAs?: TestApp } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadence-test-'));
+  const joined = options.sameDeploymentAs;
+  const dataDir = joined?.config.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cadence-test-'));
   const port = options.listen ? await freePort() : 0;
   const url = options.listen ? `http://127.0.0.1:${port}` : testOrigin;
   const config = loadConfig({
@@ -40,7 +46,7 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = await openTestDatabase();
+  const database = joined ? await openSharedDatabase(joined) : await openTestDatabase();
   const logger = pino({ level: 'silent' });
   const context = await bootstrap(config, { runWorkers: false, logger, database });
   const app = await buildApp(context, logger);
@@ -53,9 +59,16 @@ export async function createTestApp(
     async close() {
       await app.close();
       await context.shutdown();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!joined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function openSharedDatabase(joined: TestApp) {
+  const url = joined.context.database.connectionString;
+  // In-memory PGlite lives inside one process, as PGlite itself does in production.
+  if (!url) throw new Error('only a PostgreSQL test app can be shared by several app instances');
+  return openDatabase({ databaseUrl: url, pgliteDataDir: '', poolSize: 5 });
 }
 
 /** The session cookie pair (`name=value`) from a response, for the next request's Cookie header. */

@@ -4,19 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type {
-  Media,
-  MediaKind,
-  MediaRejectionReason,
-  UploadPurpose,
-} from '@cadence/shared/schemas/media';
+import type { Media, MediaKind, MediaRejectionReason } from '@cadence/shared/schemas/media';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import {
   extractThumbnail,
   MediaProbeError,
   probeVideo,
-  validateAsSource,
   validateForTikTok,
   type ProbedVideo,
 } from '../../media/probe.ts';
@@ -88,8 +82,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       key: string;
       kind: MediaKind;
       originalName: string;
-      /** 'post': TikTok's limits; 'source': a story/meme input; 'none': files we rendered. */
-      limits: UploadPurpose | 'none';
+      checkTikTokLimits: boolean;
     },
   ): Promise<Media> {
     let probe: ProbedVideo;
@@ -97,12 +90,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     try {
       probe = await storage.withLocalFile(input.key, async (localPath) => {
         const probed = await probeVideo(ffprobePath, localPath);
-        const problems =
-          input.limits === 'post'
-            ? validateForTikTok(probed)
-            : input.limits === 'source'
-              ? validateAsSource(probed)
-              : [];
+        const problems = input.checkTikTokLimits ? validateForTikTok(probed) : [];
         if (problems.length > 0) throw new MediaRejectedError(problems);
         const workDir = await mkdtemp(path.join(os.tmpdir(), 'cadence-thumb-'));
         try {
@@ -156,7 +144,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     /** A finished tus upload becomes media, or is deleted with the reasons it was refused. */
     async acceptUpload(
       userId: string,
-      upload: { id: string; originalName: string; purpose: UploadPurpose },
+      upload: { id: string; originalName: string },
     ): Promise<Media> {
       const key = mediaKey(userId, upload.id, 'video');
       await storage.adoptTusUpload(upload.id, key);
@@ -165,7 +153,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         key,
         kind: 'upload',
         originalName: upload.originalName,
-        limits: upload.purpose,
+        checkTikTokLimits: true,
       });
     },
 
@@ -182,7 +170,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         key,
         kind: input.kind,
         originalName: input.originalName,
-        limits: 'none',
+        checkTikTokLimits: false,
       });
     },
 

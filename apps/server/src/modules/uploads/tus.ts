@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@tus/server';
-import type { DataStore, ServerOptions, Upload } from '@tus/server';
+import type { DataStore, Locker, ServerOptions, Upload } from '@tus/server';
 import { AppError } from '../../lib/app-error.ts';
 
 export type { Upload } from '@tus/server';
@@ -33,6 +33,11 @@ export interface TusUploadsOptions {
   onUploadCreate?: (userId: string, upload: Upload) => Promise<void>;
   /** Random part of new upload ids; default 32 hex characters. Must match /^[a-f0-9]{32}$/. */
   randomSuffix?: () => string;
+  /**
+   * Keeps two requests from working on one upload at once. Default: tus's MemoryLocker, which only
+   * sees this process; several processes on shared storage need a shared one (PostgresLocker).
+   */
+  locker?: Locker;
 }
 
 interface RequestContext {
@@ -129,6 +134,7 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
   const tus = new Server({
     path: mountPath,
     datastore,
+    ...(options.locker && { locker: options.locker }),
     maxSize: options.maxSizeBytes,
     // The browser resolves it against the endpoint: correct behind any proxy or host name.
     relativeLocation: true,

@@ -12,7 +12,6 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useUploadProblems } from '../../../lib/upload-messages.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateMemeAnalysis } from '../api/create-meme-analysis.ts';
 import { errorMessageKey } from '../error-message.ts';
@@ -42,8 +41,7 @@ export function MemeForm({
   const [urlInvalid, setUrlInvalid] = useState(false);
   const [layout, setLayout] = useState<MemeLayout>('crop');
   const create = useCreateMemeAnalysis();
-  const uploads = useVideoUploads({ purpose: 'source' });
-  const uploadProblems = useUploadProblems();
+  const uploads = useVideoUploads();
   const fileInput = useRef<HTMLInputElement>(null);
   const urlId = useId();
   const urlErrorId = useId();
@@ -193,9 +191,7 @@ export function MemeForm({
                     aria-live="polite"
                   >
                     {upload.failed
-                      ? upload.rejection
-                        ? uploadProblems(upload.rejection, upload.maxBytes).join(' ')
-                        : t('memes.form.uploadFailed')
+                      ? t('memes.form.uploadFailed')
                       : upload.status === 'done'
                         ? t('memes.form.uploaded')
                         : t('memes.form.uploading', { percent: Math.round(upload.progress * 100) })}

@@ -125,7 +125,6 @@ export function ScheduleForm({
         progress: media ? 1 : 0,
         mediaId: media ? mediaId : null,
         rejection: null,
-        maxBytes: null,
         tooLongFor: tooLong(media?.durationSeconds),
         missing: query?.isError ?? false,
       };
@@ -142,7 +141,6 @@ export function ScheduleForm({
         progress: item.progress,
         mediaId: item.mediaId,
         rejection: item.rejection,
-        maxBytes: item.maxBytes,
         tooLongFor: tooLong(media?.durationSeconds),
         missing: false,
       };
