@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { signUp } from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
-let videos: { top1: string; top2: string; bottom: string };
+let videos: { top1: string; top2: string; bottom: string; tooBig: string };
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
@@ -16,20 +17,25 @@ beforeAll(async () => {
   videos = {
     top1: await makeVideo(path.join(temp.dir, 'top1.mp4'), { ...portrait, audio: true }),
     top2: await makeVideo(path.join(temp.dir, 'top2.mp4'), portrait),
+    // Small and 15 fps: TikTok would refuse it as a post, a story takes it as a source.
     bottom: await makeVideo(path.join(temp.dir, 'bottom.mp4'), {
-      width: 640,
-      height: 360,
+      width: 320,
+      height: 240,
+      fps: 15,
       durationSeconds: 2,
       audio: true,
       source: { color: 'teal' },
     }),
+    tooBig: path.join(temp.dir, 'too-big.mp4'),
   };
+  await writeFile(videos.tooBig, Buffer.alloc(3 * 1024 * 1024, 7));
 });
 afterAll(async () => {
   await cleanup?.();
 });
 
-const suite = useBrowserSuite();
+// Uploads above 2 MiB are refused (the test clips weigh a few dozen kB).
+const suite = useBrowserSuite({ MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) });
 const { openPage } = suite;
 
 async function grantPro(email: string) {
@@ -80,6 +86,16 @@ describe('story creator', () => {
       body: { topMediaIds: ['x'], bottomMediaIds: ['y'], mixBottomAudio: false },
     });
     expect(create.status).toBe(403);
+  });
+
+  it('refuses a file above the server limit at once, saying the limit', async () => {
+    const page = await openPage();
+    const user = await signUp(page);
+    await grantPro(user.email);
+    await page.goto('/stories');
+    const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
+    await page.getByLabel('Importer des vidéos du haut').setInputFiles(videos.tooBig);
+    await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
   });
 
   it('imports into both panels, removes a video, generates a story, previews, downloads and schedules it', async () => {

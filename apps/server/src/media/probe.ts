@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { MAX_SOURCE_DURATION_SECONDS } from '@cadence/shared/schemas/media';
 import { z } from 'zod';
 import { runMediaTool } from './ffmpeg.ts';
 import type { VideoProbe } from './probe-types.ts';
@@ -243,6 +244,11 @@ export function validateForTikTok(
   if (probe.fps < MIN_FPS - 0.05 || probe.fps > MAX_FPS + 0.05) problems.push('fps_out_of_range');
   if (probe.sizeBytes > maxBytes) problems.push('file_too_big');
   return problems;
+}
+
+/** What a story or meme source must be: any readable video (probing proved that), not endless. */
+export function validateAsSource(probe: VideoProbe): 'source_too_long'[] {
+  return probe.durationSeconds > MAX_SOURCE_DURATION_SECONDS ? ['source_too_long'] : [];
 }
 
 export interface ThumbnailOptions {

@@ -15,11 +15,15 @@ export async function tusUpload(
   baseUrl: string,
   cookie: string,
   filePath: string,
-  options: { filename?: string; chunkBytes?: number } = {},
+  options: { filename?: string; chunkBytes?: number; purpose?: 'post' | 'source' } = {},
 ): Promise<TusUploadResult> {
   const bytes = await readFile(filePath);
   const chunkBytes = options.chunkBytes ?? 5 * 1024 * 1024;
-  const metadata = `filename ${Buffer.from(options.filename ?? 'video.mp4').toString('base64')}`;
+  const base64 = (value: string) => Buffer.from(value).toString('base64');
+  const metadata = [
+    `filename ${base64(options.filename ?? 'video.mp4')}`,
+    ...(options.purpose ? [`purpose ${base64(options.purpose)}`] : []),
+  ].join(',');
   const created = await fetch(`${baseUrl}/api/uploads`, {
     method: 'POST',
     headers: {

@@ -1,6 +1,11 @@
-import { mediaRejectedSchema, type MediaRejectionReason } from '@cadence/shared/schemas/media';
+import {
+  mediaRejectedSchema,
+  type MediaRejectionReason,
+  type UploadPurpose,
+} from '@cadence/shared/schemas/media';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
+import { usePublicConfig } from './public-config.ts';
 
 export type UploadStatus = 'uploading' | 'done' | 'error';
 
@@ -17,6 +22,8 @@ export interface UploadItem {
   mediaId: string | null;
   /** Why the server refused it (translated under media.rejected.*), or a transport failure. */
   rejection: MediaRejectionReason[] | null;
+  /** The largest file this upload could have been (for the 'too large' message). */
+  maxBytes: number | null;
   failed: boolean;
 }
 
@@ -26,9 +33,14 @@ function mediaIdFromUrl(url: string | null): string | null {
   return url ? (url.split('/').pop() ?? null) : null;
 }
 
+/** TikTok takes files of 4 GB at most, whatever this server accepts. */
+const TIKTOK_MAX_BYTES = 4 * 1024 ** 3;
+
 function rejectionFrom(error: unknown): MediaRejectionReason[] | null {
   if (!(error instanceof tus.DetailedError)) return null;
   const response = error.originalResponse;
+  // 413: larger than MAX_UPLOAD_BYTES (declared at creation, or sent).
+  if (response?.getStatus() === 413) return ['file_too_big'];
   if (!response || response.getStatus() !== 422) return null;
   try {
     const parsed = mediaRejectedSchema.safeParse(JSON.parse(response.getBody()));
@@ -42,8 +54,20 @@ function rejectionFrom(error: unknown): MediaRejectionReason[] | null {
  * Resumable uploads to /api/uploads (tus). Each file shows its progress; a dropped connection or
  * a server restart resumes where it stopped (tus-js-client keeps the upload URL per file in
  * localStorage). A finished upload is a media id the scheduler, stories and memes can use.
+ * `purpose` says which limits the server applies: TikTok's for 'post' (the default), any readable
+ * video for 'source' (story and meme inputs).
  */
-export function useVideoUploads(options: { onAccepted?: (item: UploadItem) => void } = {}) {
+export function useVideoUploads(
+  options: { purpose?: UploadPurpose; onAccepted?: (item: UploadItem) => void } = {},
+) {
+  const purpose = options.purpose ?? 'post';
+  const serverMax = usePublicConfig().data?.maxUploadBytes ?? null;
+  const maxBytes =
+    serverMax === null
+      ? null
+      : purpose === 'post'
+        ? Math.min(serverMax, TIKTOK_MAX_BYTES)
+        : serverMax;
   const [items, setItems] = useState<UploadItem[]>([]);
   const uploads = useRef(new Map<string, tus.Upload>());
   const onAccepted = useRef(options.onAccepted);
@@ -61,7 +85,7 @@ export function useVideoUploads(options: { onAccepted?: (item: UploadItem) => vo
         retryDelays: [0, 1000, 3000, 5000, 10000],
         storeFingerprintForResuming: true,
         removeFingerprintOnSuccess: true,
-        metadata: { filename: item.file.name, filetype: item.file.type },
+        metadata: { filename: item.file.name, filetype: item.file.type, purpose },
         // A refusal (422: not a video, too long…) or a missing session is final; network trouble is not.
         onShouldRetry: (error) => {
           const status =
@@ -78,6 +102,11 @@ export function useVideoUploads(options: { onAccepted?: (item: UploadItem) => vo
           update(item.key, { status: 'error', rejection: rejectionFrom(error), failed: true });
         },
       });
+      if (item.maxBytes !== null && item.file.size > item.maxBytes) {
+        // Refused before sending a byte: the server would answer 413 anyway.
+        update(item.key, { status: 'error', rejection: ['file_too_big'], failed: true });
+        return;
+      }
       uploads.current.set(item.key, upload);
       void upload.findPreviousUploads().then((previous) => {
         const resumable = previous[0];
@@ -85,7 +114,7 @@ export function useVideoUploads(options: { onAccepted?: (item: UploadItem) => vo
         upload.start();
       });
     },
-    [update],
+    [update, purpose],
   );
 
   const add = useCallback(
@@ -98,13 +127,14 @@ export function useVideoUploads(options: { onAccepted?: (item: UploadItem) => vo
         status: 'uploading',
         mediaId: null,
         rejection: null,
+        maxBytes,
         failed: false,
       }));
       setItems((current) => [...current, ...added]);
       added.forEach(start);
       return added;
     },
-    [start],
+    [start, maxBytes],
   );
 
   /** Stops the upload, releases the preview URL and deletes the stored video if it finished. */

@@ -32,8 +32,19 @@ export const mediaRejectionReasons = [
   'fps_out_of_range',
   'file_too_big',
   'quota_exceeded',
+  'source_too_long',
 ] as const;
 export type MediaRejectionReason = (typeof mediaRejectionReasons)[number];
+
+/**
+ * Why a file is uploaded (tus metadata `purpose`): to be posted, so TikTok's limits apply at once,
+ * or as the source of a story or a meme compilation, which takes any video ffmpeg can read (odd
+ * sizes, phone slow-motion, MKV…) up to MAX_SOURCE_DURATION_SECONDS. A source can still be posted
+ * later only if it meets TikTok's limits: scheduling checks them again.
+ */
+export const uploadPurposes = ['post', 'source'] as const;
+export type UploadPurpose = (typeof uploadPurposes)[number];
+export const MAX_SOURCE_DURATION_SECONDS = 3 * 3600;
 
 /** Body of the tus response that refuses a finished upload (HTTP 422). */
 export const mediaRejectedSchema = z.object({

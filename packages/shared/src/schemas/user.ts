@@ -25,6 +25,8 @@ export const publicConfigSchema = z.object({
   dataProtectionNumber: z.string(),
   contactEmail: z.string(),
   tiktokSandbox: z.boolean(),
+  /** Largest file the server takes (MAX_UPLOAD_BYTES), so the browser can refuse bigger ones at once. */
+  maxUploadBytes: z.number().int().positive(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

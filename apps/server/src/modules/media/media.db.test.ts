@@ -115,6 +115,31 @@ describe('uploads become media', () => {
     );
   });
 
+  it("takes story and meme sources outside TikTok's limits, but not what is no video", async () => {
+    // A small 15 fps phone clip in MKV: refused as a post, fine as a source.
+    const clip = await makeVideo(path.join(dir, 'odd.mkv'), {
+      width: 321,
+      height: 241,
+      fps: 15,
+      durationSeconds: 1,
+    });
+    const asPost = await tusUpload(t.url, bob, clip, { filename: 'odd.mkv' });
+    expect(asPost.status).toBe(422);
+    expect(JSON.parse(asPost.body).reasons).toEqual(
+      expect.arrayContaining(['unsupported_container', 'too_small', 'fps_out_of_range']),
+    );
+    const asSource = await tusUpload(t.url, bob, clip, { filename: 'odd.mkv', purpose: 'source' });
+    expect(asSource.status, asSource.body).toBe(204);
+    const listed = (await get(bob, '/api/media')).json<{ media: { id: string }[] }>().media;
+    expect(listed.map((media) => media.id)).toEqual([asSource.id]);
+
+    const fake = path.join(dir, 'fake-source.mp4');
+    await writeFile(fake, 'not a video either '.repeat(200));
+    const notVideo = await tusUpload(t.url, bob, fake, { purpose: 'source' });
+    expect(notVideo.status).toBe(422);
+    expect(JSON.parse(notVideo.body).reasons).toEqual(['not_a_video']);
+  });
+
   it('refuses uploads past the per-user quota before any byte is sent', async () => {
     const big = path.join(dir, 'big.mp4');
     await writeFile(big, Buffer.alloc(4 * 1024 * 1024, 1));

@@ -4,13 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Media, MediaKind, MediaRejectionReason } from '@cadence/shared/schemas/media';
+import type {
+  Media,
+  MediaKind,
+  MediaRejectionReason,
+  UploadPurpose,
+} from '@cadence/shared/schemas/media';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import {
   extractThumbnail,
   MediaProbeError,
   probeVideo,
+  validateAsSource,
   validateForTikTok,
   type ProbedVideo,
 } from '../../media/probe.ts';
@@ -82,7 +88,8 @@ export function createMediaService(deps: MediaServiceDeps) {
       key: string;
       kind: MediaKind;
       originalName: string;
-      checkTikTokLimits: boolean;
+      /** 'post': TikTok's limits; 'source': a story/meme input; 'none': files we rendered. */
+      limits: UploadPurpose | 'none';
     },
   ): Promise<Media> {
     let probe: ProbedVideo;
@@ -90,7 +97,12 @@ export function createMediaService(deps: MediaServiceDeps) {
     try {
       probe = await storage.withLocalFile(input.key, async (localPath) => {
         const probed = await probeVideo(ffprobePath, localPath);
-        const problems = input.checkTikTokLimits ? validateForTikTok(probed) : [];
+        const problems =
+          input.limits === 'post'
+            ? validateForTikTok(probed)
+            : input.limits === 'source'
+              ? validateAsSource(probed)
+              : [];
         if (problems.length > 0) throw new MediaRejectedError(problems);
         const workDir = await mkdtemp(path.join(os.tmpdir(), 'cadence-thumb-'));
         try {
@@ -144,7 +156,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     /** A finished tus upload becomes media, or is deleted with the reasons it was refused. */
     async acceptUpload(
       userId: string,
-      upload: { id: string; originalName: string },
+      upload: { id: string; originalName: string; purpose: UploadPurpose },
     ): Promise<Media> {
       const key = mediaKey(userId, upload.id, 'video');
       await storage.adoptTusUpload(upload.id, key);
@@ -153,7 +165,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         key,
         kind: 'upload',
         originalName: upload.originalName,
-        checkTikTokLimits: true,
+        limits: upload.purpose,
       });
     },
 
@@ -170,7 +182,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         key,
         kind: input.kind,
         originalName: input.originalName,
-        checkTikTokLimits: false,
+        limits: 'none',
       });
     },
 

@@ -227,6 +227,29 @@ describe('POST /api/schedules', () => {
     );
   });
 
+  it("refuses a video outside TikTok's limits (a story or meme source) and creates nothing", async () => {
+    const dana = await signUp(kit.t, 'dana@example.com');
+    const account = await connectTikTok(kit.t, dana, 'dana_sources');
+    // What a story source may be: small and 15 fps. TikTok would refuse it at upload time.
+    const source = await addVideo(kit.t, dana, kit.dir, 'source', {
+      width: 320,
+      height: 240,
+      fps: 15,
+    });
+    const refused = await api(
+      kit.t,
+      dana.cookie,
+      'POST',
+      '/api/schedules',
+      scheduleBody(account, [source.mediaId]),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect((await fields(refused)).fields).toEqual({
+      mediaIds: 'schedules.errors.videoNotPostable',
+    });
+    expect(await listPosts(kit.t, dana)).toEqual([]);
+  });
+
   it('refuses randomize ±1h to a non-Pro user (403) and accepts it for Pro', async () => {
     const body = scheduleBody(aliceAccount, aliceVideos.slice(0, 2), {
       publishType: 'spaced',

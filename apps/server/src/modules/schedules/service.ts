@@ -7,6 +7,7 @@ import { planSchedule } from '@cadence/shared/schedule/planner';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { AppError } from '../../lib/app-error.ts';
+import { validateForTikTok } from '../../media/probe.ts';
 import type { TikTokClient, CreatorInfo } from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository } from '../accounts/repository.ts';
@@ -23,6 +24,7 @@ export const scheduleServiceErrorKeys = {
   accountNotConnected: 'schedules.errors.accountNotConnected',
   cannotPostNow: 'schedules.errors.cannotPostNow',
   videoTooLong: 'schedules.errors.videoTooLong',
+  videoNotPostable: 'schedules.errors.videoNotPostable',
   tiktokUnavailable: 'schedules.errors.tiktokUnavailable',
   notPending: 'schedules.errors.notPending',
   notFailed: 'schedules.errors.notFailed',
@@ -152,6 +154,15 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       if (videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)) {
         throw new AppError('validation_failed', 'A video is too long for this account', {
           mediaIds: keys.videoTooLong,
+        });
+      }
+      // Story and meme sources are taken outside TikTok's limits; they cannot be posted as they are.
+      const unpostable = videos.filter(
+        (video) => validateForTikTok(video.probe, { maxDurationSeconds: Infinity }).length > 0,
+      );
+      if (unpostable.length > 0) {
+        throw new AppError('validation_failed', 'A video does not meet TikTok’s limits', {
+          mediaIds: keys.videoNotPostable,
         });
       }
 

@@ -110,9 +110,10 @@ export async function addVideo(
   name: string,
   options: FixtureVideoOptions = {},
 ): Promise<{ mediaId: string; sha256: string }> {
+  // The smallest picture TikTok takes (360 px a side): scheduling checks TikTok's limits.
   const file = await makeVideo(path.join(dir, `${name}.mp4`), {
-    width: 160,
-    height: 120,
+    width: 360,
+    height: 640,
     durationSeconds: 1,
     fps: 24,
     ...options,

@@ -1,5 +1,5 @@
 import { FullScreenSpinner } from '../../../components/ui/spinner.tsx';
-import { usePublicConfig } from '../api/get-public-config.ts';
+import { usePublicConfig } from '../../../lib/public-config.ts';
 import { CompanyDetails, LegalLayout } from './legal-layout.tsx';
 
 export function TermsPage() {

@@ -12,6 +12,7 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useUploadProblems } from '../../../lib/upload-messages.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateMemeAnalysis } from '../api/create-meme-analysis.ts';
 import { errorMessageKey } from '../error-message.ts';
@@ -41,7 +42,8 @@ export function MemeForm({
   const [urlInvalid, setUrlInvalid] = useState(false);
   const [layout, setLayout] = useState<MemeLayout>('crop');
   const create = useCreateMemeAnalysis();
-  const uploads = useVideoUploads();
+  const uploads = useVideoUploads({ purpose: 'source' });
+  const uploadProblems = useUploadProblems();
   const fileInput = useRef<HTMLInputElement>(null);
   const urlId = useId();
   const urlErrorId = useId();
@@ -191,7 +193,9 @@ export function MemeForm({
                     aria-live="polite"
                   >
                     {upload.failed
-                      ? t('memes.form.uploadFailed')
+                      ? upload.rejection
+                        ? uploadProblems(upload.rejection, upload.maxBytes).join(' ')
+                        : t('memes.form.uploadFailed')
                       : upload.status === 'done'
                         ? t('memes.form.uploaded')
                         : t('memes.form.uploading', { percent: Math.round(upload.progress * 100) })}

@@ -125,6 +125,7 @@ export function ScheduleForm({
         progress: media ? 1 : 0,
         mediaId: media ? mediaId : null,
         rejection: null,
+        maxBytes: null,
         tooLongFor: tooLong(media?.durationSeconds),
         missing: query?.isError ?? false,
       };
@@ -141,6 +142,7 @@ export function ScheduleForm({
         progress: item.progress,
         mediaId: item.mediaId,
         rejection: item.rejection,
+        maxBytes: item.maxBytes,
         tooLongFor: tooLong(media?.durationSeconds),
         missing: false,
       };

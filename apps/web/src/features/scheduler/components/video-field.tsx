@@ -3,6 +3,7 @@ import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
+import { useUploadProblems } from '../../../lib/upload-messages.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { VideoIcon } from './icons.tsx';
 
@@ -17,23 +18,13 @@ export interface FormVideo {
   progress: number;
   mediaId: string | null;
   rejection: MediaRejectionReason[] | null;
+  /** The largest file the upload could have been (for the 'too large' message). */
+  maxBytes: number | null;
   /** Longer than the creator may post (creator_info.max_video_post_duration_sec). */
   tooLongFor: number | null;
   /** The media a `?media=` link pointed at could not be found. */
   missing: boolean;
 }
-
-const rejectionKeys: Record<MediaRejectionReason, string> = {
-  not_a_video: 'media.rejected.not_a_video',
-  unsupported_container: 'media.rejected.unsupported_container',
-  unsupported_codec: 'media.rejected.unsupported_codec',
-  duration_too_long: 'media.rejected.duration_too_long',
-  too_small: 'media.rejected.too_small',
-  too_large: 'media.rejected.too_large',
-  fps_out_of_range: 'media.rejected.fps_out_of_range',
-  file_too_big: 'media.rejected.file_too_big',
-  quota_exceeded: 'media.rejected.quota_exceeded',
-};
 
 export function VideoField({
   videos,
@@ -126,13 +117,18 @@ function VideoCard({
   onCaption: (caption: string) => void;
 }) {
   const { t } = useTranslation();
+  const uploadProblems = useUploadProblems();
   const captionId = useId();
   const counterId = useId();
   const captionErrorId = useId();
   const percent = Math.round(video.progress * 100);
-  const problems = (video.rejection ?? []).map((reason) => t(rejectionKeys[reason]));
-  if (video.status === 'error' && problems.length === 0) {
-    problems.push(video.missing ? t('scheduler.form.videos.missing') : t('media.networkError'));
+  const problems: string[] = [];
+  if (video.status === 'error') {
+    problems.push(
+      ...(video.missing
+        ? [t('scheduler.form.videos.missing')]
+        : uploadProblems(video.rejection, video.maxBytes)),
+    );
   }
   if (video.tooLongFor !== null) {
     problems.push(t('scheduler.form.videos.tooLong', { max: video.tooLongFor }));

@@ -15,8 +15,9 @@ import { VideoPanel } from './video-panel.tsx';
 /** Two source panels, the generate bar, and the stories being rendered or ready. */
 export function StoryCreator() {
   const { t, i18n } = useTranslation();
-  const top = useVideoUploads();
-  const bottom = useVideoUploads();
+  // Story inputs are sources: any readable video, TikTok's limits apply to the rendered story.
+  const top = useVideoUploads({ purpose: 'source' });
+  const bottom = useVideoUploads({ purpose: 'source' });
   const [mixBottomAudio, setMixBottomAudio] = useState(false);
   const create = useCreateStories();
   const [generated, setGenerated] = useState<number | null>(null);

@@ -1,22 +1,10 @@
-import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
 import { MAX_STORY_VIDEOS_PER_PANEL } from '@cadence/shared/schemas/story';
 import { useId, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilmIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
+import { useUploadProblems } from '../../../lib/upload-messages.ts';
 import type { UploadItem } from '../../../lib/upload.ts';
 import { plural } from '../plural.ts';
-
-const rejectionKeys: Record<MediaRejectionReason, string> = {
-  not_a_video: 'media.rejected.not_a_video',
-  unsupported_container: 'media.rejected.unsupported_container',
-  unsupported_codec: 'media.rejected.unsupported_codec',
-  duration_too_long: 'media.rejected.duration_too_long',
-  too_small: 'media.rejected.too_small',
-  too_large: 'media.rejected.too_large',
-  fps_out_of_range: 'media.rejected.fps_out_of_range',
-  file_too_big: 'media.rejected.file_too_big',
-  quota_exceeded: 'media.rejected.quota_exceeded',
-};
 
 export type PanelSide = 'top' | 'bottom';
 
@@ -46,6 +34,7 @@ export function VideoPanel({
   onRemove: (key: string) => void;
 }) {
   const { t, i18n } = useTranslation();
+  const uploadProblems = useUploadProblems();
   const headingId = useId();
   const inputId = useId();
   const text = panelText[side];
@@ -60,10 +49,8 @@ export function VideoPanel({
 
   const problems = items.flatMap((item) => {
     if (item.status !== 'error') return [];
-    const reasons = item.rejection?.map((reason) => t(rejectionKeys[reason])) ?? [
-      t('media.networkError'),
-    ];
-    return [{ key: item.key, name: item.file.name, text: reasons.join(' ') }];
+    const text = uploadProblems(item.rejection, item.maxBytes).join(' ');
+    return [{ key: item.key, name: item.file.name, text }];
   });
 
   return (

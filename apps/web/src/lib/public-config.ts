@@ -1,6 +1,6 @@
 import { publicConfigSchema } from '@cadence/shared/schemas/user';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from './api-client.ts';
 
 export function getPublicConfig() {
   return apiRequest('/api/public-config', publicConfigSchema);
