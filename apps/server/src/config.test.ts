@@ -24,12 +24,24 @@ describe('loadConfig', () => {
         DATABASE_URL: 'mysql://x',
         TOKEN_ENCRYPTION_KEY: 'short',
         PUBLIC_URL: 'not a url',
+        // Wrong only together with another variable: listed in the same message.
+        TIKTOK_CLIENT_KEY: 'abc',
+        STORAGE: 's3',
       });
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       message = (error as Error).message;
     }
-    for (const name of ['PORT', 'DATABASE_URL', 'TOKEN_ENCRYPTION_KEY', 'PUBLIC_URL'])
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'TOKEN_ENCRYPTION_KEY',
+      'PUBLIC_URL',
+      'TIKTOK_CLIENT_SECRET',
+      'S3_BUCKET',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+    ])
       expect(message).toContain(name);
   });
 

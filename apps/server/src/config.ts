@@ -164,25 +164,36 @@ function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
   return fresh;
 }
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const env = parsed.data;
+/** Variables that are only wrong together, read from the raw environment (blank = unset). */
+function crossFieldProblems(source: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (source[name]?.trim() ?? '') !== '';
   const problems: string[] = [];
-  if (env.TIKTOK_CLIENT_KEY && !env.TIKTOK_CLIENT_SECRET) {
+  if (set('TIKTOK_CLIENT_KEY') && !set('TIKTOK_CLIENT_SECRET')) {
     problems.push('  - TIKTOK_CLIENT_SECRET: required when TIKTOK_CLIENT_KEY is set');
   }
-  if (env.STORAGE === 's3') {
-    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-      if (!env[name]) problems.push(`  - ${name}: required when STORAGE=s3`);
+  if (source.STORAGE === 's3') {
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+      if (!set(name)) problems.push(`  - ${name}: required when STORAGE=s3`);
     }
   }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return problems;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  // Every wrong variable in one message, whether wrong alone or only together with another.
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map(
+          (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        )),
+    ...crossFieldProblems(source),
+  ];
+  if (!parsed.success || problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const env = parsed.data;
 
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
