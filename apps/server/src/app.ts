@@ -116,6 +116,7 @@ export async function buildApp(
     publicConfigSchema.parse({
       ...context.config.publicInfo,
       tiktokSandbox: context.config.tiktok.sandbox,
+      maxUploadBytes: context.config.uploads.maxBytes,
     }),
   );
 
@@ -168,8 +169,9 @@ async function uploadRoutes(app: FastifyInstance, { context }: { context: AppCon
       context.media.assertQuota(userId, upload.size ?? 0).catch(refuse),
     onUploadFinished: async (userId, upload) => {
       const filename = upload.metadata?.filename ?? upload.metadata?.name ?? 'video';
+      const purpose = upload.metadata?.purpose === 'source' ? 'source' : 'post';
       await context.media
-        .acceptUpload(userId, { id: upload.id, originalName: filename })
+        .acceptUpload(userId, { id: upload.id, originalName: filename, purpose })
         .catch(refuse);
     },
   });
