@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMediaTool } from '../media/ffmpeg.ts';
 import type { FfmpegBinaries } from '../media/ffmpeg.ts';
+import type { ProbedVideo } from '../media/probe.ts';
 
 /**
  * Small media generators for tests: every file is made on the fly with ffmpeg's lavfi sources, so
@@ -276,4 +277,29 @@ export async function readFrameRgb(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What ffprobe would say of a 5 s portrait H.264 MP4 that TikTok accepts, for tests and benchmarks
+ * that store placeholder bytes as media (the sandbox takes any bytes; scheduling checks the probe).
+ */
+export function postableProbe(sizeBytes: number): ProbedVideo {
+  return {
+    container: 'mov,mp4,m4a,3gp,3g2,mj2',
+    videoCodec: 'h264',
+    width: 1080,
+    height: 1920,
+    displayWidth: 1080,
+    displayHeight: 1920,
+    rotation: 0,
+    sampleAspectRatio: 1,
+    fps: 30,
+    pixelFormat: 'yuv420p',
+    bitDepth: 8,
+    durationSeconds: 5,
+    sizeBytes,
+    hasAudio: false,
+    audioCodec: null,
+    colorTransfer: null,
+  };
 }

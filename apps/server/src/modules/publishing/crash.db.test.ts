@@ -14,6 +14,7 @@ import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { mediaKey } from '../../storage/media-storage.ts';
 import { openTestDatabase, testDatabaseKind } from '../../test-support/database.ts';
+import { postableProbe } from '../../test-support/media-fixtures.ts';
 import {
   CLIENT_KEY,
   CLIENT_SECRET,
@@ -142,7 +143,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('worker crashes', () => {
         width: 1080,
         height: 1920,
         has_audio: false,
-        probe: '{}',
+        probe: JSON.stringify(postableProbe(bytes.length)),
       })
       .execute();
     return { mediaId, sha256: sha256(bytes) };
