@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/client.ts';
 import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
+import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
 import { consent } from '../../tiktok/sandbox-test-kit.ts';
+import { createAccountRepository } from './repository.ts';
+import { createTokenService } from './token-service.ts';
 
 let t: TestApp;
 let alice: string;
@@ -234,6 +238,70 @@ describe('connecting through TikTok (sandbox)', () => {
     await api(alice, 'DELETE', `/api/accounts/${first}`);
   });
 
+  // Regression: completeConnect overwrote the card's username with TikTok's, hit the unique index
+  // on (user, username), answered "Erreur lors de la récupération du token d'accès" and kept
+  // neither the tokens nor the connection.
+  it("connects the clicked card when TikTok's username is another card's name (regression: token error)", async () => {
+    const placeholder = await addAccount(alice, 'collide_alice');
+    const clicked = await addAccount(alice, 'collide_bob');
+    const { landing } = await connect(alice, clicked, { username: 'collide_alice' });
+    expect(landing).toBe(`/tiktok?connected=${clicked}`);
+
+    // The card now says who it really is on TikTok; the never-connected card that only named
+    // that same TikTok user is gone, so there is one card per TikTok account.
+    const mine = (await listAccounts(alice)).filter((a) => a.username.startsWith('collide_'));
+    expect(mine).toEqual([
+      expect.objectContaining({ id: clicked, username: 'collide_alice', status: 'connected' }),
+    ]);
+    expect(mine.map((a) => a.id)).not.toContain(placeholder);
+    // The tokens were stored and work.
+    const info = await api(alice, 'GET', `/api/accounts/${clicked}/creator-info`);
+    expect(info.statusCode, info.body).toBe(200);
+    await api(alice, 'DELETE', `/api/accounts/${clicked}`);
+  });
+
+  it("keeps the card's username when TikTok's belongs to a card of another TikTok user", async () => {
+    // A card connected without the profile scope keeps its typed name: here 'stale_name', for
+    // the TikTok user 'renamed_user' (as after a rename on TikTok).
+    const other = await addAccount(alice, 'stale_name');
+    await connect(alice, other, { username: 'renamed_user', decline: ['user.info.profile'] });
+    const clicked = await addAccount(alice, 'typed_name');
+    const { landing } = await connect(alice, clicked, { username: 'stale_name' });
+    expect(landing).toBe(`/tiktok?connected=${clicked}`);
+    const accounts = await listAccounts(alice);
+    expect(accounts.find((a) => a.id === clicked)).toMatchObject({
+      username: 'typed_name',
+      status: 'connected',
+    });
+    expect(accounts.find((a) => a.id === other)).toMatchObject({
+      username: 'stale_name',
+      status: 'connected',
+    });
+    expect((await api(alice, 'GET', `/api/accounts/${clicked}/creator-info`)).json()).toMatchObject(
+      { username: 'stale_name' },
+    );
+    await api(alice, 'DELETE', `/api/accounts/${clicked}`);
+    await api(alice, 'DELETE', `/api/accounts/${other}`);
+  });
+
+  it('revokes the tokens TikTok just issued when connecting fails after the exchange', async () => {
+    const id = await addAccount(alice, 'half_way');
+    const sandbox = t.context.sandbox!;
+    sandbox.control.failNext('user_info', { type: 'http_error', status: 500 }, 1);
+    const { landing } = await connect(alice, id, { username: 'half_way_tiktok' });
+    expect(landing).toBe('/tiktok?error=token');
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'not_connected',
+    });
+    const ledger = sandbox.ledger();
+    const openId = ledger.users.find((user) => user.username === 'half_way_tiktok')!.open_id;
+    const issued = ledger.tokens.filter((token) => token.open_id === openId);
+    expect(issued.map((token) => token.kind).sort()).toEqual(['access', 'refresh']);
+    // No live grant left behind at TikTok.
+    expect(issued.filter((token) => token.revoked_at === null)).toEqual([]);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
   it('says when the publish scope was declined', async () => {
     const id = await addAccount(alice, 'no_publish');
     await connect(alice, id, { username: 'no_publish', decline: ['video.publish'] });
@@ -295,6 +363,9 @@ describe('tokens over time', () => {
     });
     const info = await api(alice, 'GET', `/api/accounts/${id}/creator-info`);
     expect(info.statusCode).toBe(409);
+    expect(info.json()).toMatchObject({
+      fields: { accountId: 'accounts.errors.reconnectNeeded' },
+    });
 
     // Reconnecting brings it back.
     expect((await connect(alice, id, { username: 'periodic' })).landing).toBe(
@@ -303,6 +374,69 @@ describe('tokens over time', () => {
     expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
       status: 'connected',
     });
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+});
+
+describe('tokens across processes', () => {
+  // Regression: refreshes were shared only inside one process. Two workers refreshing with the
+  // same refresh token: TikTok rotated it, the loser got invalid_grant and marked the account
+  // 'reconnect needed' although it held valid tokens.
+  it('makes one refresh at TikTok when two processes refresh the same account at once', async () => {
+    const id = await addAccount(alice, 'two_workers');
+    await connect(alice, id, { username: 'two_workers' });
+    await sql`update tiktok_accounts set access_token_expires_at = now() + interval '1 minute' where id = ${id}`.execute(
+      t.context.database.db,
+    );
+    // What a second process has: its own connections to the same database (PGlite is one
+    // process's database, so there both services share it), its own token service.
+    const url = t.context.database.connectionString;
+    const second = url
+      ? await openDatabase({ databaseUrl: url, pgliteDataDir: '', poolSize: 2 })
+      : null;
+    let refreshCalls = 0;
+    const counting: TikTokClient = {
+      ...t.context.tiktok,
+      refreshToken: (token, options) => {
+        refreshCalls++;
+        return t.context.tiktok.refreshToken(token, options);
+      },
+    };
+    const processes = [t.context.database.db, second?.db ?? t.context.database.db].map((db) =>
+      createTokenService({
+        accounts: createAccountRepository(db),
+        cipher: t.context.cipher,
+        tiktok: counting,
+      }),
+    );
+    // TikTok answering slowly makes the two refreshes overlap for certain.
+    t.context.sandbox!.control.setLatency(300);
+    try {
+      const tokens = await Promise.all(processes.map((tokens) => tokens.getAccessToken(id)));
+      expect(refreshCalls).toBe(1);
+      expect(tokens[0]).toBe(tokens[1]);
+      await expect(t.context.tiktok.queryCreatorInfo(tokens[0]!)).resolves.toMatchObject({
+        creatorUsername: 'two_workers',
+      });
+      expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+        status: 'connected',
+      });
+
+      // The periodic job of both processes at once: still one refresh, and nobody failed.
+      await sql`update tiktok_accounts set access_token_expires_at = now() + interval '1 minute' where id = ${id}`.execute(
+        t.context.database.db,
+      );
+      refreshCalls = 0;
+      const results = await Promise.all(processes.map((tokens) => tokens.refreshDue()));
+      expect(refreshCalls).toBe(1);
+      expect(results.map((result) => result.failed)).toEqual([0, 0]);
+      expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+        status: 'connected',
+      });
+    } finally {
+      t.context.sandbox!.control.setLatency(0);
+      await second?.close();
+    }
     await api(alice, 'DELETE', `/api/accounts/${id}`);
   });
 });

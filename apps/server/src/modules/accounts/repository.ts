@@ -1,6 +1,7 @@
 import type { AccountSettings } from '@cadence/shared/schemas/account';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TikTokAccountTable } from '../../db/schema.ts';
+import './db-types.ts';
 
 export type AccountRow = Selectable<TikTokAccountTable>;
 
@@ -12,8 +13,28 @@ export interface TokenUpdate {
   scopes: string[];
 }
 
-/** SQL for TikTok accounts and OAuth states. Every read and write is scoped by user id. */
+// The database's clock decides lock expiry, so processes with drifting clocks agree on it.
+const leaseEnd = (leaseMs: number) =>
+  sql<Date>`now() + ${Math.ceil(leaseMs)}::integer * interval '1 millisecond'`;
+
+/**
+ * SQL for TikTok accounts, OAuth states and token refresh locks. Reads and writes the browser
+ * causes are scoped by user id; the token service and the OAuth callback work by account id.
+ */
 export function createAccountRepository(db: Kysely<Database>) {
+  return {
+    ...accountQueries(db),
+
+    /** Runs `work` in one transaction, with the queries bound to it. */
+    transaction<TResult>(work: (accounts: AccountQueries) => Promise<TResult>): Promise<TResult> {
+      return db.transaction().execute((trx) => work(accountQueries(trx)));
+    },
+  };
+}
+
+export type AccountQueries = ReturnType<typeof accountQueries>;
+
+function accountQueries(db: Kysely<Database>) {
   return {
     listForUser(userId: string) {
       return db
@@ -43,6 +64,16 @@ export function createAccountRepository(db: Kysely<Database>) {
         .selectAll()
         .where('user_id', '=', userId)
         .where('open_id', '=', openId)
+        .executeTakeFirst();
+    },
+
+    /** The user's account with this username, compared as the unique index does (any case). */
+    findByUsername(userId: string, username: string) {
+      return db
+        .selectFrom('tiktok_accounts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where(sql<string>`lower(username)`, '=', username.toLowerCase())
         .executeTakeFirst();
     },
 
@@ -103,8 +134,16 @@ export function createAccountRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async storeRefreshedTokens(id: string, tokens: TokenUpdate): Promise<void> {
-      await db
+    /**
+     * Stores a refresh's result, only if the account still holds the refresh token it was made
+     * with (`usedRefreshTokenEnc`): false when a reconnect or another refresh replaced it meanwhile.
+     */
+    async storeRefreshedTokens(
+      id: string,
+      usedRefreshTokenEnc: string,
+      tokens: TokenUpdate,
+    ): Promise<boolean> {
+      const result = await db
         .updateTable('tiktok_accounts')
         .set({
           access_token_enc: tokens.accessTokenEnc,
@@ -116,15 +155,23 @@ export function createAccountRepository(db: Kysely<Database>) {
           updated_at: new Date(),
         })
         .where('id', '=', id)
-        .execute();
+        .where('refresh_token_enc', '=', usedRefreshTokenEnc)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
-    async markReconnectNeeded(id: string): Promise<void> {
-      await db
+    /**
+     * TikTok refused the refresh token `refusedRefreshTokenEnc`: the account needs reconnecting,
+     * unless it holds another refresh token by now (rotated or reconnected meanwhile).
+     */
+    async markReconnectNeeded(id: string, refusedRefreshTokenEnc: string): Promise<boolean> {
+      const result = await db
         .updateTable('tiktok_accounts')
         .set({ status: 'reconnect_needed', updated_at: new Date() })
         .where('id', '=', id)
-        .execute();
+        .where('refresh_token_enc', '=', refusedRefreshTokenEnc)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     async updateSettings(userId: string, id: string, settings: AccountSettings): Promise<boolean> {
@@ -143,11 +190,14 @@ export function createAccountRepository(db: Kysely<Database>) {
       return result.numUpdatedRows > 0n;
     },
 
-    /** Connected accounts whose access token expires before `before`: the refresh job's work list. */
+    /**
+     * Connected accounts whose access token expires before `before`: the refresh job's work list,
+     * with the refresh token each was seen with (no refresh if another process rotated it since).
+     */
     dueForRefresh(before: Date) {
       return db
         .selectFrom('tiktok_accounts')
-        .select('id')
+        .select(['id', 'refresh_token_enc'])
         .where('status', '=', 'connected')
         .where('access_token_expires_at', '<', before)
         .execute();
@@ -183,6 +233,41 @@ export function createAccountRepository(db: Kysely<Database>) {
 
     async purgeExpiredStates(now: Date): Promise<void> {
       await db.deleteFrom('oauth_states').where('expires_at', '<', now).execute();
+    },
+
+    /** Takes the account's refresh lock when it is free or its lease ran out: true when taken. */
+    async tryLockRefresh(accountId: string, owner: string, leaseMs: number): Promise<boolean> {
+      const row = await db
+        .insertInto('tiktok_token_refresh_locks')
+        .values({ account_id: accountId, owner, expires_at: leaseEnd(leaseMs) })
+        .onConflict((conflict) =>
+          conflict
+            .column('account_id')
+            .doUpdateSet({ owner, expires_at: leaseEnd(leaseMs) })
+            .where('tiktok_token_refresh_locks.expires_at', '<=', sql<Date>`now()`),
+        )
+        .returning('owner')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** True while some process holds an unexpired refresh lock on the account. */
+    async refreshLocked(accountId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('tiktok_token_refresh_locks')
+        .select('owner')
+        .where('account_id', '=', accountId)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async unlockRefresh(accountId: string, owner: string): Promise<void> {
+      await db
+        .deleteFrom('tiktok_token_refresh_locks')
+        .where('account_id', '=', accountId)
+        .where('owner', '=', owner)
+        .execute();
     },
   };
 }

@@ -12,7 +12,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
-import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
+import type { TikTokClient, TikTokTokenSet } from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository, AccountRow } from './repository.ts';
 import { AccountNeedsReconnectError, tokenUpdateFrom, type TokenService } from './token-service.ts';
@@ -38,6 +38,12 @@ export class ConnectError extends Error {
 
 function hashState(state: string): string {
   return createHash('sha256').update(state).digest('hex');
+}
+
+function reconnectNeeded(): AppError {
+  return new AppError('conflict', 'Reconnect this account', {
+    accountId: 'accounts.errors.reconnectNeeded',
+  });
 }
 
 function isPrivacyLevel(value: string): value is PrivacyLevel {
@@ -85,6 +91,55 @@ export function createAccountService(deps: AccountServiceDeps) {
     // Someone else's account and a missing one look the same: 404, nothing revealed.
     if (!row) throw new AppError('not_found', 'No such TikTok account');
     return row;
+  }
+
+  /**
+   * Stores a new grant on the account it belongs to and returns that account's id: the card the
+   * person clicked Connect on, or the card already holding this TikTok user (same open_id), which
+   * is updated instead of getting a duplicate. The card takes TikTok's username, unless another
+   * card of a different TikTok user already has it (TikTok names change hands): then it keeps its
+   * own. A never-connected card that merely named this TikTok user is dropped, as it duplicates
+   * the card now connected.
+   */
+  async function connectWith(
+    userId: string,
+    clickedId: string,
+    tokenSet: TikTokTokenSet,
+  ): Promise<string> {
+    const fields = tokenSet.scopes.includes('user.info.profile')
+      ? (['open_id', 'avatar_url', 'display_name', 'username'] as const)
+      : (['open_id', 'avatar_url', 'display_name'] as const);
+    const user = await tiktok.getUserInfo(tokenSet.accessToken, fields);
+    return accounts.transaction(async (trx) => {
+      const clicked = await trx.findById(clickedId);
+      if (!clicked) throw new ConnectError('connection', 'The account was deleted meanwhile');
+      const existing = await trx.findByOpenId(userId, tokenSet.openId);
+      const target = existing ?? clicked;
+      const unused = (card: AccountRow) =>
+        card.id !== target.id && card.status === 'not_connected' && card.open_id === null;
+      if (unused(clicked)) await trx.delete(userId, clicked.id);
+
+      let username = target.username;
+      if (user.username !== undefined) {
+        const holder = await trx.findByUsername(userId, user.username);
+        if (!holder || holder.id === target.id) username = user.username;
+        else if (unused(holder)) {
+          await trx.delete(userId, holder.id);
+          username = user.username;
+        }
+      }
+      await trx.markConnected(
+        target.id,
+        {
+          openId: tokenSet.openId,
+          username,
+          displayName: user.displayName ?? null,
+          avatarUrl: user.avatarUrl ?? null,
+        },
+        tokenUpdateFrom(cipher, tokenSet),
+      );
+      return target.id;
+    });
   }
 
   return {
@@ -178,47 +233,39 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (input.error || !input.code)
         throw new ConnectError('connection', `TikTok refused: ${input.error ?? 'no code'}`);
 
-      let accountId = stored.account_id;
+      let tokenSet: TikTokTokenSet;
       try {
-        const tokenSet = await tiktok.exchangeCode({
+        tokenSet = await tiktok.exchangeCode({
           code: input.code,
           redirectUri,
           codeVerifier: cipher.decrypt(stored.code_verifier_enc),
         });
-        const fields = tokenSet.scopes.includes('user.info.profile')
-          ? (['open_id', 'avatar_url', 'display_name', 'username'] as const)
-          : (['open_id', 'avatar_url', 'display_name'] as const);
-        const user = await tiktok.getUserInfo(tokenSet.accessToken, fields);
-        const initiating = await accounts.findById(accountId);
-        if (!initiating) throw new ConnectError('connection', 'The account was deleted meanwhile');
-
-        // Same TikTok user already connected on another card: update that one, drop the empty card.
-        const existing = await accounts.findByOpenId(stored.user_id, tokenSet.openId);
-        if (existing && existing.id !== accountId) {
-          if (initiating.status === 'not_connected')
-            await accounts.delete(stored.user_id, initiating.id);
-          accountId = existing.id;
-        }
-        await accounts.markConnected(
-          accountId,
-          {
-            openId: tokenSet.openId,
-            username: user.username ?? existing?.username ?? initiating.username,
-            displayName: user.displayName ?? null,
-            avatarUrl: user.avatarUrl ?? null,
-          },
-          tokenUpdateFrom(cipher, tokenSet),
-        );
-        return accountId;
       } catch (error) {
-        if (error instanceof ConnectError) throw error;
-        logger.error({ err: error, accountId }, 'TikTok token or user-info exchange failed');
+        logger.error({ err: error, accountId: stored.account_id }, 'TikTok token exchange failed');
         throw new ConnectError('token', 'Token exchange failed');
+      }
+      try {
+        return await connectWith(stored.user_id, stored.account_id, tokenSet);
+      } catch (error) {
+        // TikTok issued a grant we will not keep: end it rather than leave it live at TikTok.
+        await tiktok.revokeToken(tokenSet.accessToken).catch((revokeError: unknown) => {
+          logger.warn(
+            { err: revokeError, accountId: stored.account_id },
+            'TikTok token revocation after a failed connection failed',
+          );
+        });
+        if (error instanceof ConnectError) throw error;
+        logger.error(
+          { err: error, accountId: stored.account_id },
+          'TikTok user info or storing the connection failed',
+        );
+        throw new ConnectError('token', 'Connection not stored');
       }
     },
 
     async creatorInfo(userId: string, id: string): Promise<CreatorInfo> {
       const row = await requireOwned(userId, id);
+      if (row.status === 'reconnect_needed') throw reconnectNeeded();
       if (row.status !== 'connected')
         throw new AppError('conflict', 'Connect this account first', {
           accountId: 'accounts.errors.notConnected',
@@ -250,11 +297,7 @@ export function createAccountService(deps: AccountServiceDeps) {
             cannotPostReason: error.code,
           };
         }
-        if (error instanceof AccountNeedsReconnectError) {
-          throw new AppError('conflict', 'Reconnect this account', {
-            accountId: 'accounts.errors.reconnectNeeded',
-          });
-        }
+        if (error instanceof AccountNeedsReconnectError) throw reconnectNeeded();
         if (error instanceof TikTokApiError)
           throw new AppError('unavailable', `TikTok: ${error.code}`);
         throw error;

@@ -1,15 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { TikTokClient, TikTokTokenSet } from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
-import type { AccountRepository, TokenUpdate } from './repository.ts';
+import type { AccountRepository, AccountRow, TokenUpdate } from './repository.ts';
 
 /** Refresh this long before expiry, so a publish never starts with a token about to die. */
 export const REFRESH_AHEAD_MS = 10 * 60 * 1000;
+/**
+ * How long a process may hold an account's refresh lock: longer than one refresh call can take
+ * (the TikTok client gives up after 30 s), so it only runs out when its holder died.
+ */
+export const REFRESH_LOCK_MS = 45_000;
 
 export class AccountNeedsReconnectError extends Error {
   override name = 'AccountNeedsReconnectError';
   constructor(readonly accountId: string) {
     super(`TikTok account ${accountId} must be reconnected`);
+  }
+}
+
+/**
+ * The account was deleted (its posts stay, detached from it). A deleted account can no more be
+ * used than one needing reconnection, so this is one; the publisher tells the two apart.
+ */
+export class AccountDeletedError extends AccountNeedsReconnectError {
+  override name = 'AccountDeletedError';
+  constructor(accountId: string) {
+    super(accountId);
+    this.message = `TikTok account ${accountId} was deleted`;
   }
 }
 
@@ -28,42 +47,116 @@ export function tokenUpdateFrom(
 }
 
 /**
+ * An access token and the stored refresh token (ciphertext) it goes with. Every refresh and
+ * reconnect stores a new ciphertext, so it tells whether the tokens changed since they were read.
+ */
+interface Grant {
+  accessToken: string;
+  refreshTokenEnc: string;
+}
+
+/**
  * Hands out fresh access tokens. Refreshes ahead of expiry and after a 401, always storing the
  * rotated refresh token (TikTok invalidates the previous one). A refused refresh marks the account
- * 'reconnect_needed'. Concurrent refreshes of one account in this process share one request.
+ * 'reconnect_needed'.
+ *
+ * Several processes (API, `npm run worker`) share the accounts: one refresh per account at a time
+ * across all of them, under a lock row in the database. Whoever waited for the lock then uses the
+ * tokens the holder stored instead of refreshing again with a refresh token that is already dead.
+ * Concurrent refreshes of one account in this process also share one request.
  */
 export function createTokenService(deps: {
   accounts: AccountRepository;
   cipher: TokenCipher;
   tiktok: TikTokClient;
   now?: () => number;
+  /** Lease of the refresh lock (default REFRESH_LOCK_MS). */
+  lockMs?: number;
+  /** How often a process waiting for another's refresh looks again (default 100 ms). */
+  lockPollMs?: number;
 }) {
   const { accounts, cipher, tiktok } = deps;
   const now = deps.now ?? Date.now;
-  const inFlight = new Map<string, Promise<string>>();
+  const lockMs = deps.lockMs ?? REFRESH_LOCK_MS;
+  const lockPollMs = deps.lockPollMs ?? 100;
+  const inFlight = new Map<string, Promise<Grant>>();
 
-  async function refresh(accountId: string): Promise<string> {
+  /** The account's stored grant, or why there is none to use. */
+  function usableGrant(accountId: string, account: AccountRow | undefined): Grant {
+    if (!account) throw new AccountDeletedError(accountId);
+    if (account.status !== 'connected' || !account.access_token_enc || !account.refresh_token_enc)
+      throw new AccountNeedsReconnectError(accountId);
+    return {
+      accessToken: cipher.decrypt(account.access_token_enc),
+      refreshTokenEnc: account.refresh_token_enc,
+    };
+  }
+
+  /** Refreshes at TikTok; the caller holds the account's refresh lock. */
+  async function refreshLocked(accountId: string, seen: string | null): Promise<Grant> {
+    const account = await accounts.findById(accountId);
+    if (!account) throw new AccountDeletedError(accountId);
+    if (!account.refresh_token_enc || account.status === 'not_connected')
+      throw new AccountNeedsReconnectError(accountId);
+    // Another process refreshed (or the person reconnected) since the caller read the tokens.
+    if (seen !== null && account.refresh_token_enc !== seen && account.status === 'connected')
+      return usableGrant(accountId, account);
+    const used = account.refresh_token_enc;
+    let tokens: TikTokTokenSet;
+    try {
+      tokens = await tiktok.refreshToken(cipher.decrypt(used));
+    } catch (error) {
+      if (
+        error instanceof TikTokApiError &&
+        (error.kind === 'permanent' || error.kind === 'auth')
+      ) {
+        // Refused: only the refresh token we used is proven dead, not one stored since.
+        if (await accounts.markReconnectNeeded(accountId, used))
+          throw new AccountNeedsReconnectError(accountId);
+        return usableGrant(accountId, await accounts.findById(accountId));
+      }
+      throw error;
+    }
+    const update = tokenUpdateFrom(cipher, tokens, now());
+    if (await accounts.storeRefreshedTokens(accountId, used, update))
+      return { accessToken: tokens.accessToken, refreshTokenEnc: update.refreshTokenEnc };
+    // A reconnect stored a newer grant while TikTok answered: that one is the account's now.
+    return usableGrant(accountId, await accounts.findById(accountId));
+  }
+
+  /**
+   * Refreshes the account's tokens unless they changed since the caller saw the refresh token
+   * `seen` (null: refresh in any case), and returns the grant to use.
+   */
+  async function refreshAcrossProcesses(accountId: string, seen: string | null): Promise<Grant> {
+    const deadline = Date.now() + 2 * lockMs;
+    for (;;) {
+      const owner = randomUUID();
+      if (await accounts.tryLockRefresh(accountId, owner, lockMs)) {
+        try {
+          return await refreshLocked(accountId, seen);
+        } finally {
+          await accounts.unlockRefresh(accountId, owner);
+        }
+      }
+      // Another process is refreshing this account: wait for it, then take what it stored.
+      while (await accounts.refreshLocked(accountId)) {
+        if (Date.now() > deadline)
+          throw new Error(`TikTok account ${accountId}: token refresh lock not released`);
+        await sleep(lockPollMs);
+      }
+      const account = await accounts.findById(accountId);
+      if (account?.status === 'reconnect_needed') throw new AccountNeedsReconnectError(accountId);
+      const grant = usableGrant(accountId, account);
+      if (seen !== null && grant.refreshTokenEnc !== seen) return grant;
+      // The other process failed (TikTok unreachable): try ourselves.
+    }
+  }
+
+  async function refresh(accountId: string, seen: string | null): Promise<Grant> {
     const running = inFlight.get(accountId);
     if (running) return running;
-    const task = (async () => {
-      const account = await accounts.findById(accountId);
-      if (!account?.refresh_token_enc || account.status === 'not_connected')
-        throw new AccountNeedsReconnectError(accountId);
-      try {
-        const tokens = await tiktok.refreshToken(cipher.decrypt(account.refresh_token_enc));
-        await accounts.storeRefreshedTokens(accountId, tokenUpdateFrom(cipher, tokens, now()));
-        return tokens.accessToken;
-      } catch (error) {
-        if (
-          error instanceof TikTokApiError &&
-          (error.kind === 'permanent' || error.kind === 'auth')
-        ) {
-          await accounts.markReconnectNeeded(accountId);
-          throw new AccountNeedsReconnectError(accountId);
-        }
-        throw error;
-      }
-    })();
+    const task = refreshAcrossProcesses(accountId, seen);
     inFlight.set(accountId, task);
     try {
       return await task;
@@ -72,30 +165,35 @@ export function createTokenService(deps: {
     }
   }
 
-  async function getAccessToken(accountId: string): Promise<string> {
+  async function freshGrant(accountId: string): Promise<Grant> {
     const account = await accounts.findById(accountId);
-    if (!account || account.status !== 'connected' || !account.access_token_enc)
-      throw new AccountNeedsReconnectError(accountId);
-    const expiresAt = account.access_token_expires_at?.getTime() ?? 0;
-    if (expiresAt - now() > REFRESH_AHEAD_MS) return cipher.decrypt(account.access_token_enc);
-    return refresh(accountId);
+    const grant = usableGrant(accountId, account);
+    const expiresAt = account?.access_token_expires_at?.getTime() ?? 0;
+    if (expiresAt - now() > REFRESH_AHEAD_MS) return grant;
+    return refresh(accountId, grant.refreshTokenEnc);
   }
 
   return {
-    getAccessToken,
-    refresh,
+    async getAccessToken(accountId: string): Promise<string> {
+      return (await freshGrant(accountId)).accessToken;
+    },
+
+    /** Refreshes now, whatever the expiry (TikTok refused the access token). */
+    async refresh(accountId: string): Promise<string> {
+      return (await refresh(accountId, null)).accessToken;
+    },
 
     /** Runs `call` with a fresh token; on a 401 it refreshes once and tries again. */
     async withAccessToken<TResult>(
       accountId: string,
       call: (accessToken: string) => Promise<TResult>,
     ): Promise<TResult> {
-      const token = await getAccessToken(accountId);
+      const grant = await freshGrant(accountId);
       try {
-        return await call(token);
+        return await call(grant.accessToken);
       } catch (error) {
         if (!(error instanceof TikTokApiError) || error.kind !== 'auth') throw error;
-        return call(await refresh(accountId));
+        return call((await refresh(accountId, grant.refreshTokenEnc)).accessToken);
       }
     },
 
@@ -106,9 +204,9 @@ export function createTokenService(deps: {
       const due = await accounts.dueForRefresh(new Date(now() + withinMs));
       let refreshed = 0;
       let failed = 0;
-      for (const { id } of due) {
+      for (const { id, refresh_token_enc: seen } of due) {
         try {
-          await refresh(id);
+          await refresh(id, seen);
           refreshed++;
         } catch {
           failed++;
