@@ -140,16 +140,55 @@ describe('auth screen', () => {
   });
 
   it('shows the same errors in English after switching language', async () => {
-    const page = await openPage();
+    const page = await openPage({ allowConsoleErrors: [/status of 502/] });
+    // An existing account, made through the API (faster than the form); the page stays signed out.
+    const existing = newUser();
+    const created = await page.request.post('/api/auth/sign-up/email', {
+      data: existing,
+      headers: { origin: suite.server().url },
+    });
+    expect(created.status()).toBe(200);
+    await page.context().clearCookies();
+
     await page.goto('/auth');
     await page.getByRole('button', { name: 'EN' }).click();
     await page.getByRole('tab', { name: 'Log in' }).waitFor();
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByText('Please fill in all fields').waitFor();
-    await page.getByLabel('Email').fill('nobody@example.com');
-    await page.getByLabel('Password').fill('whatever1');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    const alert = page.getByRole('alert');
+    const submitLogin = page.getByRole('button', { name: 'Log in' });
+    await submitLogin.click();
+    expect(await alert.textContent()).toBe('Please fill in all fields');
+    await page.getByLabel('Email').fill(existing.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await submitLogin.click();
     await page.getByText('Incorrect email or password').waitFor();
+
+    await page.getByRole('tab', { name: 'Sign up' }).click();
+    const submitSignup = page.getByRole('button', { name: 'Sign up', exact: true });
+    await page.getByLabel('Email').fill('');
+    await submitSignup.click();
+    expect(await alert.textContent()).toBe('Please fill in all fields');
+
+    await page.getByLabel('Name').fill('Zoe');
+    await page.getByLabel('Email').fill(existing.email);
+    await page.getByLabel('Password').fill('secret1');
+    await submitSignup.click();
+    await page.getByText('This email address is already in use').waitFor();
+
+    await page.getByLabel('Email').fill('zoe-at-example.com');
+    await submitSignup.click();
+    await page.getByText('Invalid email address').waitFor();
+
+    await page.getByLabel('Email').fill('zoe@example.com');
+    await page.getByLabel('Password').fill('12345');
+    await submitSignup.click();
+    await page.getByText('Password must be at least 6 characters').waitFor();
+
+    await page.route('**/api/auth/sign-up/email', (route) =>
+      route.fulfill({ status: 502, body: 'Bad gateway' }),
+    );
+    await page.getByLabel('Password').fill('secret1');
+    await submitSignup.click();
+    await page.getByText('An error occurred. Please try again.').waitFor();
   });
 
   it("disables the button and reads 'Chargement...' while signing in", async () => {
@@ -254,6 +293,17 @@ describe('signed in', () => {
       'Comptes TikTok',
       'Programmateur de vidéos',
     ]);
+    // Regression: at 1280 px in French every Pro tab wrapped onto two lines. Each stays on one,
+    // and logout is still in view; narrower, the menu button takes over instead.
+    for (const tab of await header(page).getByRole('link').all()) {
+      expect((await tab.boundingBox())?.height).toBeLessThan(40);
+    }
+    const logout = await page.getByRole('button', { name: 'Déconnexion' }).boundingBox();
+    expect((logout?.x ?? Infinity) + (logout?.width ?? 0)).toBeLessThanOrEqual(1280);
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.getByRole('button', { name: 'Ouvrir le menu' }).waitFor();
+    await expect(header(page).count()).resolves.toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/memes');
     await page.getByRole('heading', { name: 'Détecteur de Memes YouTube' }).waitFor();
 

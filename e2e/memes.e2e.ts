@@ -115,6 +115,14 @@ describe('meme detector', () => {
     await page.getByText('Fichier vidéo').click();
     await page.getByLabel('Vidéo à analyser').setInputFiles(videoPath);
     await page.getByText('Prête à être analysée').waitFor({ timeout: 30_000 });
+    // The hint says what happens: nothing starts until the button is clicked.
+    await page
+      .getByText(
+        "Vous avez déjà le fichier ? Importez-le, puis cliquez sur « Détecter les memes » pour lancer l'analyse.",
+        { exact: true },
+      )
+      .waitFor();
+    expect(await page.getByRole('region', { name: "Progression de l'analyse" }).count()).toBe(0);
     const started = Date.now();
     await detectButton(page).click();
     const runningButton = page.getByRole('button', { name: 'Analyse en cours...' });
@@ -128,7 +136,17 @@ describe('meme detector', () => {
     expect(await detectButton(page).textContent()).toContain('Détecter les memes');
 
     const extracts = page.getByRole('checkbox', { name: /^Extrait \d+, de \d+:\d\d à \d+:\d\d$/ });
-    expect(await extracts.count()).toBeGreaterThanOrEqual(2);
+    const total = await extracts.count();
+    expect(total).toBeGreaterThanOrEqual(2);
+    await page
+      .getByText(new RegExp(`^${total} extraits sélectionnés sur ${total} · \\d+:\\d\\d$`))
+      .waitFor();
+    // One left ticked: the singular (regression: "1 extraits sur N").
+    for (let index = 1; index < total; index++) await extracts.nth(index).uncheck();
+    await page
+      .getByText(new RegExp(`^1 extrait sélectionné sur ${total} · \\d+:\\d\\d$`))
+      .waitFor();
+    for (let index = 1; index < total; index++) await extracts.nth(index).check();
     expect(await page.getByText(/^Score \d+ %$/).count()).toBe(await extracts.count());
     // The first thumbnail really loaded (owner-only URL, with the session cookie).
     const thumbnail = page.locator('img[src*="/extracts/0/thumbnail"]');

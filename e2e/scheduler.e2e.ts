@@ -176,11 +176,44 @@ describe('scheduler screen', () => {
     });
     await expect(dialog.getByLabel('Date', { exact: true }).inputValue()).resolves.toBe(today);
     await expect(dialog.getByLabel('Heure', { exact: true }).inputValue()).resolves.toBe('12:00');
+    // Emptied, date and time are missing; in the past, the server refuses the date.
+    await dialog.getByLabel('Date', { exact: true }).fill('');
+    await dialog.getByLabel('Heure', { exact: true }).fill('');
+    await dialog.getByText('Choisissez une date', { exact: true }).waitFor();
+    await dialog.getByText('Choisissez une heure', { exact: true }).waitFor();
+    await dialog.getByLabel('Date', { exact: true }).fill('2020-01-15');
+    await dialog.getByLabel('Heure', { exact: true }).fill('12:00');
+    await dialog.getByText('Choisissez une date', { exact: true }).waitFor({ state: 'detached' });
+    await dialog.getByLabel(/^J'accepte et je confirme/).check();
+    await page.getByRole('button', { name: 'Programmer', exact: true }).click();
+    // In the banner, and under the date field (what the field's aria-describedby names).
+    const pastDate = 'Cette date est déjà passée : choisissez un moment à venir';
+    await dialog.getByRole('alert').getByText(pastDate, { exact: true }).waitFor();
+    const dateHelp = await dialog
+      .getByLabel('Date', { exact: true })
+      .getAttribute('aria-describedby');
+    await expect(page.locator(`[id="${dateHelp}"]`).textContent()).resolves.toBe(pastDate);
     await dialog.getByRole('radio', { name: 'À intervalles' }).check();
     await expect(dialog.getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('1');
     await expect(dialog.getByLabel('Toutes les').inputValue()).resolves.toBe('1');
     await expect(dialog.getByLabel('Unité').inputValue()).resolves.toBe('hours');
     await expect(dialog.getByLabel('Heure de début').inputValue()).resolves.toBe('09:00');
+    // Never more per interval than the two videos selected; emptied fields are reported.
+    await dialog.getByLabel('Vidéos par intervalle').fill('5');
+    await expect(dialog.getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('2');
+    await dialog.getByLabel('Vidéos par intervalle').fill('');
+    await dialog.getByLabel('Toutes les').fill('');
+    await dialog
+      .getByText(
+        'Le nombre de vidéos par intervalle doit être compris entre 1 et le nombre de vidéos sélectionnées',
+        { exact: true },
+      )
+      .waitFor();
+    await dialog
+      .getByText("L'intervalle doit être un nombre entier d'au moins 1", { exact: true })
+      .waitFor();
+    await dialog.getByLabel('Vidéos par intervalle').fill('1');
+    await dialog.getByLabel('Toutes les').fill('1');
     await expect(
       dialog.getByRole('checkbox', { name: 'Randomiser ±1h' }).isDisabled(),
     ).resolves.toBe(true);
@@ -275,6 +308,7 @@ describe('scheduler screen', () => {
     await caption(page, videos[1], 'Espacée deux');
     await form(page).getByRole('radio', { name: 'À intervalles' }).check();
     await form(page).getByLabel('Vidéos par intervalle').fill('5');
+    await expect(form(page).getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('2');
     // Removing a video brings the count down to what is left… then back to the two videos.
     await form(page)
       .getByRole('button', { name: `Retirer ${path.basename(videos[1])}` })

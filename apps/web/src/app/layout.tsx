@@ -19,8 +19,9 @@ const navItems: NavItem[] = [
   { to: '/scheduler', labelKey: 'nav.scheduler' },
 ];
 
+// A tab never wraps ("Créateur de / Stories"): the header switches to the phone menu instead.
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-lg px-3 py-2 text-sm font-medium transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`;
+  `whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`;
 
 export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
   const { t } = useTranslation();
@@ -42,24 +43,35 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
         {t('app.skipToContent')}
       </a>
       <header className="sticky top-0 z-30 bg-slate-950 text-white shadow-lg shadow-slate-950/10">
-        <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
-          <Link to="/tiktok" className="flex items-center gap-2.5 font-bold tracking-tight">
+        {/*
+          The full header (brand, Pro badge, the four Pro tabs, FR/EN, logout) needs about 1,130 px
+          in French, 940 px in English: it shows from xl (1280 px), in a container wide enough for
+          it, and below that the menu button takes over. Measured in Chromium at 1024/1280/1440 px.
+        */}
+        <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
+          <Link
+            to="/tiktok"
+            className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight"
+          >
             <BrandMark />
             <span className="text-lg">{t('app.name')}</span>
           </Link>
           {me.isPro && (
             <span
-              className="rounded-full bg-gradient-to-r from-brand-500 to-accent-500 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide"
+              className="shrink-0 rounded-full bg-gradient-to-r from-brand-500 to-accent-500 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide"
               data-testid="pro-badge"
             >
               {t('nav.pro')}
             </span>
           )}
-          <MainNav items={items} className="ml-4 hidden flex-1 items-center gap-1 lg:flex" />
-          <AccountActions onLogout={logout} className="ml-auto hidden items-center gap-3 lg:flex" />
+          <MainNav items={items} className="ml-4 hidden flex-1 items-center gap-1 xl:flex" />
+          <AccountActions
+            onLogout={logout}
+            className="ml-auto hidden shrink-0 items-center gap-3 xl:flex"
+          />
           <button
             type="button"
-            className="ml-auto rounded-lg p-2 text-slate-200 hover:bg-white/10 lg:hidden"
+            className="ml-auto rounded-lg p-2 text-slate-200 hover:bg-white/10 xl:hidden"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
@@ -82,7 +94,7 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
           </button>
         </div>
         {menuOpen && (
-          <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 lg:hidden">
+          <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 xl:hidden">
             <MainNav
               items={items}
               className="flex flex-col gap-1 pt-3"

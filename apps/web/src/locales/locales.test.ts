@@ -40,11 +40,48 @@ const enTree = loadLanguage('en');
 const frKeys = flatten(fr as Tree);
 const enKeys = flatten(enTree);
 
+// i18next plurals: `key_one`, `key_other`… with the categories each language's rules use
+// (French also has `many`, for 1 000 000 and up). Such a key is used in code as plain `key`.
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** Every key without its plural suffix: what both languages must share. */
+function baseKeys(keys: Map<string, string>): Set<string> {
+  return new Set([...keys.keys()].map((key) => key.replace(PLURAL_SUFFIX, '')));
+}
+
+/** Plural base key → the categories the file gives it. */
+function pluralForms(keys: Map<string, string>): Map<string, string[]> {
+  const forms = new Map<string, string[]>();
+  for (const key of keys.keys()) {
+    const match = PLURAL_SUFFIX.exec(key);
+    if (!match?.[1]) continue;
+    const base = key.slice(0, match.index);
+    forms.set(base, [...(forms.get(base) ?? []), match[1]]);
+  }
+  return forms;
+}
+
 describe('translations', () => {
   it('French (the source of truth) and English have exactly the same keys, none empty', () => {
-    expect([...enKeys.keys()].filter((key) => !frKeys.has(key))).toEqual([]);
-    expect([...frKeys.keys()].filter((key) => !enKeys.has(key))).toEqual([]);
+    const frBase = baseKeys(frKeys);
+    const enBase = baseKeys(enKeys);
+    expect([...enBase].filter((key) => !frBase.has(key))).toEqual([]);
+    expect([...frBase].filter((key) => !enBase.has(key))).toEqual([]);
     for (const [key, value] of [...frKeys, ...enKeys]) expect(value.trim(), key).not.toBe('');
+  });
+
+  it('gives every plural exactly the forms its language needs', () => {
+    for (const [language, keys] of [
+      ['fr', frKeys],
+      ['en', enKeys],
+    ] as const) {
+      const needed = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+      for (const [base, forms] of pluralForms(keys)) {
+        expect([...forms].sort(), `${language}: ${base}`).toEqual([...needed].sort());
+        expect(keys.has(base), `${language}: ${base} is both plural and plain`).toBe(false);
+      }
+    }
+    expect(pluralForms(frKeys).size).toBeGreaterThan(0);
   });
 
   it('every key the code uses exists', () => {
@@ -57,7 +94,7 @@ describe('translations', () => {
         used.add(match[1]!);
     }
     expect(used.size).toBeGreaterThan(20);
-    expect([...used].filter((key) => !frKeys.has(key))).toEqual([]);
+    expect([...used].filter((key) => !frKeys.has(key) && !frKeys.has(`${key}_other`))).toEqual([]);
   });
 
   it('keeps the original product texts of spec §2 and §8', () => {

@@ -41,6 +41,7 @@ export const memeFailReasons = [
   'memes.failures.downloader_missing',
   'memes.failures.unavailable',
   'memes.failures.too_long',
+  'memes.failures.network',
   'memes.failures.no_video_stream',
   'memes.failures.source_missing',
   'memes.failures.failed',

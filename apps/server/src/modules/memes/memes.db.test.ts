@@ -254,6 +254,29 @@ describe('a YouTube link', () => {
     });
   });
 
+  it('fails with network when the server cannot reach YouTube, and says so', async () => {
+    // What yt-dlp prints when the host does not resolve (the real one's words, see youtube.test).
+    await mkdir(path.dirname(ytDlpPath), { recursive: true });
+    await writeFile(
+      ytDlpPath,
+      `#!${process.execPath}
+process.stderr.write("ERROR: [youtube] abcDEF12345: Unable to download webpage: <urlopen error [Errno -3] Temporary failure in name resolution>\\n");
+process.exit(1);
+`,
+    );
+    await chmod(ytDlpPath, 0o755);
+    // Someone of their own, so the other tests' counts of Alice's analyses stay as they are.
+    const dave = await signUpViaApi(t.app, { email: 'dave@example.com' }, t.url);
+    await t.context.users.setProByEmail('dave@example.com', true);
+    try {
+      const created = await create(dave, youtube);
+      const done = await waitFor(dave, created.id, finished, 15_000);
+      expect(done).toMatchObject({ status: 'failed', failReason: 'memes.failures.network' });
+    } finally {
+      await rm(ytDlpPath, { force: true });
+    }
+  });
+
   it('downloads with yt-dlp, analyses and compiles; a short video is kept whole', async () => {
     await installFakeYtDlp();
     try {

@@ -1,8 +1,11 @@
+import { publishFailReasons } from '@cadence/shared/publish-fail-reasons';
 import { chunkRanges } from '@cadence/shared/tiktok-chunks';
 import { describe, expect, it } from 'vitest';
+import { StorageError } from '../../storage/media-storage.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import { AccountNeedsReconnectError } from '../accounts/token-service.ts';
 import {
+  failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
   nextStep,
   pollDelayMs,
@@ -93,11 +96,47 @@ describe('reactToError', () => {
     expect(reactToError(apiError('timeout', null), 'upload', 1)).toMatchObject({ action: 'retry' });
   });
 
+  it('names our own failures as ours, not as TikTok\'s internal error (regression: both were "internal")', () => {
+    expect(reactToError(new Error('EIO: i/o error, read'), 'upload', 1)).toEqual({
+      action: 'retry',
+      reason: 'publisher_error',
+      delayMs: 5_000,
+    });
+    // A video missing from storage will not come back: fail at once, saying so.
+    expect(reactToError(new StorageError('not_found', 'no object'), 'upload', 1)).toEqual({
+      action: 'fail',
+      reason: 'media_missing',
+    });
+  });
+
+  it('fails with a reason the web knows even for codes TikTok does not document', () => {
+    expect(reactToError(apiError('brand_new_code', 400), 'init', 1)).toEqual({
+      action: 'fail',
+      reason: 'tiktok_error',
+    });
+    expect(reactToError(apiError('upload_http_413', 413), 'upload', 1)).toEqual({
+      action: 'fail',
+      reason: 'upload_rejected',
+    });
+  });
+
   it('asks for a reconnect when the account has no usable token', () => {
     expect(reactToError(new AccountNeedsReconnectError('a1'), 'prepare', 1)).toEqual({
       action: 'fail',
       reason: 'account_reconnect_needed',
     });
+  });
+});
+
+describe('failReasonFromTikTok', () => {
+  it('keeps every documented code, and turns the rest into reasons of the shared list', () => {
+    for (const reason of publishFailReasons) expect(failReasonFromTikTok(reason)).toBe(reason);
+    expect(failReasonFromTikTok('spam_risk_something_new')).toBe('spam_risk');
+    expect(failReasonFromTikTok('upload_http_403')).toBe('upload_url_expired');
+    expect(failReasonFromTikTok('upload_http_404')).toBe('upload_not_found');
+    expect(failReasonFromTikTok('upload_http_416')).toBe('upload_offset_mismatch');
+    expect(failReasonFromTikTok('upload_http_400')).toBe('upload_rejected');
+    expect(failReasonFromTikTok('never_heard_of_it')).toBe('tiktok_error');
   });
 });
 

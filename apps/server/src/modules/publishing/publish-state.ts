@@ -1,6 +1,8 @@
 // The publisher's decisions as pure functions: what to do next with a post, and how to react to
 // an error. publisher.ts does the I/O; these are unit-tested on their own.
+import { isPublishFailReason, type PublishFailReason } from '@cadence/shared/publish-fail-reasons';
 import type { ChunkRange } from '@cadence/shared/tiktok-chunks';
+import { StorageError } from '../../storage/media-storage.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import { AccountNeedsReconnectError } from '../accounts/token-service.ts';
 
@@ -13,7 +15,7 @@ export const MAX_POLLS = 130;
  * The failReason shown when video/init may or may not have created a post (timeout, connection
  * lost after sending, or a crash in between). Publishing again could post twice, so the user checks.
  */
-export const INIT_OUTCOME_UNKNOWN = 'init_outcome_unknown';
+export const INIT_OUTCOME_UNKNOWN = 'init_outcome_unknown' satisfies PublishFailReason;
 
 export type PublishStep = 'init' | 'upload' | 'poll' | 'init_outcome_unknown';
 
@@ -34,8 +36,8 @@ export function nextStep(post: PublishProgress): PublishStep {
 }
 
 export type ErrorReaction =
-  | { action: 'retry'; reason: string; delayMs: number }
-  | { action: 'fail'; reason: string }
+  | { action: 'retry'; reason: PublishFailReason; delayMs: number }
+  | { action: 'fail'; reason: PublishFailReason }
   | { action: 'outcome_unknown' };
 
 export type PublishPhase = 'prepare' | 'init' | 'upload' | 'poll';
@@ -65,6 +67,27 @@ export function neverReachedTikTok(error: TikTokApiError): boolean {
   return causeCodes(error.cause).some((code) => NEVER_SENT_CODES.has(code));
 }
 
+/**
+ * The post's fail reason for a TikTok error code or status fail_reason: TikTok's documented codes
+ * as they are, the upload's bare HTTP statuses in words, anything else 'tiktok_error' (the caller
+ * logs the code itself).
+ */
+export function failReasonFromTikTok(code: string): PublishFailReason {
+  if (isPublishFailReason(code)) return code;
+  // TikTok may add spam_risk_* variants; they all mean "TikTok limits this account for now".
+  if (code.startsWith('spam_risk')) return 'spam_risk';
+  // Chunk PUTs often answer with a bare status (TikTokClient.uploadChunk names them upload_http_*).
+  switch (code) {
+    case 'upload_http_403':
+      return 'upload_url_expired';
+    case 'upload_http_404':
+      return 'upload_not_found';
+    case 'upload_http_416':
+      return 'upload_offset_mismatch';
+  }
+  return code.startsWith('upload_http_') ? 'upload_rejected' : 'tiktok_error';
+}
+
 /** 5 s, 10 s, 20 s … capped at 5 minutes. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(300_000, 5_000 * 2 ** Math.max(0, attempt - 1));
@@ -83,9 +106,15 @@ export function reactToError(error: unknown, phase: PublishPhase, attempt: numbe
   if (error instanceof AccountNeedsReconnectError) {
     return { action: 'fail', reason: 'account_reconnect_needed' };
   }
-  if (!(error instanceof TikTokApiError)) {
-    return { action: 'retry', reason: 'internal', delayMs: retryDelayMs(attempt) };
+  // The stored video is gone: no retry brings it back.
+  if (error instanceof StorageError && error.code === 'not_found') {
+    return { action: 'fail', reason: 'media_missing' };
   }
+  // Our own failure (storage, database…), not TikTok's: retried, then named as ours.
+  if (!(error instanceof TikTokApiError)) {
+    return { action: 'retry', reason: 'publisher_error', delayMs: retryDelayMs(attempt) };
+  }
+  const reason = failReasonFromTikTok(error.code);
   if (phase === 'init' && (error.code === 'timeout' || error.code === 'network_error')) {
     if (!neverReachedTikTok(error)) return { action: 'outcome_unknown' };
   }
@@ -95,21 +124,21 @@ export function reactToError(error: unknown, phase: PublishPhase, attempt: numbe
     if (error.httpStatus === 404) return { action: 'fail', reason: 'upload_not_found' };
     // Out of step with TikTok's offset: the next attempt asks TikTok where it stands.
     if (error.httpStatus === 416 || error.httpStatus === 400) {
-      return { action: 'retry', reason: error.code, delayMs: 1_000 };
+      return { action: 'retry', reason, delayMs: 1_000 };
     }
   }
   switch (error.kind) {
     case 'rate_limit':
       // The per-token windows are one minute long.
-      return { action: 'retry', reason: error.code, delayMs: phase === 'poll' ? 10_000 : 30_000 };
+      return { action: 'retry', reason, delayMs: phase === 'poll' ? 10_000 : 30_000 };
     case 'transient':
-      return { action: 'retry', reason: error.code, delayMs: retryDelayMs(attempt) };
+      return { action: 'retry', reason, delayMs: retryDelayMs(attempt) };
     case 'auth':
       // withAccessToken already refreshed once and the new token was refused too.
       return { action: 'fail', reason: 'account_reconnect_needed' };
     case 'cannot_post_now':
     case 'permanent':
-      return { action: 'fail', reason: error.code };
+      return { action: 'fail', reason };
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
 import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
 import type { MediaStorage } from '../../storage/media-storage.ts';
@@ -10,6 +11,7 @@ import type {
 } from '../../tiktok/tiktok-client.ts';
 import type { TokenService } from '../accounts/token-service.ts';
 import {
+  failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
   MAX_ATTEMPTS,
   MAX_POLLS,
@@ -82,8 +84,14 @@ export function createPublisher(deps: PublisherDeps) {
     return kept;
   }
 
-  async function fail(post: PublishRow, owner: string, reason: string): Promise<AdvanceOutcome> {
-    logger.warn({ postId: post.id, reason }, 'post failed');
+  /** `details` go to the log only: the error, or TikTok's own words behind the reason. */
+  async function fail(
+    post: PublishRow,
+    owner: string,
+    reason: PublishFailReason,
+    details: Record<string, unknown> = {},
+  ): Promise<AdvanceOutcome> {
+    logger.warn({ ...details, postId: post.id, reason }, 'post failed');
     const kept = await repository.update(
       post.id,
       owner,
@@ -91,6 +99,13 @@ export function createPublisher(deps: PublisherDeps) {
       { release: true },
     );
     return kept ? 'failed' : 'lease_lost';
+  }
+
+  /** TikTok's status says FAILED: its fail_reason, or 'publish_failed' when it gives none. */
+  function failedOnTikTok(post: PublishRow, owner: string, tiktokFailReason: string | null) {
+    return tiktokFailReason === null
+      ? fail(post, owner, 'publish_failed')
+      : fail(post, owner, failReasonFromTikTok(tiktokFailReason), { tiktokFailReason });
   }
 
   /** Applies an error's reaction; in the init phase a retry returns the post to 'pending'. */
@@ -106,11 +121,13 @@ export function createPublisher(deps: PublisherDeps) {
         logger.error({ postId: post.id, err: error }, 'video init outcome unknown: not retried');
         return fail(post, owner, INIT_OUTCOME_UNKNOWN);
       case 'fail':
-        return fail(post, owner, reaction.reason);
+        return fail(post, owner, reaction.reason, { err: error });
       case 'retry': {
         const countsAsAttempt = phase !== 'init' && !reaction.reason.startsWith('rate_limit');
         const attempts = post.attempt + (countsAsAttempt ? 1 : 0);
-        if (attempts >= MAX_ATTEMPTS && phase !== 'poll') return fail(post, owner, reaction.reason);
+        if (attempts >= MAX_ATTEMPTS && phase !== 'poll') {
+          return fail(post, owner, reaction.reason, { err: error });
+        }
         logger.warn(
           { postId: post.id, phase, reason: reaction.reason, delayMs: reaction.delayMs },
           'publish step will be retried',
@@ -126,6 +143,8 @@ export function createPublisher(deps: PublisherDeps) {
   }
 
   async function init(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
+    // Before TikTok creates a post we could never upload to.
+    if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
     const creator = await tokens.withAccessToken(post.account_id, (token) =>
       tiktok.queryCreatorInfo(token),
     );
@@ -212,8 +231,7 @@ export function createPublisher(deps: PublisherDeps) {
       const status = await tokens.withAccessToken(post.account_id, (token) =>
         tiktok.fetchPostStatus(token, publishId),
       );
-      if (status.status === 'FAILED')
-        return fail(post, owner, status.failReason ?? 'publish_failed');
+      if (status.status === 'FAILED') return failedOnTikTok(post, owner, status.failReason);
       if (status.status !== 'PROCESSING_UPLOAD') offset = size;
       else if (status.uploadedBytes !== null) offset = status.uploadedBytes;
     }
@@ -282,7 +300,7 @@ export function createPublisher(deps: PublisherDeps) {
         return kept ? 'published' : 'lease_lost';
       }
       case 'FAILED':
-        return fail(post, owner, status.failReason ?? 'publish_failed');
+        return failedOnTikTok(post, owner, status.failReason);
       case 'PROCESSING_UPLOAD':
       case 'PROCESSING_DOWNLOAD':
       case 'SEND_TO_USER_INBOX': {

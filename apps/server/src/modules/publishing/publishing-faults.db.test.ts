@@ -33,6 +33,36 @@ describe('publishing through TikTok faults', () => {
     expect(ledgerPostsTitled('Refused')).toHaveLength(0);
   });
 
+  it('fails at once as media_missing when the stored video is gone, creating nothing on TikTok', async () => {
+    const { id: account } = await freshAccount();
+    const video = await addVideo(kit.t, kit.user, kit.dir, 'vanished');
+    const created = await createSchedule(kit.t, kit.user, {
+      ...scheduleBody(account, [video.mediaId], {
+        publishType: 'scheduled',
+        date: '2099-01-01',
+        time: '09:00',
+      }),
+      posts: [{ mediaId: video.mediaId, title: 'Vanished' }],
+    });
+    const id = created.posts[0]?.id ?? '';
+    const media = await kit.t.context.database.db
+      .selectFrom('media')
+      .select('storage_key')
+      .where('id', '=', video.mediaId)
+      .executeTakeFirstOrThrow();
+    await kit.t.context.storage.delete(media.storage_key);
+    await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/reschedule`, {
+      dueAt: new Date(Date.now() + 500).toISOString(),
+    });
+    const done = await waitForStatus(id, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'failed', failReason: 'media_missing' });
+    expect(
+      sandbox()
+        .ledger()
+        .posts.filter((post) => post.post_info?.title === 'Vanished'),
+    ).toEqual([]);
+  });
+
   it('fails with the code when the creator cannot post at publish time', async () => {
     const { id: account, username } = await freshAccount();
     const video = await addVideo(kit.t, kit.user, kit.dir, 'spam');

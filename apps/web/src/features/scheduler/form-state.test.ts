@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accountDefaults,
   buildScheduleRequest,
+  capIntervalCount,
   clampIntervalCount,
   initialFormState,
   serverFieldErrors,
@@ -101,6 +102,40 @@ describe('scheduler form state', () => {
     expect(spaced).not.toHaveProperty('date');
     expect(clampIntervalCount(3, 0)).toBe(1);
     expect(clampIntervalCount(0, 4)).toBe(1);
+  });
+
+  it('reports an emptied date, time, count or interval as missing rather than filling it in', () => {
+    const scheduled = validateSchedule(
+      buildScheduleRequest(
+        filled({ publishType: 'scheduled', date: '', time: '' }),
+        videos,
+        'Europe/Paris',
+      ),
+    );
+    expect(scheduled).toEqual({
+      ok: false,
+      errors: { date: 'errors.dateRequired', time: 'errors.timeRequired' },
+    });
+    const spaced = validateSchedule(
+      buildScheduleRequest(
+        filled({
+          publishType: 'spaced',
+          interval: { count: 0, value: 0, unit: 'hours', startTime: '09:00', randomizeTime: false },
+        }),
+        videos,
+        'Europe/Paris',
+      ),
+    );
+    expect(spaced).toEqual({
+      ok: false,
+      errors: {
+        'interval.count': 'errors.invalidIntervalCount',
+        'interval.value': 'errors.invalidIntervalValue',
+      },
+    });
+    expect(capIntervalCount(5, 2)).toBe(2);
+    expect(capIntervalCount(0, 2)).toBe(0);
+    expect(capIntervalCount(3, 0)).toBe(1);
   });
 
   it('puts caption and branded-content errors on their own fields', () => {

@@ -90,6 +90,14 @@ export function clampIntervalCount(count: number, videoCount: number): number {
   return Math.max(1, Math.min(count, Math.max(1, videoCount)));
 }
 
+/**
+ * The spaced count as typed, brought down to the number of selected videos (spec §4) but never
+ * up: an emptied field (0) stays empty while the person types, and the schema reports it.
+ */
+export function capIntervalCount(count: number, videoCount: number): number {
+  return Math.min(count, Math.max(1, videoCount));
+}
+
 export interface SelectedVideo {
   key: string;
   mediaId: string | null;
@@ -109,11 +117,15 @@ export function buildScheduleRequest(
     mediaIds: ready.map((video) => video.mediaId),
     publishType: state.publishType,
     timeZone,
-    ...(state.publishType === 'scheduled' && { date: state.date, time: state.time }),
+    // An emptied date or time field is a missing one ('errors.dateRequired'), not a malformed one.
+    ...(state.publishType === 'scheduled' && {
+      date: state.date === '' ? undefined : state.date,
+      time: state.time === '' ? undefined : state.time,
+    }),
     ...(state.publishType === 'spaced' && {
       spacedInterval: {
         ...state.interval,
-        count: clampIntervalCount(state.interval.count, ready.length),
+        count: capIntervalCount(state.interval.count, ready.length),
       },
     }),
     posts: ready.map((video) => ({

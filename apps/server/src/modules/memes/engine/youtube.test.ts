@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isYouTubeUrl } from './youtube-url.ts';
 import {
   VideoFetchError,
+  classifyYtDlpFailure,
   fetchYouTubeVideo,
   parseYtDlpMetadata,
   parseYtDlpProgress,
@@ -107,6 +108,41 @@ describe('parseYtDlpProgress', () => {
     expect(parseYtDlpProgress('[download] 100% of 10.00MiB in 00:00:03')).toBe(100);
     expect(parseYtDlpProgress('[download] Destination: /tmp/x.mp4')).toBe(null);
     expect(parseYtDlpProgress('[youtube] dQw4w9WgXcQ: Downloading webpage')).toBe(null);
+  });
+});
+
+describe('classifyYtDlpFailure', () => {
+  // Regression: a server that cannot reach YouTube ended with the vague 'failed' message.
+  it.each([
+    // yt-dlp 2023.03 (Debian's, urllib), as printed here for an unknown host, a closed port and a
+    // server that never answers.
+    "ERROR: [generic] None: Unable to download webpage: <urlopen error [Errno -2] Name or service not known> (caused by URLError(gaierror(-2, 'Name or service not known')))",
+    "ERROR: [youtube] dQw4w9WgXcQ: Unable to download webpage: <urlopen error [Errno -3] Temporary failure in name resolution> (caused by URLError(gaierror(-3, 'Temporary failure in name resolution')))",
+    "ERROR: [generic] None: Unable to download webpage: <urlopen error [Errno 111] Connection refused> (caused by URLError(ConnectionRefusedError(111, 'Connection refused')))",
+    "ERROR: [generic] None: Unable to download webpage: timed out (caused by TimeoutError('timed out')); please report this issue on  https://github.com/yt-dlp/yt-dlp/issues?q= , filling out the appropriate issue template. Confirm you are on the latest version using  yt-dlp -U",
+    'ERROR: [youtube] dQw4w9WgXcQ: Unable to download webpage: <urlopen error [Errno 101] Network is unreachable>',
+    'ERROR: [youtube] dQw4w9WgXcQ: Unable to download webpage: <urlopen error [Errno 113] No route to host>',
+    // Newer yt-dlp (requests and urllib3).
+    "ERROR: [youtube] dQw4w9WgXcQ: Unable to download API page: HTTPSConnectionPool(host='www.youtube.com', port=443): Max retries exceeded with url: /youtubei/v1/player (Caused by NameResolutionError(\"<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to resolve 'www.youtube.com' ([Errno -3] Temporary failure in name resolution)\"))",
+    "ERROR: [youtube] dQw4w9WgXcQ: Unable to download webpage: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))",
+    "ERROR: [youtube] dQw4w9WgXcQ: Unable to download webpage: HTTPSConnectionPool(host='www.youtube.com', port=443): Read timed out. (read timeout=20.0)",
+  ])('calls a network failure network: %s', (summary) => {
+    expect(classifyYtDlpFailure(summary)).toBe('network');
+  });
+
+  it('keeps videos nobody can fetch unavailable, and the rest failed', () => {
+    expect(classifyYtDlpFailure('ERROR: [youtube] abc: Video unavailable')).toBe('unavailable');
+    expect(classifyYtDlpFailure('ERROR: [youtube] abc: Private video. Sign in if you…')).toBe(
+      'unavailable',
+    );
+    expect(
+      classifyYtDlpFailure(
+        "ERROR: [generic] None: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: 'Not Found'>)",
+      ),
+    ).toBe('unavailable');
+    expect(classifyYtDlpFailure('ERROR: Postprocessing: ffprobe and ffmpeg not found')).toBe(
+      'failed',
+    );
   });
 });
 

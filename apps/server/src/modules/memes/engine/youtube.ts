@@ -11,7 +11,8 @@ import type { HeatmapPoint } from './types.ts';
  * source is already cropped to ~400 px of width: more costs time, not quality).
  */
 
-export type VideoFetchErrorCode = 'downloader_missing' | 'unavailable' | 'too_long' | 'failed';
+export type VideoFetchErrorCode =
+  'downloader_missing' | 'unavailable' | 'too_long' | 'network' | 'failed';
 
 export class VideoFetchError extends Error {
   constructor(
@@ -96,6 +97,26 @@ const COMMON_ARGS = ['--ignore-config', '--no-playlist', '--no-warnings', '-f', 
 const UNAVAILABLE_PATTERN =
   /unavailable|private video|not available|has been removed|does not exist|copyright|sign in to confirm|members-only|incomplete youtube id|is not a valid url|unsupported url|404/i;
 
+/**
+ * Messages yt-dlp prints when this server cannot reach the site at all: name resolution, refused
+ * or dropped connections, timeouts. From its urllib handler ("Unable to download webpage:
+ * <urlopen error [Errno -2] Name or service not known>", "[Errno 111] Connection refused", "timed
+ * out") and from its requests/urllib3 one ("Failed to resolve 'www.youtube.com'", "Failed to
+ * establish a new connection", "Read timed out", "Max retries exceeded").
+ */
+const NETWORK_PATTERN =
+  /name or service not known|temporary failure in name resolution|no address associated with hostname|nodename nor servname|getaddrinfo failed|failed to resolve|connection refused|connection reset|connection aborted|network is unreachable|no route to host|timed out|remote end closed connection|max retries exceeded|failed to establish a new connection|unable to connect to proxy/i;
+
+/**
+ * What a failed yt-dlp run means for the person, from the ERROR lines it printed. Network first:
+ * a link that cannot be reached says nothing yet about the video.
+ */
+export function classifyYtDlpFailure(summary: string): 'network' | 'unavailable' | 'failed' {
+  if (NETWORK_PATTERN.test(summary)) return 'network';
+  if (UNAVAILABLE_PATTERN.test(summary)) return 'unavailable';
+  return 'failed';
+}
+
 interface RunResult {
   stdout: string;
   stderr: string;
@@ -159,7 +180,7 @@ function runYtDlp(
         const summary = errorLines || stderr.trim().split('\n').slice(-3).join('\n');
         reject(
           new VideoFetchError(
-            UNAVAILABLE_PATTERN.test(summary) ? 'unavailable' : 'failed',
+            classifyYtDlpFailure(summary),
             `yt-dlp exited with code ${String(code)}`,
             summary,
           ),

@@ -107,6 +107,24 @@ describe.runIf(installed || process.env.CI === 'true')(
       expect((error as VideoFetchError).details).toMatch(/404/);
     });
 
+    it('reports a server that refuses the connection as network, not as a vague failure', async () => {
+      // A port that was just free and is now closed: yt-dlp's connection is refused.
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((resolve) => closed.close(resolve));
+      const outputDir = path.join(dir, 'refused');
+      await mkdir(outputDir);
+      const error = await fetchYouTubeVideo({
+        ytDlpPath,
+        url: `http://127.0.0.1:${port}/clip.mp4`,
+        outputDir,
+      }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(VideoFetchError);
+      expect(error).toMatchObject({ code: 'network' });
+      expect((error as VideoFetchError).details).toMatch(/Connection refused/i);
+    });
+
     it('stops the download when cancelled: yt-dlp is killed and hangs up', async () => {
       const outputDir = path.join(dir, 'cancelled');
       await mkdir(outputDir);

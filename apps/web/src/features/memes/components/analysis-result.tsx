@@ -191,7 +191,7 @@ export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
               {selected.size === 0
                 ? t('memes.errors.selectExtract')
                 : t('memes.extracts.selectedCount', {
-                    selected: selected.size,
+                    count: selected.size,
                     total: analysis.extracts.length,
                     duration: formatTimestamp(selectedSeconds),
                   })}

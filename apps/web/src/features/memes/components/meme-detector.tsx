@@ -16,7 +16,7 @@ import { MemeForm, type SourceMode } from './meme-form.tsx';
 import { RecentAnalyses } from './recent-analyses.tsx';
 
 /** Link failures the user can get around by uploading the file they may already have. */
-const uploadHelps = new Set(['downloader_missing', 'unavailable', 'failed']);
+const uploadHelps = new Set(['downloader_missing', 'unavailable', 'network', 'failed']);
 
 function FailureNotice({
   analysis,

@@ -5,7 +5,7 @@ import {
 } from '@cadence/shared/schemas/schedule';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldErrors, ScheduleFormState } from '../form-state.ts';
+import { capIntervalCount, type FieldErrors, type ScheduleFormState } from '../form-state.ts';
 import { checkboxClass, FieldError, inputClass, labelClass } from './form-controls.tsx';
 import { StarIcon } from './icons.tsx';
 
@@ -66,6 +66,13 @@ export function PublishMethodField({
   const { interval } = state;
   const setInterval = (patch: Partial<ScheduleFormState['interval']>) =>
     onChange({ interval: { ...interval, ...patch } });
+  // Spec §4: never more per interval than videos selected. Typing 5 with 2 videos shows 2 at
+  // once; an emptied field stays empty while the person types (the schema then reports it).
+  const count = capIntervalCount(interval.count, videoCount);
+  const setCount = (typed: string) => {
+    const capped = capIntervalCount(toInt(typed), videoCount);
+    if (capped !== interval.count) setInterval({ count: capped });
+  };
 
   return (
     <fieldset>
@@ -145,8 +152,9 @@ export function PublishMethodField({
                 inputMode="numeric"
                 min={1}
                 max={Math.max(1, videoCount)}
-                value={interval.count === 0 ? '' : interval.count}
-                onChange={(event) => setInterval({ count: toInt(event.target.value) })}
+                value={count === 0 ? '' : count}
+                onChange={(event) => setCount(event.target.value)}
+                onBlur={(event) => setCount(event.target.value)}
                 aria-invalid={errors['interval.count'] ? true : undefined}
                 aria-describedby={errors['interval.count'] ? `${ids.count}-error` : undefined}
                 className={inputClass}
