@@ -1,5 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CreateScheduleInput } from '@cadence/shared/schemas/schedule';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
 import {
   accountCard as card,
   accountsBanner as banner,
@@ -9,9 +13,78 @@ import {
 } from './support/actions.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
-const { openPage } = useBrowserSuite();
+// NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse an account's tokens.
+const { openPage } = useBrowserSuite({ NODE_ENV: 'test' });
+let cleanup: () => Promise<void>;
+let video: string;
+
+beforeAll(async () => {
+  const temp = await createTempDir('cadence-accounts-e2e-');
+  cleanup = temp.cleanup;
+  video = await makeVideo(path.join(temp.dir, 'clip.mp4'), {
+    width: 360,
+    height: 640,
+    durationSeconds: 1,
+    fps: 30,
+    audio: true,
+  });
+});
+afterAll(async () => {
+  await cleanup?.();
+});
 
 const cards = (page: Page) => page.getByRole('article');
+
+/** Uploads a video through the tus API, as the scheduler's form does; returns its media id. */
+async function uploadVideo(page: Page, file: string): Promise<string> {
+  const bytes = await readFile(file);
+  const base64 = (text: string) => Buffer.from(text).toString('base64');
+  const created = await page.request.post('/api/uploads', {
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `filename ${base64(path.basename(file))},filetype ${base64('video/mp4')}`,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const location = new URL(
+    created.headers()['location'] ?? '',
+    new URL('/api/uploads/', page.url()),
+  );
+  const sent = await page.request.patch(location.pathname, {
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': '0',
+      'Content-Type': 'application/offset+octet-stream',
+    },
+    data: bytes,
+  });
+  expect(sent.status()).toBe(204);
+  return location.pathname.split('/').pop() ?? '';
+}
+
+/** Schedules each video for a day far ahead on the account, through the API: pending posts. */
+async function schedulePending(page: Page, accountId: string, captions: string[]) {
+  const mediaIds: string[] = [];
+  while (mediaIds.length < captions.length) mediaIds.push(await uploadVideo(page, video));
+  const body: CreateScheduleInput = {
+    accountId,
+    mediaIds,
+    publishType: 'scheduled',
+    date: '2099-01-01',
+    time: '09:00',
+    timeZone: 'Europe/Paris',
+    posts: mediaIds.map((mediaId, index) => ({ mediaId, title: captions[index] ?? '' })),
+    privacyLevel: 'SELF_ONLY',
+    allowComment: false,
+    allowDuet: false,
+    allowStitch: false,
+    commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+    consent: true,
+  };
+  const response = await page.request.post('/api/schedules', { data: body });
+  expect(response.status(), await response.text()).toBe(201);
+}
 
 async function listAccounts(page: Page) {
   const response = await page.request.get('/api/accounts');
@@ -162,15 +235,8 @@ describe('TikTok accounts screen', () => {
     await page.waitForURL(`**/scheduler?account=${account!.id}`);
     await page.goBack();
 
-    // The dialog says how many pending posts go with the account. (Posts are made by the scheduler;
-    // here the count is set on the list the page receives.)
-    await page.route('**/api/accounts', async (route) => {
-      if (route.request().method() !== 'GET') return route.fallback();
-      const response = await route.fetch();
-      const body = await response.json();
-      for (const item of body.accounts) item.scheduledCount = 2;
-      await route.fulfill({ response, json: body });
-    });
+    // The dialog says how many pending posts go with the account: two, scheduled for later.
+    await schedulePending(page, account!.id, ['Premier brouillon', 'Second brouillon']);
     await page.reload();
     await maya.getByText('Publications programmées : 2').waitFor();
     await maya.getByRole('button', { name: 'Supprimer @maya_creates' }).click();
@@ -183,10 +249,77 @@ describe('TikTok accounts screen', () => {
     await maya.getByRole('button', { name: 'Supprimer @maya_creates' }).click();
     await confirm.getByRole('button', { name: 'Supprimer', exact: true }).click();
     await confirm.waitFor({ state: 'detached' });
-    await page.getByText('Compte @maya_creates supprimé').waitFor();
+    await page
+      .getByText('Compte @maya_creates supprimé. 2 publications programmées ont été annulées.')
+      .waitFor();
     await page.getByRole('heading', { name: 'Aucun compte TikTok ajouté' }).waitFor();
-    await page.unroute('**/api/accounts');
     await expect(listAccounts(page)).resolves.toEqual([]);
+
+    // The posts stay in the scheduler's list, cancelled, under the account's name.
+    await page.goto('/scheduler');
+    for (const caption of ['Premier brouillon', 'Second brouillon']) {
+      const item = page.getByRole('article', { name: `Publication de @maya_creates : ${caption}` });
+      await item.locator('[data-status]').getByText('Annulée', { exact: true }).waitFor();
+      await item.getByText('compte supprimé').waitFor();
+      await expect(item.getByRole('button').count()).resolves.toBe(0);
+    }
+  });
+
+  it('says in the scheduler form that an account must be reconnected when TikTok refuses its tokens', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await addAccount(page, 'fading');
+    await connectThroughSandbox(page, 'fading', 'fading');
+    const form = page.getByRole('dialog', { name: /^(Nouvelle programmation|New schedule)$/ });
+
+    /** TikTok refuses the access token, then the refresh token (the person removed the app). */
+    async function refuseTokens() {
+      const fault = await page.request.post('/sandbox/tiktok/_control/faults', {
+        data: [
+          {
+            action: 'fail_next',
+            endpoint: 'creator_info',
+            failure: { type: 'error_body', code: 'access_token_invalid', status: 401 },
+          },
+          {
+            action: 'fail_next',
+            endpoint: 'token',
+            failure: { type: 'error_body', code: 'invalid_grant', status: 200 },
+          },
+        ],
+      });
+      expect(fault.status()).toBe(200);
+    }
+
+    await refuseTokens();
+    await card(page, 'fading')
+      .getByRole('link', { name: /^Programmer/ })
+      .click();
+    await form
+      .getByRole('alert')
+      .getByText(
+        'La connexion de ce compte à TikTok a expiré. Reconnectez-le depuis la page Comptes TikTok pour reprendre les publications.',
+      )
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await page.goto('/tiktok');
+    await card(page, 'fading').getByText('Reconnexion nécessaire').waitFor();
+
+    // Reconnected, then refused again, in English.
+    await connectThroughSandbox(page, 'fading', 'fading');
+    await card(page, 'fading').getByText('Connecté', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'EN' }).first().click();
+    await refuseTokens();
+    await card(page, 'fading')
+      .getByRole('link', { name: /^Schedule/ })
+      .click();
+    await form
+      .getByRole('alert')
+      .getByText(
+        "This account's connection to TikTok has expired. Reconnect it on the TikTok accounts page to resume publishing.",
+      )
+      .waitFor();
   });
 
   it('works at phone width', async () => {

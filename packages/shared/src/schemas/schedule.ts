@@ -224,7 +224,8 @@ export const planErrorFields: Record<PlanErrorCode, Record<string, ScheduleError
 export const postSchema = z.object({
   id: z.string(),
   scheduleId: z.string(),
-  accountId: z.string(),
+  /** Null once the account was deleted: the post stays in the history under accountUsername. */
+  accountId: z.string().nullable(),
   accountUsername: z.string(),
   mediaId: z.string(),
   thumbnailUrl: z.string().nullable(),

@@ -176,6 +176,10 @@ export function createAccountService(deps: AccountServiceDeps) {
       }
     },
 
+    /**
+     * Cancels the account's pending posts, revokes its grant at TikTok and deletes it. Its posts
+     * stay in the creator's history, detached from it, under the username they were made with.
+     */
     async remove(userId: string, id: string): Promise<{ cancelledPosts: number }> {
       const row = await requireOwned(userId, id);
       const cancelledPosts = await postStats.cancelPendingForAccount(userId, id);

@@ -3,7 +3,7 @@ import { chunkRanges } from '@cadence/shared/tiktok-chunks';
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../storage/media-storage.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
-import { AccountNeedsReconnectError } from '../accounts/token-service.ts';
+import { AccountDeletedError, AccountNeedsReconnectError } from '../accounts/token-service.ts';
 import {
   failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
@@ -125,6 +125,15 @@ describe('reactToError', () => {
       action: 'fail',
       reason: 'account_reconnect_needed',
     });
+  });
+
+  it('fails with account_deleted when the account was deleted meanwhile', () => {
+    for (const phase of ['prepare', 'init', 'upload', 'poll'] as const) {
+      expect(reactToError(new AccountDeletedError('a1'), phase, 1)).toEqual({
+        action: 'fail',
+        reason: 'account_deleted',
+      });
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { isPublishFailReason, type PublishFailReason } from '@cadence/shared/pub
 import type { ChunkRange } from '@cadence/shared/tiktok-chunks';
 import { StorageError } from '../../storage/media-storage.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
-import { AccountNeedsReconnectError } from '../accounts/token-service.ts';
+import { AccountDeletedError, AccountNeedsReconnectError } from '../accounts/token-service.ts';
 
 /** Give up after this many attempts at the same post (each transient failure is one). */
 export const MAX_ATTEMPTS = 6;
@@ -103,6 +103,8 @@ export function pollDelayMs(pollCount: number): number {
  * init again — a timeout or dropped connection there is 'outcome_unknown', not a retry.
  */
 export function reactToError(error: unknown, phase: PublishPhase, attempt: number): ErrorReaction {
+  // Deleted while the post was being published: its tokens were revoked with it.
+  if (error instanceof AccountDeletedError) return { action: 'fail', reason: 'account_deleted' };
   if (error instanceof AccountNeedsReconnectError) {
     return { action: 'fail', reason: 'account_reconnect_needed' };
   }

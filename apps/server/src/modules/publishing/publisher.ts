@@ -23,6 +23,9 @@ import {
 } from './publish-state.ts';
 import type { PublishingRepository, PublishRow } from './repository.ts';
 
+/** A post whose TikTok account still exists. */
+type AccountPublishRow = PublishRow & { account_id: string };
+
 /** TikTok's upload_url lives one hour; stop using it a little earlier. */
 const UPLOAD_URL_TTL_MS = 55 * 60 * 1000;
 /** Short, because the heartbeat renews it every third: a dead worker's posts come back within seconds. */
@@ -142,7 +145,7 @@ export function createPublisher(deps: PublisherDeps) {
     }
   }
 
-  async function init(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
+  async function init(post: AccountPublishRow, owner: string): Promise<AdvanceOutcome> {
     // Before TikTok creates a post we could never upload to.
     if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
     const creator = await tokens.withAccessToken(post.account_id, (token) =>
@@ -204,7 +207,7 @@ export function createPublisher(deps: PublisherDeps) {
   }
 
   async function upload(
-    post: PublishRow,
+    post: AccountPublishRow,
     owner: string,
     resumed: boolean,
     signal?: AbortSignal,
@@ -277,7 +280,7 @@ export function createPublisher(deps: PublisherDeps) {
       : 'lease_lost';
   }
 
-  async function poll(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
+  async function poll(post: AccountPublishRow, owner: string): Promise<AdvanceOutcome> {
     const publishId = post.publish_id;
     if (publishId === null) return fail(post, owner, 'upload_state_missing');
     const status = await tokens.withAccessToken(post.account_id, (token) =>
@@ -314,11 +317,14 @@ export function createPublisher(deps: PublisherDeps) {
   }
 
   async function step(
-    post: PublishRow,
+    row: PublishRow,
     owner: string,
     reserved: boolean,
     signal: AbortSignal,
   ): Promise<AdvanceOutcome> {
+    // Its account was deleted meanwhile (the post stays in the history): nowhere to publish it.
+    if (row.account_id === null) return fail(row, owner, 'account_deleted');
+    const post = { ...row, account_id: row.account_id };
     const phaseOf = nextStep(post);
     try {
       switch (phaseOf) {
@@ -357,7 +363,7 @@ export function createPublisher(deps: PublisherDeps) {
       if (current.status === 'pending' && current.due_at.getTime() > Date.now()) return 'not_ready';
       if (current.lease_until !== null && current.lease_until.getTime() > Date.now()) return 'busy';
       let reserved = false;
-      if (current.status === 'pending') {
+      if (current.status === 'pending' && current.account_id !== null) {
         // Reserve the init slot before taking the post, so a paced post simply stays pending.
         const freeAt = await repository.reserveInit(current.account_id);
         if (freeAt !== null) {

@@ -10,7 +10,8 @@ import type {
 export interface ScheduleTable {
   id: Generated<string>;
   user_id: string;
-  account_id: string;
+  /** Null once the account was deleted: its schedules and posts stay in the history. */
+  account_id: string | null;
   publish_type: PublishType;
   time_zone: string;
   date: string | null;
@@ -28,7 +29,8 @@ export interface PostTable {
   id: Generated<string>;
   schedule_id: string;
   user_id: string;
-  account_id: string;
+  /** Null once the account was deleted; account_username still says which it was. */
+  account_id: string | null;
   account_username: string;
   media_id: string;
   title: string;

@@ -113,7 +113,10 @@ export function createScheduleRepository(db: Kysely<Database>) {
       return result.numUpdatedRows > 0n;
     },
 
-    /** failed → pending, due now, with the publish progress forgotten (a new TikTok post). */
+    /**
+     * failed → pending, due now, with the publish progress forgotten (a new TikTok post); not for
+     * a post whose account was deleted.
+     */
     async retry(userId: string, id: string, now: Date): Promise<boolean> {
       const result = await db
         .updateTable('posts')
@@ -138,6 +141,7 @@ export function createScheduleRepository(db: Kysely<Database>) {
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where('status', '=', 'failed')
+        .where('account_id', 'is not', null)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
@@ -154,13 +158,15 @@ export function createScheduleRepository(db: Kysely<Database>) {
         ])
         .where('user_id', '=', userId)
         .where('status', '=', 'pending')
+        .where('account_id', 'is not', null)
         .groupBy('account_id')
         .execute();
       return new Map(
-        rows.map((row) => [
-          row.account_id,
-          { count: Number(row.count), nextDueAt: row.next_due_at ?? null },
-        ]),
+        rows.flatMap((row) =>
+          row.account_id === null
+            ? []
+            : [[row.account_id, { count: Number(row.count), nextDueAt: row.next_due_at ?? null }]],
+        ),
       );
     },
 

@@ -28,6 +28,7 @@ export const scheduleServiceErrorKeys = {
   tiktokUnavailable: 'schedules.errors.tiktokUnavailable',
   notPending: 'schedules.errors.notPending',
   notFailed: 'schedules.errors.notFailed',
+  accountDeleted: 'schedules.errors.accountDeleted',
 } as const;
 const keys = scheduleServiceErrorKeys;
 
@@ -222,6 +223,12 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     },
 
     async retry(userId: string, id: string): Promise<Post> {
+      const row = await requirePost(userId, id);
+      if (row.status === 'failed' && row.account_id === null) {
+        throw new AppError('conflict', 'The account of this post was deleted', {
+          accountId: keys.accountDeleted,
+        });
+      }
       const dueAt = now();
       const post = await postAfterChange(
         userId,

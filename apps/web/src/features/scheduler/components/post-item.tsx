@@ -63,6 +63,9 @@ export function PostItem({ post, actions }: { post: Post; actions: PostActions }
           <span className="truncate text-sm font-semibold text-slate-900">
             @{post.accountUsername}
           </span>
+          {post.accountId === null && (
+            <span className="text-xs text-slate-500">{t('scheduler.post.accountDeleted')}</span>
+          )}
         </div>
 
         <p className="mt-1.5 flex items-center gap-1.5 text-sm text-slate-600">
@@ -146,7 +149,8 @@ function PostFooter({
       </div>
     );
   }
-  if (post.status === 'failed') {
+  // Retrying needs the account: one deleted since cannot be posted to.
+  if (post.status === 'failed' && post.accountId !== null) {
     return (
       <div className="mt-3">
         <button
