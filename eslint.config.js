@@ -9,6 +9,8 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/dist.building-*/**',
+      '**/dist.old-*/**',
       '**/node_modules/**',
       'data/**',
       'coverage/**',

@@ -32,6 +32,7 @@ import {
 import { createScheduleRepository } from '../apps/server/src/modules/schedules/repository.ts';
 import { mediaKey } from '../apps/server/src/storage/media-storage.ts';
 import { openTestDatabase } from '../apps/server/src/test-support/database.ts';
+import { ensureServerBuild } from '../scripts/server-build.mjs';
 import {
   CLIENT_KEY,
   CLIENT_SECRET,
@@ -276,12 +277,18 @@ async function runOne(
       PUBLISH_FETCH.loops * (kind === 'postgres' ? options.workers : 1),
     );
     if (kind === 'postgres') {
+      // Compiled workers, as `npm run worker` runs them (rebuilt first if their sources changed).
+      await ensureServerBuild();
       for (let w = 0; w < options.workers; w++) {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
-          cwd: repoRoot,
-          env: { ...process.env, ...env },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
+        const child = spawn(
+          process.execPath,
+          ['--enable-source-maps', 'apps/server/dist/worker.js'],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, ...env },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
         const ready = new Promise<void>((done) => {
           child.stdout?.on('data', (chunk: Buffer) => {
             if (chunk.toString().includes('worker ready')) done();

@@ -1,10 +1,11 @@
 /**
- * Upload benchmark: one large file through tus (the browser's protocol) to a real server child
- * process over loopback, streamed from disk in 64 MiB PATCHes (never held in memory), against a
- * plain streamed copy of the same file on the same disk in the same run. Prints MB/s for both,
- * their ratio (target ≥ 0.5) and the server's peak RSS from /proc/<pid>/status VmHWM (target
- * < 200 MB). The server runs once on PostgreSQL (the upload's own memory, no WASM database in
- * the process) and once on embedded PGlite, whose WASM heap alone is several hundred MB.
+ * Upload benchmark: one large file through tus (the browser's protocol) to the compiled server
+ * (`apps/server/dist/main.js`, as `npm start` runs it) in a child process over loopback, streamed
+ * from disk in 64 MiB PATCHes (never held in memory), against a plain streamed copy of the same
+ * file on the same disk in the same run. Prints MB/s for both, their ratio (target ≥ 0.5) and the
+ * server's peak RSS from /proc/<pid>/status VmHWM (target < 200 MB). The server runs once on
+ * PostgreSQL (the upload's own memory, no WASM database in the process) and once on embedded
+ * PGlite, whose WASM heap alone is several hundred MB.
  * `npx tsx bench/upload-throughput.ts [--mib 1024] [--quick] [--database postgres|pglite|both]`
  */
 import { spawn } from 'node:child_process';
@@ -19,6 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openTestDatabase } from '../apps/server/src/test-support/database.ts';
+import { ensureServerBuild } from '../scripts/server-build.mjs';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const PATCH_BYTES = 64 * 1024 * 1024;
@@ -155,7 +157,9 @@ async function measure(database: 'postgres' | 'pglite', mib: number): Promise<Up
   const postgres = database === 'postgres' ? await openTestDatabase('postgres') : null;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // The compiled server, as `npm start` runs it (rebuilt first if its sources changed).
+  await ensureServerBuild();
+  const server = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/main.js'], {
     cwd: repoRoot,
     env: {
       ...process.env,

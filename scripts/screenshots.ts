@@ -2,12 +2,11 @@
  * Screenshots of every screen at phone (390 px) and desktop (1280 px) widths in both languages,
  * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [route …]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { signUp } from '../e2e/support/actions.ts';
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
-import { repoRoot, startServer } from '../e2e/support/server.ts';
+import { repoRoot, runAdmin, startServer } from '../e2e/support/server.ts';
 
 const outDir = path.join(repoRoot, 'screenshots');
 mkdirSync(outDir, { recursive: true });
@@ -34,14 +33,7 @@ try {
       });
       const user = await signUp(page);
       if (width === 1280 && language === 'en') {
-        execFileSync(
-          process.execPath,
-          ['--import', 'tsx', 'apps/server/src/admin.ts', 'pro', 'grant', user.email],
-          {
-            cwd: repoRoot,
-            env: server.env,
-          },
-        );
+        await runAdmin(server, 'pro', 'grant', user.email);
       }
       for (const route of routes.filter((r) => r !== '/auth')) {
         await page.goto(route);

@@ -1,23 +1,18 @@
-// `npm start`: builds the web app if it has not been built yet, then runs the server (which serves
-// it) with the embedded worker. Everything else is configuration (see README).
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: builds the web app and the server when missing (and the server again when its
+// sources changed since), then runs the compiled server, which serves the web app, with the
+// embedded worker. Everything else is configuration (see README).
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ensureServerBuild, repoRoot, runCompiled } from './server-build.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
   console.log('Building the web app (first start)…');
   const build = spawnSync('npm', ['run', 'build', '-w', '@cadence/web'], {
-    cwd: root,
+    cwd: repoRoot,
     stdio: 'inherit',
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await ensureServerBuild();
+runCompiled('main', [], { NODE_ENV: 'production', ...process.env });

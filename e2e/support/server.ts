@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { requireServerBuild } from '../../scripts/server-build.mjs';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -50,11 +51,21 @@ export async function waitFor<TValue>(
   );
 }
 
-/** Starts the real server (`apps/server/src/main.ts`, built SPA) on a free port with its own data dir. */
+/** Node's arguments to run a compiled entry point as `npm start` and `npm run admin` do. */
+function compiledEntry(name: 'main' | 'admin'): string[] {
+  return ['--enable-source-maps', `apps/server/dist/${name}.js`];
+}
+
+/**
+ * Starts the real server as production runs it (the compiled `apps/server/dist/main.js`, built SPA)
+ * on a free port with its own data dir. Throws, saying to run `npm run build`, when there is no
+ * build; rebuilds the server first when its sources changed since, as `npm start` does.
+ */
 export async function startServer(
   extraEnv: NodeJS.ProcessEnv = {},
   dataDir?: string,
 ): Promise<RunningServer> {
+  await requireServerBuild();
   const port = await freePort();
   const ownDataDir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cadence-e2e-'));
   const url = `http://127.0.0.1:${port}`;
@@ -70,15 +81,11 @@ export async function startServer(
     ...extraEnv,
   };
   let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: repoRoot,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, compiledEntry('main'), {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -117,12 +124,12 @@ export async function startServer(
 
 const execFileAsync = promisify(execFile);
 
-/** Runs the admin CLI (`apps/server/src/admin.ts`) with the server's environment, e.g. `pro grant`. */
+/** Runs the compiled admin CLI (`npm run admin`) with the server's environment, e.g. `pro grant`. */
 export function runAdmin(
   server: RunningServer,
   ...args: string[]
 ): Promise<{ stdout: string; stderr: string }> {
-  return execFileAsync(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+  return execFileAsync(process.execPath, [...compiledEntry('admin'), ...args], {
     cwd: repoRoot,
     env: server.env,
   });
