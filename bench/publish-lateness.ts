@@ -32,6 +32,7 @@ import {
 import { createScheduleRepository } from '../apps/server/src/modules/schedules/repository.ts';
 import { mediaKey } from '../apps/server/src/storage/media-storage.ts';
 import { openTestDatabase } from '../apps/server/src/test-support/database.ts';
+import { postableProbe } from '../apps/server/src/test-support/media-fixtures.ts';
 import { ensureServerBuild } from '../scripts/server-build.mjs';
 import {
   CLIENT_KEY,
@@ -190,7 +191,7 @@ async function seed(
         width: 1080,
         height: 1920,
         has_audio: false,
-        probe: '{}',
+        probe: JSON.stringify(postableProbe(bytes.length)),
       })
       .execute();
     const count = Math.floor(posts / accounts) + (a < posts % accounts ? 1 : 0);
