@@ -12,6 +12,7 @@ import type { ProbedVideo } from './probe.ts';
 import {
   createTempDir,
   makeAudioOnly,
+  postableProbe,
   makeNotAVideo,
   makeVideo,
   testBinaries,
@@ -239,22 +240,10 @@ describe('parseFfprobeOutput', () => {
 
 describe('validateForTikTok', () => {
   const good: ProbedVideo = {
-    container: 'mov,mp4,m4a,3gp,3g2,mj2',
-    videoCodec: 'h264',
-    width: 1080,
-    height: 1920,
-    displayWidth: 1080,
-    displayHeight: 1920,
-    rotation: 0,
-    sampleAspectRatio: 1,
-    fps: 30,
-    pixelFormat: 'yuv420p',
-    bitDepth: 8,
+    ...postableProbe(10_000_000),
     durationSeconds: 30,
-    sizeBytes: 10_000_000,
     hasAudio: true,
     audioCodec: 'aac',
-    colorTransfer: null,
   };
 
   it.each([
