@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark's main() in sequence, each printing its figures and the
  * ratio to its baseline. `npm run bench -- --only <name> [--quick]` runs one (names below);
- * other flags go to the benchmarks that accept them (publish-lateness, upload-throughput).
+ * other flags go to the benchmarks that accept them (memes-link, publish-lateness,
+ * upload-throughput).
  */
 import { parseArgs } from 'node:util';
 
@@ -22,6 +23,11 @@ const benches: Bench[] = [
     name: 'memes',
     passFlags: false,
     run: async (argv) => (await import('./memes/evaluate.ts')).main(argv),
+  },
+  {
+    name: 'memes-link',
+    passFlags: true,
+    run: async (argv) => (await import('./memes/link-to-download.ts')).main(argv),
   },
   {
     name: 'publish-lateness',
