@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CreateScheduleInput } from '@cadence/shared/schemas/schedule';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { scheduleBody } from '../apps/server/src/test-support/schedule-body.ts';
+import { tusUpload } from '../apps/server/src/test-support/tus-upload.ts';
 import {
   accountCard as card,
   accountsBanner as banner,
@@ -35,53 +35,30 @@ afterAll(async () => {
 
 const cards = (page: Page) => page.getByRole('article');
 
-/** Uploads a video through the tus API, as the scheduler's form does; returns its media id. */
+/** Uploads a video through the tus API with the page's session, as the scheduler's form does. */
 async function uploadVideo(page: Page, file: string): Promise<string> {
-  const bytes = await readFile(file);
-  const base64 = (text: string) => Buffer.from(text).toString('base64');
-  const created = await page.request.post('/api/uploads', {
-    headers: {
-      'Tus-Resumable': '1.0.0',
-      'Upload-Length': String(bytes.length),
-      'Upload-Metadata': `filename ${base64(path.basename(file))},filetype ${base64('video/mp4')}`,
-    },
+  const cookie = (await page.context().cookies())
+    .map((entry) => `${entry.name}=${entry.value}`)
+    .join('; ');
+  const upload = await tusUpload(new URL(page.url()).origin, cookie, file, {
+    filename: path.basename(file),
   });
-  expect(created.status()).toBe(201);
-  const location = new URL(
-    created.headers()['location'] ?? '',
-    new URL('/api/uploads/', page.url()),
-  );
-  const sent = await page.request.patch(location.pathname, {
-    headers: {
-      'Tus-Resumable': '1.0.0',
-      'Upload-Offset': '0',
-      'Content-Type': 'application/offset+octet-stream',
-    },
-    data: bytes,
-  });
-  expect(sent.status()).toBe(204);
-  return location.pathname.split('/').pop() ?? '';
+  expect(upload.status, upload.body).toBe(204);
+  return upload.id ?? '';
 }
 
 /** Schedules each video for a day far ahead on the account, through the API: pending posts. */
 async function schedulePending(page: Page, accountId: string, captions: string[]) {
   const mediaIds: string[] = [];
   while (mediaIds.length < captions.length) mediaIds.push(await uploadVideo(page, video));
-  const body: CreateScheduleInput = {
-    accountId,
-    mediaIds,
+  const body = scheduleBody(accountId, mediaIds, {
     publishType: 'scheduled',
     date: '2099-01-01',
     time: '09:00',
-    timeZone: 'Europe/Paris',
     posts: mediaIds.map((mediaId, index) => ({ mediaId, title: captions[index] ?? '' })),
     privacyLevel: 'SELF_ONLY',
     allowComment: false,
-    allowDuet: false,
-    allowStitch: false,
-    commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
-    consent: true,
-  };
+  });
   const response = await page.request.post('/api/schedules', { data: body });
   expect(response.status(), await response.text()).toBe(201);
 }

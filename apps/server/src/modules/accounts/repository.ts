@@ -1,6 +1,7 @@
 import type { AccountSettings } from '@cadence/shared/schemas/account';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TikTokAccountTable } from '../../db/schema.ts';
+import { leaseEnd } from '../../db/lease.ts';
 import './db-types.ts';
 
 export type AccountRow = Selectable<TikTokAccountTable>;
@@ -12,10 +13,6 @@ export interface TokenUpdate {
   refreshTokenExpiresAt: Date;
   scopes: string[];
 }
-
-// The database's clock decides lock expiry, so processes with drifting clocks agree on it.
-const leaseEnd = (leaseMs: number) =>
-  sql<Date>`now() + ${Math.ceil(leaseMs)}::integer * interval '1 millisecond'`;
 
 /**
  * SQL for TikTok accounts, OAuth states and token refresh locks. Reads and writes the browser

@@ -129,26 +129,7 @@ export async function addVideo(
   return { mediaId: media.id, sha256 };
 }
 
-export function scheduleBody(
-  accountId: string,
-  mediaIds: string[],
-  overrides: Partial<CreateScheduleInput> = {},
-): CreateScheduleInput {
-  return {
-    accountId,
-    mediaIds,
-    publishType: 'immediate',
-    timeZone: 'Europe/Paris',
-    posts: mediaIds.map((mediaId, index) => ({ mediaId, title: `Video ${index + 1} #cadence` })),
-    privacyLevel: 'PUBLIC_TO_EVERYONE',
-    allowComment: true,
-    allowDuet: false,
-    allowStitch: false,
-    commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
-    consent: true,
-    ...overrides,
-  };
-}
+export { scheduleBody } from '../../test-support/schedule-body.ts';
 
 export async function createSchedule(
   t: TestApp,

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { leaseEnd } from '../../db/lease.ts';
 import './db-types.ts';
 
 /** NOTIFY channels of the upload locks; the payload is the upload id. */
@@ -7,10 +8,6 @@ export const RELEASE_REQUESTED_CHANNEL = 'upload_lock_release_requested';
 export const RELEASED_CHANNEL = 'upload_lock_released';
 
 export type UploadLockRepository = ReturnType<typeof createUploadLockRepository>;
-
-// The database's clock decides expiry, so processes with drifting clocks agree on it.
-const leaseEnd = (leaseMs: number) =>
-  sql<Date>`now() + ${Math.ceil(leaseMs)}::integer * interval '1 millisecond'`;
 
 /** SQL of the shared upload locks (table upload_locks, PostgreSQL). */
 export function createUploadLockRepository(db: Kysely<Database>) {
