@@ -1,9 +1,67 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+const subdirs = (/** @type {string} */ dir) =>
+  readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+const webSrc = 'apps/web/src';
+const serverModules = 'apps/server/src/modules';
+// What a server module offers the others: its service, its repository and row types, its queue
+// (jobs.ts: names and enqueue functions), the accounts token service, and test kits. Routes,
+// pipelines (publisher, engine/, render/), pure decision modules and views stay inside.
+const modulePublicFiles = [
+  'service',
+  'repository',
+  'db-types',
+  'jobs',
+  'token-service',
+  'test-kit',
+];
+
+/**
+ * Boundaries checked on resolved paths, so every spelling of an import (`../../accounts/api/…`,
+ * `../../features/accounts/…`) is caught (bulletproof-react's zones).
+ */
+const boundaryZones = [
+  // Web: a feature imports only itself and shared code; the app composes features.
+  ...subdirs(`${webSrc}/features`).map((feature) => ({
+    target: `${webSrc}/features/${feature}`,
+    from: `${webSrc}/features`,
+    except: [`./${feature}`],
+    message: 'A feature never imports another feature: move shared code to lib/ or components/.',
+  })),
+  {
+    target: `${webSrc}/features`,
+    from: `${webSrc}/app`,
+    message: 'Features do not import the app shell.',
+  },
+  {
+    target: [`${webSrc}/lib`, `${webSrc}/components`],
+    from: [`${webSrc}/features`, `${webSrc}/app`],
+    message: 'Shared code (lib/, components/) never depends on features or the app.',
+  },
+  // Server: a module reaches another module only through its public files.
+  ...subdirs(serverModules).map((module) => ({
+    target: `${serverModules}/${module}`,
+    from: path.join(root, serverModules, '*/**'),
+    except: [
+      path.join(root, serverModules, module, '**'),
+      path.join(root, serverModules, `*/{${modulePublicFiles.join(',')}}.ts`),
+    ],
+    message: `Another module's internals: import its ${modulePublicFiles.join('/')} file, or move the shared code to lib/.`,
+  })),
+];
 
 export default tseslint.config(
   {
@@ -21,6 +79,15 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'apps/web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },
@@ -34,6 +101,8 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/require-await': 'off',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
       '@typescript-eslint/no-misused-promises': [
         'error',
         { checksVoidReturn: { attributes: false } },
@@ -54,15 +123,25 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      // A feature imports only itself and shared code (bulletproof-react's rule).
-      'no-restricted-imports': [
+    },
+  },
+  {
+    // Server layers under the modules (lib, db, storage, TikTok client, media tools, auth, the queue
+    // plumbing) never reach up into a module; only the composition roots (app, context, worker,
+    // jobs/worker) wire modules together. Integration tests of a layer may use modules.
+    files: ['apps/server/src/{lib,db,storage,tiktok,media,auth,jobs}/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/jobs/worker.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
         'error',
         {
-          patterns: [
+          basePath: root,
+          zones: [
+            ...boundaryZones,
             {
-              group: ['../../features/*', '../../../features/*'],
-              message:
-                'Features must not import other features; move shared code to components/ or lib/.',
+              target: 'apps/server/src',
+              from: serverModules,
+              message: 'A layer below the modules never imports a module; pass what it needs in.',
             },
           ],
         },

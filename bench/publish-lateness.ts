@@ -306,7 +306,17 @@ async function runOne(
     if (Date.now() > dueAt.getTime())
       console.warn('  (seeding overran the due time; lateness includes it)');
     kit.sandbox.state.control.setLatency(options.latencyMs);
-    if (kind === 'pglite') await startPublishingWorkers(context, pino({ level: 'warn' }));
+    if (kind === 'pglite') {
+      const deps = {
+        boss: context.boss,
+        db: context.database.db,
+        tiktok: context.tiktok,
+        tokens: context.tokens,
+        storage: context.storage,
+        concurrency: context.config.worker.concurrency,
+      };
+      await startPublishingWorkers(deps, pino({ level: 'warn' }));
+    }
     const floor = rateLimitFloor(fixture.postsPerAccount);
     await waitFor(
       async () => {

@@ -202,7 +202,8 @@ describe('the real build', () => {
           PATH: process.env.PATH,
           DATA_DIR: dataDir,
           DATABASE_URL: 'postgres://postgres@127.0.0.1:1/cadence',
-          LOG_LEVEL: 'silent',
+          // The process guard logs the uncaught error (with its stack) at fatal, then exits.
+          LOG_LEVEL: 'fatal',
         },
       },
     ).then(
@@ -212,7 +213,7 @@ describe('the real build', () => {
 
     expect(failure).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(
+      stdout: expect.stringMatching(
         /ECONNREFUSED[\s\S]*at async migrate \(\S*apps\/server\/src\/db\/migrate\.ts:\d+:\d+\)[\s\S]*apps\/server\/src\/worker\.ts:\d+/,
       ),
     });

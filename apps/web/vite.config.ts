@@ -8,5 +8,7 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/sandbox': 'http://localhost:3000' },
   },
-  build: { sourcemap: true, chunkSizeWarningLimit: 400 },
+  // 'hidden': maps are written next to the bundles (to decode production stack traces) but the
+  // bundles do not point to them, and the server never serves them (apps/server/src/app.ts).
+  build: { sourcemap: 'hidden', chunkSizeWarningLimit: 400 },
 });

@@ -6,10 +6,12 @@
  * API reports it), then the whole MP4 read from the download link. Compared with the engine alone
  * (analysis + thumbnails + compilation on the same local file) measured in the same run.
  *
- * YouTube is out of reach here: this process serves the generated 720p video over loopback, and
- * YTDLP_PATH is a wrapper that swaps the link after `--` for that local URL before running the
- * real yt-dlp with every other argument unchanged. The figure therefore excludes YouTube's
- * download speed.
+ * YouTube is out of reach here: this process serves the generated 720p video over loopback and
+ * the server is started with YOUTUBE_TEST_ORIGIN pointing there (the operator-only stand-in for
+ * YouTube: the link is validated as always, then yt-dlp fetches its video id from that origin as
+ * `/<id>.mp4`). YTDLP_PATH is a wrapper that only records when yt-dlp runs and with which URL,
+ * then runs the real yt-dlp with its arguments unchanged. The figure excludes YouTube's download
+ * speed.
  *
  *   npm run bench -- --only memes-link [--quick] [--database pglite|postgres|both]
  *     [--keep <dir>] [--poll-ms 250] [--ytdlp /usr/bin/yt-dlp] [--ffmpeg …] [--ffprobe …]
@@ -48,8 +50,10 @@ import {
 } from './engine-speed.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-/** What the creator pastes; the wrapper never lets yt-dlp see it. */
-const YOUTUBE_LINK = 'https://www.youtube.com/watch?v=cadenceBench';
+/** The video id the bench's stand-in for YouTube serves. */
+const VIDEO_ID = 'cadenceMeme';
+/** What the creator pastes; the server checks it and keeps only the id. */
+const YOUTUBE_LINK = `https://youtu.be/${VIDEO_ID}?si=bench`;
 /** The web app's polling interval for a running analysis (get-meme-analysis.ts). */
 const WEB_APP_POLL_MS = 1000;
 
@@ -195,10 +199,13 @@ interface ServedRequest {
   bytes: number;
 }
 
-/** Serves one file over loopback (HEAD, single ranges), recording each request's span and bytes. */
-async function serveVideo(videoPath: string) {
+/**
+ * Serves one file over loopback as YouTube's stand-in serves video `videoId` (`/<id>.mp4`; HEAD,
+ * single ranges), recording each request's span and bytes.
+ */
+async function serveVideo(videoPath: string, videoId: string) {
   const size = (await stat(videoPath)).size;
-  const name = path.basename(videoPath);
+  const name = `${videoId}.mp4`;
   const requests: ServedRequest[] = [];
   const server = http.createServer((request, response) => {
     const served: ServedRequest = {
@@ -238,6 +245,8 @@ async function serveVideo(videoPath: string) {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
+    /** For YOUTUBE_TEST_ORIGIN. */
+    origin: `http://127.0.0.1:${port}`,
     url: `http://127.0.0.1:${port}/${name}`,
     size,
     requests,
@@ -252,30 +261,25 @@ async function serveVideo(videoPath: string) {
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Writes the YTDLP_PATH wrapper: the argument after the first `--` (the link; the server always
- * ends its options with it) becomes `localUrl`, everything else reaches `realYtDlp` unchanged.
- * Each swap is logged as `<epoch ms>\t<the link it replaced>` so the bench can check the server
- * really went through it, and when.
+ * Writes the YTDLP_PATH wrapper: it logs `<epoch ms>\t<the URL after the first -->` (the server
+ * always ends its options with it) so the bench can check what the server asked for, and when,
+ * then runs `realYtDlp` with every argument unchanged.
  */
-async function writeYtDlpWrapper(params: { dir: string; realYtDlp: string; localUrl: string }) {
-  const wrapperPath = path.join(params.dir, 'yt-dlp-loopback');
-  const logPath = path.join(params.dir, 'yt-dlp-loopback.log');
+async function writeYtDlpWrapper(params: { dir: string; realYtDlp: string }) {
+  const wrapperPath = path.join(params.dir, 'yt-dlp-logged');
+  const logPath = path.join(params.dir, 'yt-dlp-logged.log');
   await writeFile(
     wrapperPath,
     `#!/bin/sh
-# Cadence memes-link bench: YouTube is out of reach here, so the link after -- becomes the local
-# copy of the video; every other argument reaches the real yt-dlp unchanged.
+# Cadence memes-link bench: note when yt-dlp runs and for which URL, then run it as asked.
 state=options
 for arg do
-  shift
   if [ "$state" = link ]; then
     printf '%s\\t%s\\n' "$(date +%s%3N)" "$arg" >> ${shellQuote(logPath)}
-    arg=${shellQuote(params.localUrl)}
-    state=done
-  elif [ "$state" = options ] && [ "$arg" = -- ]; then
+    break
+  elif [ "$arg" = -- ]; then
     state=link
   fi
-  set -- "$@" "$arg"
 done
 exec ${shellQuote(params.realYtDlp)} "$@"
 `,
@@ -283,7 +287,7 @@ exec ${shellQuote(params.realYtDlp)} "$@"
   await chmod(wrapperPath, 0o755);
   return {
     path: wrapperPath,
-    /** The swaps so far: when (epoch ms) and which link. */
+    /** The runs so far: when (epoch ms) and which URL. */
     async calls(): Promise<{ atMs: number; link: string }[]> {
       const log = await readFile(logPath, 'utf8').catch(() => '');
       return log
@@ -437,11 +441,7 @@ async function runOnce(params: {
   const { database, options, workDir, video, timeoutMs } = params;
   const runDir = await mkdtemp(path.join(workDir, `link-${database}-`));
   const postgres = database === 'postgres' ? await openTestDatabase('postgres') : null;
-  const wrapper = await writeYtDlpWrapper({
-    dir: runDir,
-    realYtDlp: options.ytDlpPath,
-    localUrl: video.url,
-  });
+  const wrapper = await writeYtDlpWrapper({ dir: runDir, realYtDlp: options.ytDlpPath });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // No inherited configuration (MEME_COMPILE_PRESET, DATABASE_URL…): what users get by default.
@@ -457,6 +457,7 @@ async function runOnce(params: {
     FFMPEG_PATH: options.ffmpegPath,
     FFPROBE_PATH: options.ffprobePath,
     YTDLP_PATH: wrapper.path,
+    YOUTUBE_TEST_ORIGIN: video.origin,
     ...(postgres?.url && { DATABASE_URL: postgres.url }),
   };
   let server: RunningServer | undefined;
@@ -517,8 +518,9 @@ async function runOnce(params: {
       throw new Error(`downloaded ${downloadedBytes} bytes, the API said ${result.sizeBytes}`);
     }
     const ytDlpCalls = await wrapper.calls();
-    if (ytDlpCalls.length === 0 || ytDlpCalls.some((call) => call.link !== YOUTUBE_LINK)) {
-      throw new Error('the server did not run yt-dlp through the wrapper with the link');
+    // The pasted link's id and nothing else: what YOUTUBE_TEST_ORIGIN makes of the canonical URL.
+    if (ytDlpCalls.length === 0 || ytDlpCalls.some((call) => call.link !== video.url)) {
+      throw new Error(`the server did not run yt-dlp for ${video.url} only`);
     }
     return {
       database,
@@ -747,16 +749,16 @@ export async function main(
       workDir,
       length: options.quick ? 'short' : 'full',
     });
-    const served = await serveVideo(video.videoPath);
+    const served = await serveVideo(video.videoPath, VIDEO_ID);
     try {
       const preset = await defaultCompilePreset();
       console.log(
         `Source: ${path.basename(video.videoPath)}, 1280x720 H.264 ~2 Mbit/s, ` +
           `${(served.size / 1e6).toFixed(0)} MB; ${os.cpus().length} cores.\n` +
-          `The network hop is loopback: this process serves the video at ${served.url}, and ` +
-          `YTDLP_PATH is a wrapper running ${options.ytDlpPath} with the YouTube link swapped for ` +
-          `that URL, so the figures exclude YouTube's download speed. yt-dlp's generic extractor ` +
-          `gives no duration for a direct link; the analysis probes it.`,
+          `The network hop is loopback: the link ${YOUTUBE_LINK} is fetched by ` +
+          `${options.ytDlpPath} from ${served.url} (YOUTUBE_TEST_ORIGIN), so the figures ` +
+          `exclude YouTube's download speed. yt-dlp's generic extractor gives no duration for ` +
+          `a direct link; the analysis probes it.`,
       );
       for (const database of options.databases) {
         // The baseline right before each server run: both see about the same machine load.

@@ -12,19 +12,21 @@ import { authRoutes } from './auth/routes.ts';
 import { requireSessionUser, type SessionUser } from './auth/session.ts';
 import type { AppContext } from './context.ts';
 import { AppError, registerErrorHandler } from './lib/app-error.ts';
+import { registerJsonBodyParser } from './lib/json-body.ts';
+import { registerOpenApi } from './openapi/plugin.ts';
+import { assertSameOriginRequest } from './auth/same-origin.ts';
 import { tiktokSandbox } from '@cadence/tiktok-sandbox';
 import { accountRoutes } from './modules/accounts/routes.ts';
-import { adminRoutes } from './modules/admin/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
 import { memeRoutes } from './modules/memes/routes.ts';
-import { MediaRejectedError } from './modules/media/service.ts';
-import { PostgresLocker } from './modules/uploads/postgres-locker.ts';
-import { TusHookError, tusUploads } from './modules/uploads/tus.ts';
-import { getSessionUser } from './auth/session.ts';
+import { uploadRoutes } from './modules/uploads/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+
+/** Where the local TikTok sandbox is mounted when no TikTok app is configured. */
+const SANDBOX_PREFIX = '/sandbox/tiktok';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,6 +70,15 @@ export async function buildApp(
   });
 
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
+  // CSRF: one check for every state-changing route of Cadence (API, uploads). The sandbox stands
+  // in for TikTok, another site: its consent page posts with `Origin: null` (no-referrer), as
+  // TikTok's own does, and is protected by OAuth's state and PKCE instead.
+  const publicOrigin = new URL(context.config.publicUrl).origin;
+  app.addHook('onRequest', async (request) => {
+    if (context.sandbox && request.url.startsWith(`${SANDBOX_PREFIX}/`)) return;
+    assertSameOriginRequest(request, publicOrigin);
+  });
   // PostgreSQL text cannot hold a NUL byte: refuse it at the door for every route, rather than let
   // a query fail with a 500 somewhere deeper.
   app.addHook('preValidation', async (request) => {
@@ -89,38 +100,54 @@ export async function buildApp(
   app.decorate('requireUser', (request: FastifyRequest) =>
     requireSessionUser(context.auth, request),
   );
+  // Before the routes: they declare zod schemas, and the document lists routes added after it.
+  await registerOpenApi(app);
 
   await app.register(authRoutes, {
     auth: context.auth,
     loginRateLimitPerMinute: context.config.loginRateLimitPerMinute,
+    signUpRateLimitPerHour: context.config.signUpRateLimitPerHour,
   });
-  await app.register(healthRoutes, { context });
+  await app.register(healthRoutes, {
+    database: context.database,
+    media: context.config.media,
+    workerMode: context.config.worker.embedded ? 'embedded' : 'off',
+  });
   await app.register(userRoutes, { users: context.users });
-  await app.register(adminRoutes, { users: context.users, adminToken: context.config.adminToken });
   await app.register(accountRoutes, { service: context.accounts, auth: context.auth });
   await app.register(mediaRoutes, { media: context.media });
   await app.register(scheduleRoutes, { schedules: context.schedules });
   await app.register(storyRoutes, { stories: context.stories });
   await app.register(memeRoutes, { memes: context.memes });
-  await app.register(uploadRoutes, { context });
+  await app.register(uploadRoutes, {
+    database: context.database,
+    media: context.media,
+    storage: context.storage,
+    auth: context.auth,
+    maxBytes: context.config.uploads.maxBytes,
+  });
   if (context.sandbox) {
     await app.register(tiktokSandbox, {
-      prefix: '/sandbox/tiktok',
+      prefix: SANDBOX_PREFIX,
       state: context.sandbox,
-      publicBaseUrl: `${context.config.publicUrl}/sandbox/tiktok`,
-      enableControl: context.config.env !== 'production',
+      publicBaseUrl: `${context.config.publicUrl}${SANDBOX_PREFIX}`,
+      // Fault injection and the ledger (every user's posts) are test tooling: NODE_ENV=test only.
+      enableControl: context.config.env === 'test',
     });
   }
 
-  app.get('/api/public-config', () =>
-    publicConfigSchema.parse({
-      ...context.config.publicInfo,
-      tiktokSandbox: context.config.tiktok.sandbox,
-      maxUploadBytes: context.config.uploads.maxBytes,
-    }),
+  app.get(
+    '/api/public-config',
+    { schema: { tags: ['config'], response: { 200: publicConfigSchema } } },
+    () =>
+      publicConfigSchema.parse({
+        ...context.config.publicInfo,
+        tiktokSandbox: context.config.tiktok.sandbox,
+        maxUploadBytes: context.config.uploads.maxBytes,
+      }),
   );
 
-  await registerSpa(app);
+  await registerSpa(app, webDistDir);
   return app;
 }
 
@@ -136,54 +163,20 @@ function containsNulByte(value: unknown, depth = 0): boolean {
   );
 }
 
-/** Resumable uploads (tus) at /api/uploads; each finished upload becomes media or is refused. */
-async function uploadRoutes(app: FastifyInstance, { context }: { context: AppContext }) {
-  const refuse = (error: unknown): never => {
-    if (error instanceof MediaRejectedError) {
-      throw new TusHookError(
-        422,
-        JSON.stringify({ code: 'media_rejected', reasons: error.reasons }),
-      );
-    }
-    throw error;
-  };
-  // Several API processes may share one PostgreSQL database and one storage: their tus locks must
-  // be shared too. PGlite serves a single process, where tus's in-memory lock is enough.
-  const { database } = context;
-  const locker =
-    database.kind === 'postgres' && database.connectionString
-      ? await PostgresLocker.start({
-          db: database.db,
-          connectionString: database.connectionString,
-          onError: (error) => app.log.warn({ err: error }, 'upload lock problem'),
-        })
-      : undefined;
-  if (locker) app.addHook('onClose', () => locker.close());
-  await app.register(tusUploads, {
-    datastore: context.storage.createTusDatastore(),
-    ...(locker && { locker }),
-    path: '/api/uploads',
-    maxSizeBytes: context.config.uploads.maxBytes,
-    getUserId: async (request) => (await getSessionUser(context.auth, request))?.id ?? null,
-    onUploadCreate: (userId, upload) =>
-      context.media.assertQuota(userId, upload.size ?? 0).catch(refuse),
-    onUploadFinished: async (userId, upload) => {
-      const filename = upload.metadata?.filename ?? upload.metadata?.name ?? 'video';
-      const purpose = upload.metadata?.purpose === 'source' ? 'source' : 'post';
-      await context.media
-        .acceptUpload(userId, { id: upload.id, originalName: filename, purpose })
-        .catch(refuse);
-    },
-  });
-}
-
-/** Serves the built SPA; any non-API GET falls back to index.html so client routes work on reload. */
-async function registerSpa(app: FastifyInstance): Promise<void> {
-  const spaBuilt = existsSync(path.join(webDistDir, 'index.html'));
+/**
+ * Serves the built SPA; any non-API GET falls back to index.html so client routes work on reload.
+ * Source maps stay on disk (for decoding stack traces) and are never served: they would publish
+ * the app's source.
+ */
+export async function registerSpa(app: FastifyInstance, root: string): Promise<void> {
+  const spaBuilt = existsSync(path.join(root, 'index.html'));
+  const isSourceMap = (pathname: string) => pathname.endsWith('.map');
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname.startsWith('/api/') || pathname.startsWith('/sandbox/');
-    if (!spaBuilt || request.method !== 'GET' || isApi) {
+    // A missing asset (or a hidden map) is a 404, not index.html the browser would try to run.
+    const isAsset = pathname.startsWith('/assets/') || isSourceMap(pathname);
+    if (!spaBuilt || request.method !== 'GET' || isApi || isAsset) {
       return reply
         .status(404)
         .send({ code: 'not_found', message: `No route ${request.method} ${pathname}` });
@@ -192,9 +185,10 @@ async function registerSpa(app: FastifyInstance): Promise<void> {
   });
   if (!spaBuilt) return;
   await app.register(fastifyStatic, {
-    root: webDistDir,
+    root,
     wildcard: false,
     index: false,
+    allowedPath: (pathname) => !isSourceMap(pathname),
     setHeaders: (reply, filePath) => {
       // Vite fingerprints assets: cache them for a year; index.html never.
       void reply.header(

@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.ts';
 import { createBoss } from './jobs/boss.ts';
 import { startWorkers } from './jobs/worker.ts';
 import { TokenCipher } from './lib/token-cipher.ts';
+import { sweepOrphanedWorkDirs } from './lib/work-dir.ts';
 import { createAccountRepository } from './modules/accounts/repository.ts';
 import { createAccountService } from './modules/accounts/service.ts';
 import { createTokenService } from './modules/accounts/token-service.ts';
@@ -21,6 +22,7 @@ import { createStoryService } from './modules/stories/service.ts';
 import { enqueueMemeAnalysis, enqueueMemeCompilation } from './modules/memes/jobs.ts';
 import { createMemeRepository } from './modules/memes/repository.ts';
 import { createMemeService } from './modules/memes/service.ts';
+import { enqueuePublish } from './modules/publishing/jobs.ts';
 import { createUserRepository } from './modules/users/repository.ts';
 import { LocalDiskStorage } from './storage/local-disk-storage.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
@@ -51,6 +53,10 @@ export async function bootstrap(
     }));
   const applied = await migrate(database.db);
   if (applied.length > 0) options.logger.info({ applied }, 'database migrated');
+
+  // Scratch space of processes that died mid-job (SIGKILL, OOM) has no owner left to free it.
+  const swept = await sweepOrphanedWorkDirs();
+  if (swept.length > 0) options.logger.info({ swept }, 'scratch space of dead processes removed');
 
   const boss = createBoss(database);
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
@@ -103,6 +109,7 @@ export async function bootstrap(
     ffmpegPath: config.media.ffmpegPath,
     ffprobePath: config.media.ffprobePath,
     userQuotaBytes: config.uploads.userQuotaBytes,
+    uploadTtlMs: config.uploads.expiryMs,
     logger: options.logger,
   });
 
@@ -125,6 +132,7 @@ export async function bootstrap(
     ffmpegPath: config.media.ffmpegPath,
     ffprobePath: config.media.ffprobePath,
     ytDlpPath: config.media.ytDlpPath,
+    youtubeTestOrigin: config.memes.youtubeTestOrigin,
     compilePreset: config.memes.compilePreset,
     logger: options.logger,
   });
@@ -136,7 +144,7 @@ export async function bootstrap(
     tiktok,
     media,
     users: createUserRepository(database.db),
-    boss,
+    wake: (postId, at) => enqueuePublish(boss, postId, at),
     logger: options.logger,
   });
 
@@ -162,10 +170,8 @@ export async function bootstrap(
     }),
     boss,
     users: createUserRepository(database.db),
-    worker: { running: () => false },
   };
-  const workers = options.runWorkers ? await startWorkers(context, options.logger) : null;
-  if (workers) context.worker = { running: () => workers.running };
+  if (options.runWorkers) await startWorkers(context, options.logger);
 
   let closed = false;
   return {

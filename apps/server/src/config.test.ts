@@ -102,4 +102,32 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe('postgres://db.example/cadence');
     expect(config.publicUrl).toBe('https://cadence.example');
   });
+
+  it('fetches YouTube links from YouTube unless a loopback test origin is configured', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).memes.youtubeTestOrigin).toBe(null);
+    for (const [value, origin] of [
+      ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+      ['http://localhost:8080/', 'http://localhost:8080'],
+      ['http://[::1]:9000', 'http://[::1]:9000'],
+    ]) {
+      const config = loadConfig({ DATA_DIR: tempDir(), YOUTUBE_TEST_ORIGIN: value });
+      expect(config.memes.youtubeTestOrigin).toBe(origin);
+    }
+    // Only this machine, only an origin: the setting cannot point yt-dlp anywhere else.
+    for (const value of [
+      'https://www.youtube.com',
+      'http://10.0.0.5:8080',
+      'http://169.254.169.254',
+      'http://2130706433:8080',
+      'http://127.0.0.1.evil.com',
+      'http://127.0.0.1:8080/path',
+      'http://127.0.0.1:8080/?q=1',
+      'http://user@127.0.0.1:8080',
+      'file:///tmp',
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), YOUTUBE_TEST_ORIGIN: value }), value).toThrow(
+        /YOUTUBE_TEST_ORIGIN/,
+      );
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { X264_PRESETS } from './media/x264.ts';
 
 /**
  * The only module that reads process.env. Everything is parsed at start-up; a bad value stops the
@@ -40,8 +41,10 @@ const envSchema = z.object({
   TIKTOK_API_BASE: optionalString.pipe(z.url().optional()),
   TIKTOK_AUTH_BASE: optionalString.pipe(z.url().optional()),
   WORKER: z.enum(['embedded', 'off']).default('embedded'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // Publish jobs at once per worker process (jobs/queue.ts); they mostly wait on TikTok.
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   YTDLP_PATH: z.string().default('yt-dlp'),
@@ -66,11 +69,35 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(20 * 1024 ** 3),
+  /** An unfinished upload holds its quota this long after its last activity, then is deleted. */
+  UPLOAD_EXPIRY_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 7)
+    .default(24),
   STORY_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   /** x264 preset of meme compilations; tests use 'ultrafast' (2-core machines). */
-  MEME_COMPILE_PRESET: z
-    .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'])
-    .default('veryfast'),
+  MEME_COMPILE_PRESET: z.enum(X264_PRESETS).default('veryfast'),
+  /**
+   * Tests and benchmarks only: a loopback server standing in for YouTube, which yt-dlp asks for a
+   * link's video id as `<origin>/<id>.mp4`. Links are validated exactly as without it; only the
+   * operator chooses where they are fetched, and only on this machine.
+   */
+  YOUTUBE_TEST_ORIGIN: optionalString.pipe(
+    z
+      .url({
+        protocol: /^http$/,
+        hostname: /^(?:127\.0\.0\.1|localhost|\[::1\])$/,
+        error:
+          'must be a loopback origin such as http://127.0.0.1:8080 (tests and benchmarks only)',
+      })
+      .refine(
+        (value) => new URL(value).origin === value.replace(/\/$/, ''),
+        'must be an origin only, without a path, query or user name',
+      )
+      .transform((value) => new URL(value).origin)
+      .optional(),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -98,6 +125,7 @@ export interface Config {
   };
   worker: { embedded: boolean; concurrency: number };
   loginRateLimitPerMinute: number;
+  signUpRateLimitPerHour: number;
   media: { ffmpegPath: string; ffprobePath: string; ytDlpPath: string };
   storage:
     | { driver: 'local'; rootDir: string }
@@ -110,11 +138,15 @@ export interface Config {
         secretAccessKey: string;
         forcePathStyle: boolean;
       };
-  uploads: { maxBytes: number; userQuotaBytes: number };
+  uploads: { maxBytes: number; userQuotaBytes: number; expiryMs: number };
   /** Story renders one worker process runs at once (each ffmpeg uses every core it gets). */
   stories: { renderConcurrency: number };
   /** Meme detector: x264 preset of the one-minute compilation. */
-  memes: { compilePreset: Env['MEME_COMPILE_PRESET'] };
+  memes: {
+    compilePreset: Env['MEME_COMPILE_PRESET'];
+    /** YOUTUBE_TEST_ORIGIN (tests and benchmarks only); null: links are fetched from YouTube. */
+    youtubeTestOrigin: string | null;
+  };
   /** What the browser may know: an explicit allow-list, served by GET /api/public-config. */
   publicInfo: {
     companyName: string;
@@ -230,6 +262,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         },
     worker: { embedded: env.WORKER === 'embedded', concurrency: env.WORKER_CONCURRENCY },
     loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,
+    signUpRateLimitPerHour: env.SIGNUP_RATE_LIMIT_PER_HOUR,
     media: {
       ffmpegPath: env.FFMPEG_PATH,
       ffprobePath: env.FFPROBE_PATH,
@@ -247,9 +280,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
           }
         : { driver: 'local', rootDir: path.join(dataDir, 'media') },
-    uploads: { maxBytes: env.MAX_UPLOAD_BYTES, userQuotaBytes: env.USER_QUOTA_BYTES },
+    uploads: {
+      maxBytes: env.MAX_UPLOAD_BYTES,
+      userQuotaBytes: env.USER_QUOTA_BYTES,
+      expiryMs: env.UPLOAD_EXPIRY_HOURS * 3600 * 1000,
+    },
     stories: { renderConcurrency: env.STORY_RENDER_CONCURRENCY },
-    memes: { compilePreset: env.MEME_COMPILE_PRESET },
+    memes: {
+      compilePreset: env.MEME_COMPILE_PRESET,
+      youtubeTestOrigin: env.YOUTUBE_TEST_ORIGIN ?? null,
+    },
     publicInfo: {
       companyName: env.COMPANY_NAME,
       companyNumber: env.COMPANY_NUMBER,

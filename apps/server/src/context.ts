@@ -15,7 +15,11 @@ import type { UserRepository } from './modules/users/repository.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import type { TikTokClient } from './tiktok/tiktok-client.ts';
 
-/** Everything a process (HTTP server or worker) shares; built once in bootstrap.ts. */
+/**
+ * What bootstrap.ts (the composition root) builds once per process. Only the composition code
+ * reads it (app.ts registering routes, bootstrap starting workers, tests): each module's factory,
+ * route plugin and worker takes just the parts it uses, so no module depends on this file.
+ */
 export interface AppContext {
   config: Config;
   database: DatabaseHandle;
@@ -34,5 +38,4 @@ export interface AppContext {
   schedules: ScheduleService;
   stories: StoryService;
   memes: MemeService;
-  worker: { running(): boolean };
 }

@@ -1,6 +1,8 @@
 import { bootstrap } from './bootstrap.ts';
 import { loadConfigOrExit } from './config.ts';
+import { installProcessGuards } from './jobs/process-guard.ts';
 import { createLogger } from './lib/logger.ts';
+import { requireMediaToolsOrExit } from './modules/health/media-tools.ts';
 
 /** `npm run worker`: job handlers only, no HTTP. Several can run against one PostgreSQL. */
 async function main(): Promise<void> {
@@ -12,6 +14,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config, 'cadence-worker');
+  // A job's uncaught error fails that job only; anything else uncaught exits (see the guard).
+  installProcessGuards(logger);
+  // Renders and analyses need ffmpeg/ffprobe: refuse to start rather than fail every one of them.
+  await requireMediaToolsOrExit(config.media, logger);
   const context = await bootstrap(config, { runWorkers: true, logger });
   logger.info('worker ready');
   const stop = () => {

@@ -32,6 +32,8 @@ export const publishFailReasons = [
   'publish_failed',
   /** Our own failure (storage read, database…), still there after every retry. */
   'publisher_error',
+  /** An unexpected error stopped the publisher on this post several times in a row (a poison post). */
+  'publisher_crashed',
   /** A TikTok error code TikTok does not document. */
   'tiktok_error',
   // Our TikTok client's codes for an answer that never came or made no sense, after every retry.

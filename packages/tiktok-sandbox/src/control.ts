@@ -1,3 +1,4 @@
+import { Chaos, type ChaosFault, type ChaosSettings, type InjectedFaultRecord } from './chaos.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import type { SandboxEndpoint } from './options.ts';
 import type { PostStore } from './post-store.ts';
@@ -54,6 +55,8 @@ export class SandboxControl {
   private latency = 0;
   private readonly pending = new Map<SandboxEndpoint, PendingFailure[]>();
   private readonly flags = new Map<string, UserFlags>();
+  private chaos: Chaos | null = null;
+  private readonly injected: InjectedFaultRecord[] = [];
 
   constructor(
     private readonly oauth: OAuthStore,
@@ -87,6 +90,34 @@ export class SandboxControl {
     return head.failure;
   }
 
+  /** Random faults on every later request until `stopChaos()` or `reset()`; see ChaosSettings. */
+  startChaos(settings: ChaosSettings): void {
+    this.chaos = new Chaos(settings);
+  }
+
+  stopChaos(): void {
+    this.chaos = null;
+  }
+
+  /** Draws a chaos fault for one request (null when none) and records the ones it injects. */
+  drawChaos(
+    endpoint: SandboxEndpoint,
+    at: number,
+    tokenFingerprint: string | null,
+  ): ChaosFault | null {
+    const fault = this.chaos?.draw(endpoint) ?? null;
+    if (fault === null) return null;
+    const status =
+      fault.kind === 'server_error' ? fault.status : fault.kind === 'rate_limit' ? 429 : null;
+    this.injected.push({ endpoint, kind: fault.kind, status, at, tokenFingerprint });
+    return fault;
+  }
+
+  /** Every fault chaos injected since the last reset, oldest first. */
+  injectedFaults(): readonly InjectedFaultRecord[] {
+    return this.injected;
+  }
+
   expireAccessToken(accessToken: string): void {
     if (!this.oauth.expireAccessToken(accessToken)) {
       throw new SandboxControlError('No such access token.');
@@ -118,10 +149,12 @@ export class SandboxControl {
     return this.flags.get(username) ?? DEFAULT_FLAGS;
   }
 
-  /** Clears latency, pending failures, user flags and rate-limit windows. */
+  /** Clears latency, pending failures, chaos and its record, user flags and rate-limit windows. */
   reset(): void {
     this.latency = 0;
     this.pending.clear();
+    this.chaos = null;
+    this.injected.length = 0;
     this.flags.clear();
     this.rateLimiter.reset();
   }

@@ -15,6 +15,12 @@ export {
   type UserTarget,
 } from './control.ts';
 export {
+  ChaosError,
+  type ChaosFault,
+  type ChaosSettings,
+  type InjectedFaultRecord,
+} from './chaos.ts';
+export {
   DEFAULT_RATE_LIMITS,
   DEFAULT_SANDBOX_CLIENT,
   KNOWN_SCOPES,

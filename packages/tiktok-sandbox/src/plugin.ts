@@ -3,12 +3,14 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { pageContentSecurityPolicy, renderErrorPage } from './consent-page.ts';
 import {
+  bearerToken,
   errorShapeOf,
   sendEnvelopeError,
   sendHtml,
   sendInjectedFailure,
   sendOAuthError,
 } from './http.ts';
+import { tokenFingerprint } from './ids.ts';
 import type { PublicBaseUrl, SandboxStateOptions } from './options.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerApiRoutes } from './routes/api-routes.ts';
@@ -24,7 +26,10 @@ export interface TikTokSandboxOptions extends SandboxStateOptions {
    * protocol and Host, plus the prefix the plugin is registered under.
    */
   publicBaseUrl?: PublicBaseUrl;
-  /** Expose `POST {prefix}/_control/faults` (default false). */
+  /**
+   * Expose the test tooling (default false): `POST {prefix}/_control/faults` and
+   * `GET {prefix}/_ledger`, which lists every account and post the sandbox holds, to anyone.
+   */
   enableControl?: boolean;
 }
 
@@ -93,6 +98,22 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
     if (latency > 0) await delay(latency);
     const failure = state.control.takeFailure(endpoint);
     if (failure !== null) return sendInjectedFailure(reply, state, endpoint, failure);
+    const token = bearerToken(request);
+    const chaos = state.control.drawChaos(
+      endpoint,
+      state.now(),
+      token === null ? null : tokenFingerprint(token),
+    );
+    if (chaos === null) return;
+    if (chaos.kind === 'timeout') {
+      // Held, then dropped unanswered: to the client a timeout or a connection lost mid-request.
+      reply.hijack();
+      await delay(chaos.holdMs);
+      request.raw.socket.destroy();
+      return;
+    }
+    const status = chaos.kind === 'rate_limit' ? 429 : chaos.status;
+    return sendInjectedFailure(reply, state, endpoint, { type: 'http_error', status });
   });
 
   fastify.setErrorHandler((error: FastifyError, request, reply) => {

@@ -255,6 +255,26 @@ describe('sandbox v2 API', () => {
   });
 });
 
+describe('sandbox ledger endpoint', () => {
+  // Regression: GET /_ledger listed every user's accounts and posts to anyone who asked.
+  it('does not exist unless the test tooling is enabled', async () => {
+    const setup = await setUp();
+    const response = await setup.app.inject({ url: '/_ledger' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('creator_7');
+  });
+
+  it('lists users, token fingerprints and posts when enabled', async () => {
+    const setup = await setUp({ enableControl: true });
+    const response = await setup.app.inject({ url: '/_ledger' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toMatchObject({
+      users: [expect.objectContaining({ username: 'creator_7' })],
+    });
+  });
+});
+
 describe('sandbox fault control endpoint', () => {
   it('does not exist unless enabled', async () => {
     const setup = await setUp();

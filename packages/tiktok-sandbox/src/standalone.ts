@@ -54,7 +54,8 @@ const server = await startSandboxServer({
 });
 
 console.log(`TikTok sandbox listening: TIKTOK_AUTH_BASE = TIKTOK_API_BASE = ${server.baseUrl}`);
-console.log(`Ledger: ${server.baseUrl}/_ledger`);
+// The ledger (every account and post) and fault control are test tooling: --control only.
+if (values.control) console.log(`Ledger: ${server.baseUrl}/_ledger`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -1,10 +1,11 @@
 import { betterAuth } from 'better-auth';
+import { isAPIError } from 'better-auth/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { maxPasswordLength, minPasswordLength } from '@cadence/shared/schemas/auth';
 import type { Database } from '../db/schema.ts';
 
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60; // the original product's cookie lifetime
-export const MIN_PASSWORD_LENGTH = 6;
 
 export interface AuthOptions {
   db: Kysely<Database>;
@@ -23,7 +24,8 @@ export function createAuth({ db, secret, publicUrl, logger }: AuthOptions) {
     database: { db, type: 'postgres' },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: MIN_PASSWORD_LENGTH,
+      minPasswordLength,
+      maxPasswordLength,
       autoSignIn: true,
     },
     session: {
@@ -44,6 +46,21 @@ export function createAuth({ db, secret, publicUrl, logger }: AuthOptions) {
       cookiePrefix: 'cadence',
       useSecureCookies: publicUrl.startsWith('https://'),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+    },
+    // better-auth's default prints every refusal (a wrong password, a taken email) as an error on
+    // the console. A client's mistake is answered with its 4xx and logged at info; only what an
+    // operator must look at (a 5xx) goes to the log at error level.
+    onAPIError: {
+      onError: (error) => {
+        if (isAPIError(error) && error.statusCode < 500) {
+          logger.info(
+            { status: error.statusCode, code: error.body?.code },
+            `auth: ${error.message}`,
+          );
+        } else {
+          logger.error({ err: error }, 'auth: request failed');
+        }
+      },
     },
     telemetry: { enabled: false },
     // Expected outcomes (wrong password, short password) are 4xx answers, not warnings.

@@ -1,21 +1,97 @@
 import rateLimit from '@fastify/rate-limit';
-import { languageSchema } from '@cadence/shared/schemas/user';
+import {
+  changePasswordSchema,
+  emptyBodySchema,
+  revokeSessionSchema,
+  signInSchema,
+  signUpSchema,
+  updateUserSchema,
+} from '@cadence/shared/schemas/auth';
+import { isAPIError } from 'better-auth/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorKey, type ApiErrorBody } from '@cadence/shared/errors';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { z } from 'zod';
-import { AppError } from '../lib/app-error.ts';
+import { AppError, codeForStatus, fieldsFromZod } from '../lib/app-error.ts';
 import type { Auth } from './auth.ts';
 
-const signUpBodySchema = z.object({
-  name: z.string().trim().min(1).max(100),
-  email: z.string().trim().max(254),
-  password: z.string().max(256),
-  preferredLanguage: languageSchema.optional(),
-});
+/**
+ * The better-auth endpoints Cadence uses, each with the shared schema its body must pass before
+ * better-auth sees it. better-auth's own checks let through values our database refuses (a 500)
+ * or should never hold (a 100,000-character name, a `javascript:` avatar), and its other endpoints
+ * (social sign-in, email change, account linking…) serve features Cadence does not have: those
+ * are simply not routed, so they answer 404.
+ */
+const endpoints: readonly {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: z.ZodType;
+  /** Turns the validated body into what better-auth expects. */
+  prepare?: (auth: Auth, request: FastifyRequest, body: unknown) => Promise<unknown>;
+  limit?: 'sign-in' | 'sign-up';
+}[] = [
+  { method: 'POST', path: 'sign-up/email', body: signUpSchema, limit: 'sign-up' },
+  { method: 'POST', path: 'sign-in/email', body: signInSchema, limit: 'sign-in' },
+  { method: 'POST', path: 'sign-out', body: emptyBodySchema },
+  { method: 'GET', path: 'get-session' },
+  { method: 'POST', path: 'update-user', body: updateUserSchema },
+  { method: 'POST', path: 'change-password', body: changePasswordSchema },
+  { method: 'GET', path: 'list-sessions' },
+  { method: 'POST', path: 'revoke-session', body: revokeSessionSchema, prepare: sessionTokenOf },
+  { method: 'POST', path: 'revoke-sessions', body: emptyBodySchema },
+  { method: 'POST', path: 'revoke-other-sessions', body: emptyBodySchema },
+];
+
+/** better-auth's refusals that a person can meet → the spec's messages (§8). */
+const messageKeyByAuthCode: Partial<Record<string, TranslationKey>> = {
+  USER_ALREADY_EXISTS: 'auth.errors.emailInUse',
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'auth.errors.emailInUse',
+  INVALID_EMAIL: 'auth.errors.invalidEmail',
+  PASSWORD_TOO_SHORT: 'auth.errors.weakPassword',
+  PASSWORD_TOO_LONG: 'auth.errors.passwordTooLong',
+  INVALID_EMAIL_OR_PASSWORD: 'auth.errors.wrongCredentials',
+  INVALID_PASSWORD: 'auth.errors.wrongCredentials',
+  USER_NOT_FOUND: 'auth.errors.wrongCredentials',
+};
+
+const authErrorBodySchema = z.object({ code: z.string(), message: z.string().optional() });
+
+/**
+ * better-auth answers its refusals with its own codes; the API speaks one closed set (ErrorCode)
+ * with a translation key, so a client handles /api/auth like every other route.
+ */
+export function toApiErrorBody(status: number, body: unknown): ApiErrorBody {
+  const parsed = authErrorBodySchema.safeParse(body);
+  const code = codeForStatus(status);
+  const key = parsed.success ? messageKeyByAuthCode[parsed.data.code] : undefined;
+  return {
+    code,
+    message: parsed.success ? (parsed.data.message ?? parsed.data.code) : code,
+    fields: { _: key ?? errorKey(code) },
+  };
+}
+
+/** The token of one of the requester's own sessions, from its id; 404 when it is not theirs. */
+async function sessionTokenOf(auth: Auth, request: FastifyRequest, body: unknown) {
+  const { id } = revokeSessionSchema.parse(body);
+  const headers = new Headers();
+  if (request.headers.cookie) headers.set('cookie', request.headers.cookie);
+  const sessions = await auth.api.listSessions({ headers }).catch((error: unknown) => {
+    if (isAPIError(error) && error.statusCode === 401) {
+      throw new AppError('unauthenticated', 'Sign in first');
+    }
+    throw error;
+  });
+  const session = sessions.find((candidate) => candidate.id === id);
+  if (!session) throw new AppError('not_found', 'No such session');
+  return { token: session.token };
+}
 
 function toWebHeaders(request: FastifyRequest): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
+    // The body is re-serialised from the parsed value: its length and type are ours to set.
+    if (value === undefined || name === 'content-length' || name === 'content-type') continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   // better-auth reads the client address from x-forwarded-for; give it the one Fastify trusts.
@@ -23,60 +99,109 @@ function toWebHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-async function forwardToAuth(auth: Auth, request: FastifyRequest, reply: FastifyReply) {
-  const url = new URL(request.url, 'http://internal');
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body != null;
+/**
+ * The session token lives in the httpOnly cookie only: script on the page (an XSS, an extension)
+ * must not be able to read it from a JSON body. better-auth puts it in sign-in and sign-up
+ * answers (`token`), get-session (`session.token`) and list-sessions (`[].token`).
+ */
+export function withoutSessionTokens(value: unknown, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => withoutSessionTokens(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'token')
+      .map(([key, item]) => [key, withoutSessionTokens(item, depth + 1)]),
+  );
+}
+
+async function forwardToAuth(
+  auth: Auth,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+) {
+  const pathname = new URL(request.url, 'http://internal').pathname;
+  const headers = toWebHeaders(request);
+  if (request.method === 'POST') headers.set('content-type', 'application/json');
   const response = await auth.handler(
-    new Request(new URL(url.pathname + url.search, auth.options.baseURL), {
+    // Query strings are not forwarded: none of these endpoints needs one from the browser.
+    new Request(new URL(pathname, auth.options.baseURL), {
       method: request.method,
-      headers: toWebHeaders(request),
-      ...(hasBody && { body: JSON.stringify(request.body) }),
+      headers,
+      ...(request.method === 'POST' && { body: JSON.stringify(body ?? {}) }),
     }),
   );
+  const text = response.body ? await response.text() : '';
+  if (response.status >= 500) {
+    // Input was validated above: a 5xx here is ours. The error handler logs it and answers a
+    // bare 500 without better-auth's details.
+    throw new Error(
+      `better-auth answered ${response.status} to ${pathname}: ${text.slice(0, 300)}`,
+    );
+  }
   void reply.status(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && name !== 'content-length') void reply.header(name, value);
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) void reply.header('set-cookie', cookies);
-  return reply.send(response.body ? await response.text() : null);
+  if (text === '' || !(response.headers.get('content-type') ?? '').includes('application/json')) {
+    return reply.send(text === '' ? null : text);
+  }
+  const json: unknown = JSON.parse(text);
+  if (response.status >= 400) return reply.send(toApiErrorBody(response.status, json));
+  return reply.send(JSON.stringify(withoutSessionTokens(json)));
 }
 
-/** Mounts better-auth under /api/auth, with login attempts rate-limited per client. */
+/**
+ * Mounts the better-auth endpoints Cadence uses under /api/auth, each body validated with its
+ * shared schema, and sign-in and sign-up attempts rate-limited per client IP (separately).
+ */
 export async function authRoutes(
   app: FastifyInstance,
-  { auth, loginRateLimitPerMinute }: { auth: Auth; loginRateLimitPerMinute: number },
+  {
+    auth,
+    loginRateLimitPerMinute,
+    signUpRateLimitPerHour,
+  }: { auth: Auth; loginRateLimitPerMinute: number; signUpRateLimitPerHour: number },
 ) {
   await app.register(rateLimit, { global: false });
-
-  app.post(
-    '/api/auth/sign-in/email',
-    {
-      config: {
-        rateLimit: {
-          max: loginRateLimitPerMinute,
-          timeWindow: 60_000,
-          errorResponseBuilder: (_request, context) =>
-            new AppError('rate_limited', `Too many login attempts, retry in ${context.after}`),
-        },
-      },
+  const rateLimits = {
+    'sign-in': {
+      max: loginRateLimitPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+        new AppError('rate_limited', `Too many login attempts, retry in ${context.after}`),
     },
-    (request, reply) => forwardToAuth(auth, request, reply),
-  );
+    // Unlimited sign-ups let one client mint accounts by the thousand (and probe which emails
+    // are registered). A person signs up once: an hourly budget, counted apart from logins,
+    // holds a script to a few hundred a day without troubling a shared office connection.
+    'sign-up': {
+      max: signUpRateLimitPerHour,
+      timeWindow: 60 * 60_000,
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+        new AppError('rate_limited', `Too many sign-ups, retry in ${context.after}`, {
+          _: 'auth.errors.tooManySignUps',
+        }),
+    },
+  };
 
-  app.post('/api/auth/sign-up/email', async (request, reply) => {
-    const parsed = signUpBodySchema.safeParse(request.body);
-    if (!parsed.success) {
-      throw new AppError('validation_failed', 'Missing or invalid fields', {
-        _: 'auth.errors.fillAllFields',
-      });
-    }
-    return forwardToAuth(auth, request, reply);
-  });
-
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/api/auth/*',
-    handler: (request, reply) => forwardToAuth(auth, request, reply),
-  });
+  for (const endpoint of endpoints) {
+    app.route({
+      method: endpoint.method,
+      url: `/api/auth/${endpoint.path}`,
+      ...(endpoint.limit && { config: { rateLimit: rateLimits[endpoint.limit] } }),
+      handler: async (request, reply) => {
+        if (!endpoint.body) return forwardToAuth(auth, request, reply, undefined);
+        const parsed = endpoint.body.safeParse(request.body);
+        if (!parsed.success) {
+          throw new AppError('validation_failed', 'Invalid request', fieldsFromZod(parsed.error));
+        }
+        const body = endpoint.prepare
+          ? await endpoint.prepare(auth, request, parsed.data)
+          : parsed.data;
+        return forwardToAuth(auth, request, reply, body);
+      },
+    });
+  }
 }

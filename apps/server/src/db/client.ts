@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { ConnectionLock, PgliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -57,10 +58,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
 
+  // Every entry point (server, worker, admin, tests) opens PGlite here, so this is where the
+  // single-owner rule is enforced: DataDirLockedError when another live process has it open.
+  let dataDirLock: DataDirLock | null = null;
   if (!options.pgliteDataDir.startsWith('memory://')) {
+    mkdirSync(path.dirname(path.resolve(options.pgliteDataDir)), { recursive: true });
+    dataDirLock = acquireDataDirLock(options.pgliteDataDir);
     mkdirSync(path.resolve(options.pgliteDataDir), { recursive: true });
   }
-  const client = await PGlite.create(options.pgliteDataDir);
+  let client: PGlite;
+  try {
+    client = await PGlite.create(options.pgliteDataDir);
+  } catch (error) {
+    dataDirLock?.release();
+    throw error;
+  }
   // INT8 as number, as with node-postgres above.
   const lock = new ConnectionLock();
   const db = new Kysely<Database>({ dialect: new PgliteDialect(client, lock) });
@@ -79,8 +91,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         return { rows: result.rows };
       }),
     close: async () => {
-      await db.destroy();
-      await client.close();
+      try {
+        await db.destroy();
+        await client.close();
+      } finally {
+        // Only once PGlite has written everything back may another process open the directory.
+        dataDirLock?.release();
+      }
     },
   };
 }

@@ -1,42 +1,77 @@
+import { sql, type Kysely } from 'kysely';
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { AppContext } from '../context.ts';
-import { sql } from 'kysely';
-import { startPublishingWorkers } from '../modules/publishing/jobs.ts';
+import { z } from 'zod';
+import type { Database } from '../db/schema.ts';
+import { startAccountWorkers } from '../modules/accounts/jobs.ts';
+import type { AccountRepository } from '../modules/accounts/repository.ts';
+import { startWorkerHeartbeat } from '../modules/health/worker-state.ts';
+import type { MediaService } from '../modules/media/service.ts';
+import type { MemeService } from '../modules/memes/service.ts';
+import { startPublishingWorkers, type PublishingWorkerDeps } from '../modules/publishing/jobs.ts';
 import { startStoryWorkers } from '../modules/stories/jobs.ts';
+import type { StoryService } from '../modules/stories/service.ts';
 import { startMemeWorkers } from '../modules/memes/jobs.ts';
+import { startUploadWorkers } from '../modules/uploads/jobs.ts';
+import { defineQueue } from './queue.ts';
 
 export const PURGE_SESSIONS_QUEUE = 'maintenance.purge-expired-sessions';
-export const REFRESH_TOKENS_QUEUE = 'tiktok.refresh-tokens';
+
+// Periodic jobs carry no payload (pg-boss's cron sends null); a failed tick is retried, and the
+// next tick comes anyway.
+const purgeSessionsQueue = defineQueue({
+  name: PURGE_SESSIONS_QUEUE,
+  payload: z.unknown(),
+  expireInSeconds: 15 * 60,
+  retryDelaySeconds: 60,
+  cron: '17 * * * *',
+});
+
+/** What the worker process runs jobs with (the same names as in AppContext, nothing more). */
+export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurrency'> {
+  boss: PgBoss;
+  database: { db: Kysely<Database> };
+  config: { worker: { concurrency: number }; stories: { renderConcurrency: number } };
+  accountRepository: Pick<AccountRepository, 'purgeExpiredStates'>;
+  media: MediaService;
+  memes: MemeService;
+  stories: StoryService;
+}
 
 /** Registers every queue's handler in this process. Later modules add theirs here. */
-export async function startWorkers(
-  context: AppContext,
-  logger: Logger,
-): Promise<{ running: boolean }> {
-  const { boss, database } = context;
-  await boss.createQueue(PURGE_SESSIONS_QUEUE);
-  await boss.schedule(PURGE_SESSIONS_QUEUE, '17 * * * *');
-  await boss.work(PURGE_SESSIONS_QUEUE, async () => {
-    const result = await sql`delete from "session" where "expiresAt" < now()`.execute(database.db);
-    await context.accountRepository.purgeExpiredStates(new Date());
-    logger.info({ deleted: Number(result.numAffectedRows ?? 0) }, 'expired sessions purged');
+export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<void> {
+  const { boss, database } = deps;
+  await purgeSessionsQueue.work(boss, logger, {
+    concurrency: 1,
+    run: async () => {
+      const result = await sql`delete from "session" where "expiresAt" < now()`.execute(
+        database.db,
+      );
+      await deps.accountRepository.purgeExpiredStates(new Date());
+      logger.info({ deleted: Number(result.numAffectedRows ?? 0) }, 'expired sessions purged');
+    },
   });
-
-  // Tokens are refreshed ahead of expiry, so a publish at 3 a.m. never meets a dead token.
-  await boss.createQueue(REFRESH_TOKENS_QUEUE);
-  await boss.schedule(REFRESH_TOKENS_QUEUE, '*/5 * * * *');
-  await boss.work(REFRESH_TOKENS_QUEUE, async () => {
-    const result = await context.tokens.refreshDue();
-    if (result.refreshed + result.failed > 0) logger.info(result, 'TikTok tokens refreshed');
-  });
-
+  await startAccountWorkers(boss, deps.tokens, { logger });
   // Meme analyses: download + analysis, then the compilation (also re-run by recompiles).
-  await startMemeWorkers(boss, context.memes, { logger });
-  await startStoryWorkers(boss, context.stories, {
-    concurrency: context.config.stories.renderConcurrency,
+  await startMemeWorkers(boss, deps.memes, { logger });
+  await startStoryWorkers(boss, deps.stories, {
+    concurrency: deps.config.stories.renderConcurrency,
     logger,
   });
   // Publishes due posts, resumes interrupted ones, sweeps lost wake-ups every minute.
-  await startPublishingWorkers(context, logger);
-  return { running: true };
+  await startPublishingWorkers(
+    {
+      boss,
+      db: database.db,
+      tiktok: deps.tiktok,
+      tokens: deps.tokens,
+      storage: deps.storage,
+      concurrency: deps.config.worker.concurrency,
+    },
+    logger,
+  );
+  // Deletes unfinished uploads that expired, and the quota they held.
+  await startUploadWorkers(boss, deps.media, { logger });
+  // Last: a heartbeat says this process takes jobs (GET /api/health reads it from the database).
+  await startWorkerHeartbeat(boss, logger);
 }

@@ -1,4 +1,5 @@
 import { errorStatus, type ApiErrorBody, type ErrorCode } from '@cadence/shared/errors';
+import { isTranslationKey, type TranslationKey } from '@cadence/shared/translation-key';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 
@@ -9,7 +10,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string = code,
-    readonly fields?: Record<string, string>,
+    readonly fields?: Record<string, TranslationKey>,
   ) {
     super(message);
   }
@@ -19,17 +20,26 @@ export class AppError extends Error {
   }
 }
 
-/** Zod issues → `{ field: translationKey }`; schemas put translation keys in their messages. */
-export function fieldsFromZod(error: ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
+/** The keys a schema may put in its messages: `errors.x` or `<area>.errors.x`. */
+const errorKeyShape = /^(?:[a-z]+\.)?errors\.[A-Za-z_]+$/;
+
+/**
+ * Zod issues → `{ field: translationKey }`; schemas put translation keys in their messages. A
+ * message that is not an error key French has (zod's own English, a typo) becomes the generic one.
+ */
+export function fieldsFromZod(error: ZodError): Record<string, TranslationKey> {
+  const fields: Record<string, TranslationKey> = {};
   for (const issue of error.issues) {
     const key = issue.path.join('.') || '_';
-    fields[key] ??= issue.message.startsWith('errors.') ? issue.message : 'errors.invalid_value';
+    const message = issue.message;
+    fields[key] ??=
+      errorKeyShape.test(message) && isTranslationKey(message) ? message : 'errors.invalid_value';
   }
   return fields;
 }
 
-function codeForStatus(status: number): ErrorCode {
+/** The code of our closed set that a 4xx/5xx status from elsewhere (Fastify, better-auth) means. */
+export function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthenticated';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';

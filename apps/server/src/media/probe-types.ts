@@ -19,6 +19,12 @@ export interface VideoProbe {
   /** Bits per raw sample of the video (8, 10…), when known. */
   bitDepth: number;
   durationSeconds: number;
+  /**
+   * Where the file's timestamps start (ffprobe's format start_time), in seconds: MPEG-TS often
+   * starts at 1.4 s, MP4 at 0. Positions we use (thumbnails, extracts) are relative to it, as
+   * ffmpeg's input `-ss` is. Absent from probes recorded before it was kept.
+   */
+  startTimeSeconds?: number;
   sizeBytes: number;
   hasAudio: boolean;
   audioCodec: string | null;

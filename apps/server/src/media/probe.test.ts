@@ -1,14 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMediaTool } from './ffmpeg.ts';
 import {
+  MAX_PACKET_GAP_SECONDS,
   MediaProbeError,
-  extractThumbnail,
+  coverageSamples,
+  firstUncoveredSample,
+  lastPacketEndSeconds,
   parseFfprobeOutput,
   probeVideo,
   validateForTikTok,
 } from './probe.ts';
 import type { ProbedVideo } from './probe.ts';
+import { extractThumbnail } from './thumbnails.ts';
 import {
   createTempDir,
   makeAudioOnly,
@@ -182,6 +187,56 @@ describe('probeVideo on real files', () => {
   });
 });
 
+describe('start time and the duration the packets show', () => {
+  it('keeps where an MPEG-TS starts (~1.4 s) and that an MP4 starts at 0', async () => {
+    const mp4 = await makeVideo(join(dir, 'starts-at-zero.mp4'), { durationSeconds: 2 });
+    const ts = join(dir, 'starts-late.ts');
+    await runMediaTool(ffmpeg, [
+      ...['-v', 'error', '-y', '-i', mp4, '-c', 'copy', '-f', 'mpegts'],
+      ts,
+    ]);
+    expect((await probeVideo(ffprobe, mp4)).startTimeSeconds).toBe(0);
+    const probe = await probeVideo(ffprobe, ts);
+    expect(probe.startTimeSeconds).toBeGreaterThan(1);
+    expect(probe.durationSeconds).toBeCloseTo(2, 1);
+  });
+
+  it('reads the end of the last packet relative to the start, skipping untimed ones', () => {
+    const csv = ['1.400000,1.366667,0.033333', 'N/A,3.000000,0.5,side_data', 'N/A,N/A,N/A', ''];
+    expect(lastPacketEndSeconds(csv.join('\n'), 1.4)).toBeCloseTo(2.1, 6);
+    expect(lastPacketEndSeconds('N/A,N/A,N/A\n', 0)).toBeNull();
+  });
+
+  it('accepts real files whose keyframes are further apart than the allowed packet gap', async () => {
+    // A keyframe every 30 s (screen recorders, some cameras): seeking lands well before most
+    // sampled instants, and the packets up to them must still be read.
+    for (const name of ['long-gop.mp4', 'long-gop.ts']) {
+      const file = join(dir, name);
+      await runMediaTool(ffmpeg, [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30'],
+        ...['-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '900', file],
+      ]);
+      expect((await probeVideo(ffprobe, file)).durationSeconds).toBeCloseTo(60, 0);
+    }
+  });
+
+  it('samples one random instant per stratum of the claimed duration, at most 32', () => {
+    expect(coverageSamples(1.4, 4, () => 0.5)).toEqual([3.4]);
+    const long = coverageSamples(0, 10_004, () => 0);
+    expect(long).toHaveLength(32);
+    expect(long[1]).toBeCloseTo(10_004 / 32, 6);
+    expect(coverageSamples(0, 10_004, () => 0.999).at(-1)).toBeLessThan(10_004);
+  });
+
+  it('finds an instant with no packet within a few seconds, as in a timestamp jump', () => {
+    // Packets of 0–4 s then 10,000–10,004 s (what ffprobe prints after seeking into the gap).
+    const csv = ['1.400000,1.400000', '5.366667,', '', '10001.400000,10001.366667'].join('\n');
+    expect(firstUncoveredSample(csv, [3, 5000, 10_002])).toBe(5000);
+    expect(firstUncoveredSample(csv, [3, 10_002])).toBeNull();
+    expect(firstUncoveredSample(csv, [5.366667 + MAX_PACKET_GAP_SECONDS + 0.01])).not.toBeNull();
+  });
+});
+
 describe('parseFfprobeOutput', () => {
   it('ignores cover art (attached_pic) when looking for the video stream', () => {
     const json = {
@@ -282,9 +337,13 @@ describe('extractThumbnail', () => {
     });
     const output = join(dir, 'thumb.jpg');
     await extractThumbnail(ffmpeg, input, output, { durationSeconds: 2, width: 180 });
-    const thumb = await probeVideo(ffprobe, output);
+    // A JPEG is not a video: read its size with a plain ffprobe, not through the allow-list.
+    const { stdout } = await runMediaTool(ffprobe, [
+      ...['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'csv=p=0'],
+      output,
+    ]);
     // Display 360×640 scaled to width 180 → 180×320.
-    expect(thumb).toMatchObject({ videoCodec: 'mjpeg', width: 180, height: 320 });
+    expect(stdout.trim()).toBe('mjpeg,180,320');
   });
 
   it('falls back to the first frame when asked for a moment past the end', async () => {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { MAX_SOURCE_DURATION_SECONDS } from '@cadence/shared/schemas/media';
 import { z } from 'zod';
 import { runMediaTool } from './ffmpeg.ts';
+import { allowedDemuxerOf, mediaInputArgs } from './media-allow-list.ts';
 import type { VideoProbe } from './probe-types.ts';
 
 export type MediaProbeErrorCode = 'not_a_video';
@@ -61,6 +62,7 @@ const ffprobeOutputSchema = z.looseObject({
     .looseObject({
       format_name: z.string().optional(),
       duration: numberish,
+      start_time: numberish,
       size: numberish,
     })
     .optional(),
@@ -120,6 +122,10 @@ export function parseFfprobeOutput(json: unknown, fileSizeBytes: number): Probed
     });
   }
   const { streams, format } = parsed.data;
+  // ffprobe ran under the allow-list; this keeps parsed output from anywhere else to the same rule.
+  if (!allowedDemuxerOf(format?.format_name ?? '')) {
+    throw new MediaProbeError('not_a_video', 'the container is not on the allow-list');
+  }
   // Cover art in MP4/M4A shows up as a video stream flagged attached_pic: it is not a video.
   const video = streams.find(
     (stream) =>
@@ -151,6 +157,7 @@ export function parseFfprobeOutput(json: unknown, fileSizeBytes: number): Probed
     pixelFormat: video.pix_fmt ?? 'unknown',
     bitDepth: bitDepthOf(video),
     durationSeconds,
+    startTimeSeconds: toNumber(format?.start_time) ?? 0,
     sizeBytes: toNumber(format?.size) ?? fileSizeBytes,
     hasAudio: audio !== undefined,
     audioCodec: audio?.codec_name ?? null,
@@ -160,23 +167,28 @@ export function parseFfprobeOutput(json: unknown, fileSizeBytes: number): Probed
 }
 
 /**
- * Probes a local video file with ffprobe. Rejects with MediaProbeError('not_a_video') when ffprobe
- * cannot read it or it has no video stream.
+ * Probes a local video file with ffprobe, under the media allow-list (media-allow-list.ts), and
+ * checks that its duration is the one its packets show. Rejects with MediaProbeError('not_a_video')
+ * when ffprobe cannot read it, it has no video stream, or its header lies about its length.
  */
 export async function probeVideo(
   ffprobePath: string,
   filePath: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<ProbedVideo> {
+  const { signal } = options;
   let stdout: string;
   try {
     ({ stdout } = await runMediaTool(
       ffprobePath,
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', filePath],
-      { signal: options.signal },
+      [
+        ...['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams'],
+        ...mediaInputArgs(filePath),
+      ],
+      { signal },
     ));
   } catch (error) {
-    if (options.signal?.aborted) throw error;
+    if (signal?.aborted) throw error;
     throw new MediaProbeError('not_a_video', 'ffprobe could not read the file', { cause: error });
   }
   let json: unknown;
@@ -186,7 +198,187 @@ export async function probeVideo(
     throw new MediaProbeError('not_a_video', 'ffprobe printed invalid JSON', { cause: error });
   }
   const { size } = await stat(filePath);
-  return parseFfprobeOutput(json, size);
+  const probe = parseFfprobeOutput(json, size);
+  await assertDurationMatchesPackets(ffprobePath, filePath, probe, signal);
+  await assertPacketsCoverDuration(ffprobePath, filePath, probe, signal);
+  return probe;
+}
+
+/** How far the packets may end from the header's duration: a frame or two, rounding, padding. */
+function durationTolerance(durationSeconds: number): number {
+  return Math.max(1, durationSeconds * 0.02);
+}
+
+/** How much of the end of a file the duration check reads (packets only, nothing is decoded). */
+const DURATION_CHECK_WINDOW_SECONDS = 10;
+
+/**
+ * The end of the last packet, relative to the file's start, from the packets of the final
+ * DURATION_CHECK_WINDOW_SECONDS the header claims (pure; ffprobe's `packet=pts_time,dts_time,
+ * duration_time` as CSV lines). Null when no packet carries a timestamp.
+ */
+export function lastPacketEndSeconds(csv: string, startTimeSeconds: number): number | null {
+  let end: number | null = null;
+  for (const line of csv.split('\n')) {
+    // Number('') is 0: an empty field is no timestamp, not time zero.
+    const [pts, dts, duration] = line
+      .trim()
+      .split(',')
+      .map((field) => (field === '' ? undefined : field));
+    const at = toNumber(pts) ?? toNumber(dts);
+    if (at === undefined) continue;
+    const packetEnd = at + (toNumber(duration) ?? 0) - startTimeSeconds;
+    end = end === null ? packetEnd : Math.max(end, packetEnd);
+  }
+  return end;
+}
+
+/**
+ * A header can claim any duration (100 hours in a 2 s file) and a truncated file keeps claiming
+ * its full length: both would then be sized, seeked and rendered by a number that is not there.
+ * Reads the packets of the claimed last seconds and refuses the file when they end elsewhere.
+ */
+async function assertDurationMatchesPackets(
+  ffprobePath: string,
+  filePath: string,
+  probe: ProbedVideo,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  // No claimed duration (some live recordings): nothing to hold the packets against.
+  if (!(probe.durationSeconds > 0)) return;
+  const startTime = probe.startTimeSeconds ?? 0;
+  // ffprobe's read_intervals are absolute timestamps, hence the start time.
+  const from = startTime + Math.max(0, probe.durationSeconds - DURATION_CHECK_WINDOW_SECONDS);
+  let stdout: string;
+  try {
+    ({ stdout } = await runMediaTool(
+      ffprobePath,
+      [
+        ...['-v', 'error', '-read_intervals', `${from.toFixed(6)}%`],
+        ...['-show_entries', 'packet=pts_time,dts_time,duration_time', '-of', 'csv=p=0'],
+        ...mediaInputArgs(filePath, allowedDemuxerOf(probe.container)),
+      ],
+      { signal, maxStderrBytes: 4096 },
+    ));
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new MediaProbeError('not_a_video', 'ffprobe could not read the packets', {
+      cause: error,
+    });
+  }
+  const end = lastPacketEndSeconds(stdout, startTime);
+  const tolerance = durationTolerance(probe.durationSeconds);
+  if (end === null || Math.abs(end - probe.durationSeconds) > tolerance) {
+    throw new MediaProbeError(
+      'not_a_video',
+      `the header says ${probe.durationSeconds} s but the packets end at ${String(end)} s`,
+    );
+  }
+}
+
+/**
+ * How far from a sampled instant the nearest video packet may be. A longer stretch without any
+ * frame is not a pause in a real recording (even VFR screen captures send a frame every few
+ * seconds) but an empty span that every later ffmpeg step would fill with copies of one frame.
+ */
+export const MAX_PACKET_GAP_SECONDS = 5;
+
+/** At most this many instants are sampled, one per stratum of the duration (one seek each). */
+const COVERAGE_SAMPLES = 32;
+/** ...and at least one per this many seconds of claimed duration, up to COVERAGE_SAMPLES. */
+const COVERAGE_STRATUM_SECONDS = 20;
+
+/**
+ * The instants (absolute, like packet timestamps) at which a file of this duration must have
+ * video packets: one at a random point of each of `count` equal strata. Random so that a crafted
+ * file cannot put packets only where the check looks; with a fraction f of the span really
+ * covered, a file passes with probability about f^count.
+ */
+export function coverageSamples(
+  startTimeSeconds: number,
+  durationSeconds: number,
+  random: () => number = Math.random,
+): number[] {
+  const count = Math.min(
+    COVERAGE_SAMPLES,
+    Math.max(1, Math.ceil(durationSeconds / COVERAGE_STRATUM_SECONDS)),
+  );
+  const stratum = durationSeconds / count;
+  return Array.from(
+    { length: count },
+    (_, index) => startTimeSeconds + (index + random()) * stratum,
+  );
+}
+
+/**
+ * The first sampled instant with no packet within MAX_PACKET_GAP_SECONDS of it, or null when every
+ * one has one (pure; `csv` is ffprobe's `packet=pts_time,dts_time` lines, in absolute time).
+ */
+export function firstUncoveredSample(csv: string, samples: readonly number[]): number | null {
+  const times: number[] = [];
+  for (const line of csv.split('\n')) {
+    const [pts, dts] = line
+      .trim()
+      .split(',')
+      .map((field) => (field === '' ? undefined : field));
+    const at = toNumber(pts) ?? toNumber(dts);
+    if (at !== undefined) times.push(at);
+  }
+  return (
+    samples.find(
+      (sample) => !times.some((at) => Math.abs(at - sample) <= MAX_PACKET_GAP_SECONDS),
+    ) ?? null
+  );
+}
+
+/**
+ * The tail check above only proves where the packets end. A file can still claim hours it does
+ * not have in between: two 4 s MPEG-TS segments, the second stamped 10,000 s later, probe as a
+ * 2.8 h video whose packets really end at 10,004 s; analysis and compilation then spend minutes
+ * and gigabytes rendering the empty span. Seeks to sampled instants (ffprobe's read_intervals:
+ * from the keyframe before each one to MAX_PACKET_GAP_SECONDS after it, packets only, nothing
+ * decoded) and refuses the file when the video has no packet near one of them.
+ */
+async function assertPacketsCoverDuration(
+  ffprobePath: string,
+  filePath: string,
+  probe: ProbedVideo,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (!(probe.durationSeconds > 0)) return;
+  const samples = coverageSamples(probe.startTimeSeconds ?? 0, probe.durationSeconds);
+  // An absolute end: ffprobe counts '%+N' from the keyframe it seeked to, which with a long GOP
+  // (a keyframe every 10 s) would stop before the sampled instant.
+  const intervals = samples
+    .map((at) => {
+      const from = Math.max(0, at);
+      return `${from.toFixed(6)}%${(from + MAX_PACKET_GAP_SECONDS).toFixed(6)}`;
+    })
+    .join(',');
+  let stdout: string;
+  try {
+    ({ stdout } = await runMediaTool(
+      ffprobePath,
+      [
+        ...['-v', 'error', '-select_streams', 'V:0', '-read_intervals', intervals],
+        ...['-show_entries', 'packet=pts_time,dts_time', '-of', 'csv=p=0'],
+        ...mediaInputArgs(filePath, allowedDemuxerOf(probe.container)),
+      ],
+      { signal, maxStderrBytes: 4096 },
+    ));
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new MediaProbeError('not_a_video', 'ffprobe could not read the packets', {
+      cause: error,
+    });
+  }
+  const uncovered = firstUncoveredSample(stdout, samples);
+  if (uncovered !== null) {
+    throw new MediaProbeError(
+      'not_a_video',
+      `the header says ${probe.durationSeconds} s but the video has no packet near ${uncovered.toFixed(1)} s`,
+    );
+  }
 }
 
 export type TikTokVideoProblem =
@@ -249,68 +441,4 @@ export function validateForTikTok(
 /** What a story or meme source must be: any readable video (probing proved that), not endless. */
 export function validateAsSource(probe: VideoProbe): 'source_too_long'[] {
   return probe.durationSeconds > MAX_SOURCE_DURATION_SECONDS ? ['source_too_long'] : [];
-}
-
-export interface ThumbnailOptions {
-  /** Where to take the frame; default 10% of `durationSeconds`, else 1 s. */
-  atSeconds?: number;
-  /** The video's duration, to pick the default position. */
-  durationSeconds?: number;
-  /** Output width in pixels (height follows the display aspect ratio). Default 320. */
-  width?: number;
-  signal?: AbortSignal;
-}
-
-/**
- * Writes one JPEG frame of `input` to `outputJpegPath`, as a viewer would see it: ffmpeg's
- * autorotation turns it upright, and non-square pixels are made square before scaling.
- */
-export async function extractThumbnail(
-  ffmpegPath: string,
-  input: string,
-  outputJpegPath: string,
-  options: ThumbnailOptions = {},
-): Promise<void> {
-  const { width = 320, durationSeconds, signal } = options;
-  const atSeconds =
-    options.atSeconds ?? (durationSeconds !== undefined ? durationSeconds * 0.1 : 1);
-  const run = (seconds: number) =>
-    runMediaTool(
-      ffmpegPath,
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-ss',
-        seconds.toFixed(3),
-        '-i',
-        input,
-        '-frames:v',
-        '1',
-        '-vf',
-        // -2 keeps the height even, which the JPEG encoder's 4:2:0 output needs.
-        `scale=iw*sar:ih,setsar=1,scale=${width}:-2`,
-        '-q:v',
-        '3',
-        '-update',
-        '1',
-        outputJpegPath,
-      ],
-      { signal },
-    );
-  await run(atSeconds);
-  // Seeking past the last frame (short clip, wrong duration) yields no frame but exit code 0.
-  if ((await fileSize(outputJpegPath)) === 0 && atSeconds > 0) await run(0);
-  if ((await fileSize(outputJpegPath)) === 0) {
-    throw new MediaProbeError('not_a_video', 'no frame could be decoded for the thumbnail');
-  }
-}
-
-async function fileSize(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    return 0;
-  }
 }

@@ -7,7 +7,7 @@ import { Upload } from '@tus/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir } from '../test-support/media-fixtures.ts';
 import { LocalDiskStorage } from './local-disk-storage.ts';
-import { StorageError } from './media-storage.ts';
+import { StorageError, putLocalFile } from './media-storage.ts';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -158,5 +158,33 @@ describe('LocalDiskStorage', () => {
     expect(await rejection(storage.adoptTusUpload('../../x', KEY))).toMatchObject({
       code: 'invalid_key',
     });
+  });
+});
+
+describe('streams handed to put (regression: an unhandled stream error killed the process)', () => {
+  it('rejects when the body fails while put is still preparing, instead of crashing', async () => {
+    const body = new Readable({ read() {} });
+    const stored = storage.put(KEY, body, { contentType: 'image/jpeg' });
+    // Fails on the next tick, while put awaits its directory: nobody else listens yet.
+    body.destroy(new Error('disk gone'));
+    expect(await rejection(stored)).toMatchObject({ message: 'disk gone' });
+    expect(await storage.stat(KEY)).toBeNull();
+    expect(await readdir(join(root, 'media', 'users', 'u1', 'media'))).toEqual([]);
+  });
+
+  it('closes the body it was given when the key is refused', async () => {
+    const body = new Readable({ read() {} });
+    expect(
+      await rejection(storage.put('../x.jpg', body, { contentType: 'image/jpeg' })),
+    ).toMatchObject({ code: 'invalid_key' });
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('putLocalFile: a missing file is a rejection (ENOENT), and nothing is stored', async () => {
+    const missing = join(root, 'no-thumbnail.jpg');
+    expect(
+      await rejection(putLocalFile(storage, KEY, missing, { contentType: 'image/jpeg' })),
+    ).toMatchObject({ code: 'ENOENT' });
+    expect(await storage.stat(KEY)).toBeNull();
   });
 });

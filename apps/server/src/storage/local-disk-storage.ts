@@ -11,6 +11,7 @@ import {
   assertValidKey,
   assertValidRange,
   assertValidTusUploadId,
+  listenForStreamErrors,
 } from './media-storage.ts';
 import type { ByteRange, MediaStorage } from './media-storage.ts';
 
@@ -46,8 +47,15 @@ export class LocalDiskStorage implements MediaStorage {
     body: Readable,
     _options?: { contentType: string },
   ): Promise<{ size: number }> {
-    const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
+    listenForStreamErrors(body);
+    let path: string;
+    try {
+      path = this.pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
     // Write beside the target and rename: readers never see a half-written file, and a failed
     // upload leaves the previous version in place.
     const partial = `${path}.${randomUUID()}.partial`;

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { DataStore } from '@tus/server';
 
@@ -89,4 +90,33 @@ export function mediaKey(userId: string, mediaId: string, extension = 'mp4'): st
   const key = `users/${userId}/media/${mediaId}.${extension}`;
   assertValidKey(key);
   return key;
+}
+
+/**
+ * Gives `body` an 'error' listener at once. A stream made before an async call can fail while
+ * the call awaits something else (mkdir, an S3 request), and an 'error' nobody listens to kills
+ * the process. The error is not lost: pipeline() and for-await read the stream's errored state and
+ * reject with it. Every put() calls this first.
+ */
+export function listenForStreamErrors(body: Readable): void {
+  body.on('error', ignoreHere);
+}
+
+function ignoreHere(): void {
+  // Reported by whoever consumes the stream (see listenForStreamErrors).
+}
+
+/**
+ * Stores a local file (a thumbnail, a render, a download) under `key`. The file is opened before
+ * anything else, so a missing one is this promise's rejection (ENOENT), never a stream 'error'.
+ */
+export async function putLocalFile(
+  storage: MediaStorage,
+  key: string,
+  localPath: string,
+  options: { contentType: string },
+): Promise<{ size: number }> {
+  const handle = await open(localPath, 'r');
+  const body = handle.createReadStream({ autoClose: true });
+  return storage.put(key, body, options);
 }

@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,8 +24,10 @@ import {
   assertValidKey,
   assertValidRange,
   assertValidTusUploadId,
+  listenForStreamErrors,
 } from './media-storage.ts';
 import type { ByteRange, MediaStorage } from './media-storage.ts';
+import { makeWorkDir } from '../lib/work-dir.ts';
 
 export interface S3StorageOptions {
   /** e.g. 'https://s3.eu-west-3.amazonaws.com' or a MinIO / R2 URL; omit for AWS defaults. */
@@ -37,7 +38,7 @@ export interface S3StorageOptions {
   secretAccessKey: string;
   /** Path-style URLs (bucket in the path), which MinIO and most self-hosted stores need. */
   forcePathStyle?: boolean;
-  /** Where withLocalFile downloads objects (default os.tmpdir()). */
+  /** Where withLocalFile downloads objects (default: this process's scratch root, lib/work-dir.ts). */
   tmpDir?: string;
   /** Multipart part size for put(); S3's minimum is 5 MiB. Default 8 MiB; put() holds about two parts in memory at most. */
   partSizeBytes?: number;
@@ -81,13 +82,13 @@ export function toRangeHeader(range: ByteRange | undefined): string | undefined 
 export class S3Storage implements MediaStorage {
   readonly client: S3Client;
   private readonly bucket: string;
-  private readonly tmpDir: string;
+  private readonly tmpDir: string | null;
   private readonly partSize: number;
   private readonly clientConfig: S3ClientConfig;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
-    this.tmpDir = options.tmpDir ?? tmpdir();
+    this.tmpDir = options.tmpDir ?? null;
     this.partSize = Math.max(MIN_PART_SIZE, options.partSizeBytes ?? 8 * 1024 * 1024);
     this.clientConfig = {
       region: options.region,
@@ -115,7 +116,13 @@ export class S3Storage implements MediaStorage {
     body: Readable,
     options: { contentType: string },
   ): Promise<{ size: number }> {
-    assertValidKey(key);
+    listenForStreamErrors(body);
+    try {
+      assertValidKey(key);
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let size = 0;
@@ -236,13 +243,17 @@ export class S3Storage implements MediaStorage {
     key: string,
     fn: (localPath: string) => Promise<TResult>,
   ): Promise<TResult> {
-    const source = await this.createReadStream(key);
-    const dir = await mkdtemp(join(this.tmpDir, 'cadence-s3-'));
+    // By default in this process's scratch root, which a restart sweeps if we die mid-download.
+    const dir =
+      this.tmpDir === null
+        ? await makeWorkDir('s3-')
+        : await mkdtemp(join(this.tmpDir, 'cadence-s3-'));
     try {
       const extension = /\.[A-Za-z0-9]{1,8}$/.exec(key)?.[0] ?? '';
       // Keep the extension: ffmpeg guesses some formats from it.
       const localPath = join(dir, `object${extension}`);
-      await pipeline(source, createWriteStream(localPath));
+      // Nothing awaited between getting the body and piping it: its errors always have a listener.
+      await pipeline(await this.createReadStream(key), createWriteStream(localPath));
       return await fn(localPath);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -98,7 +98,13 @@ export async function consent(
   form.set('action', choice.deny === true ? 'deny' : 'authorize');
   const submitted = await fetch(new URL(decodeEntities(action), authorizeUrl), {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    // What Chromium sends from the consent page (its referrer policy is no-referrer): Cadence's
+    // same-origin check must leave the sandbox, which stands in for TikTok, to OAuth's own checks.
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+    },
     body: form.toString(),
     redirect: 'manual',
   });

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { PrivacyLevel } from '@cadence/shared/schemas/account';
 import type { z } from 'zod';
 import { TikTokApiError } from './tiktok-error.ts';
 import {
@@ -31,9 +32,10 @@ export type TikTokScope =
 export type UserInfoField = keyof z.infer<typeof userSchema>;
 export type VideoField = keyof z.infer<typeof videoSchema>;
 export type PublishStatus = z.infer<typeof publishStatusSchema>;
-export type PrivacyLevel =
-  'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-export type VideoContentType = 'video/mp4' | 'video/quicktime' | 'video/webm';
+export type { PrivacyLevel };
+/** The video containers TikTok's upload accepts (and Cadence stores). */
+export const VIDEO_CONTENT_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const;
+export type VideoContentType = (typeof VIDEO_CONTENT_TYPES)[number];
 
 export interface TikTokClientOptions {
   clientKey: string;

@@ -2,10 +2,9 @@ import type { Language } from '@cadence/shared/errors';
 import { meSchema, type Me } from '@cadence/shared/schemas/user';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
 
 // The signed-in person is app-wide state: guards, header, Pro gate and language all read it.
-
-export const meQueryKey = ['me'] as const;
 
 /** The signed-in person, or null when signed out. */
 export async function getMe(): Promise<Me | null> {
@@ -18,7 +17,7 @@ export async function getMe(): Promise<Me | null> {
 }
 
 export function getMeQueryOptions() {
-  return queryOptions({ queryKey: meQueryKey, queryFn: getMe, staleTime: 30_000, retry: 1 });
+  return queryOptions({ queryKey: queryKeys.me, queryFn: getMe, staleTime: 30_000, retry: 1 });
 }
 
 export function useMe() {
@@ -32,6 +31,6 @@ export function useUpdateLanguage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateLanguage,
-    onSuccess: (me) => queryClient.setQueryData(meQueryKey, me),
+    onSuccess: (me) => queryClient.setQueryData(queryKeys.me, me),
   });
 }

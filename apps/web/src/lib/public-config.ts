@@ -1,6 +1,7 @@
 import { publicConfigSchema } from '@cadence/shared/schemas/user';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
 
 export function getPublicConfig() {
   return apiRequest('/api/public-config', publicConfigSchema);
@@ -8,7 +9,7 @@ export function getPublicConfig() {
 
 export function getPublicConfigQueryOptions() {
   return queryOptions({
-    queryKey: ['public-config'],
+    queryKey: queryKeys.publicConfig,
     queryFn: getPublicConfig,
     staleTime: Infinity,
   });

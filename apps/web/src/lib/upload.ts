@@ -3,6 +3,7 @@ import {
   type MediaRejectionReason,
   type UploadPurpose,
 } from '@cadence/shared/schemas/media';
+import { uploadFileNameSchema } from '@cadence/shared/schemas/upload';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
 import { usePublicConfig } from './public-config.ts';
@@ -22,7 +23,10 @@ export interface UploadItem {
   mediaId: string | null;
   /** Why the server refused it (translated under media.rejected.*), or a transport failure. */
   rejection: MediaRejectionReason[] | null;
-  /** The largest file this upload could have been (for the 'too large' message). */
+  /**
+   * The limit this upload ran into, for the message: the largest file accepted ('too large'), or
+   * the user's storage quota ('quota exceeded').
+   */
   maxBytes: number | null;
   failed: boolean;
 }
@@ -36,18 +40,27 @@ function mediaIdFromUrl(url: string | null): string | null {
 /** TikTok takes files of 4 GB at most, whatever this server accepts. */
 const TIKTOK_MAX_BYTES = 4 * 1024 ** 3;
 
-function rejectionFrom(error: unknown): MediaRejectionReason[] | null {
+/** Why the server refused an upload, from the response tus-js-client reports (null: no reason given). */
+export function rejectionFrom(
+  error: unknown,
+): { reasons: MediaRejectionReason[]; quotaBytes?: number | undefined } | null {
   if (!(error instanceof tus.DetailedError)) return null;
   const response = error.originalResponse;
-  // 413: larger than MAX_UPLOAD_BYTES (declared at creation, or sent).
-  if (response?.getStatus() === 413) return ['file_too_big'];
-  if (!response || response.getStatus() !== 422) return null;
+  if (!response) return null;
+  // 400 (file name), 413 (quota) and 422 (not a video, TikTok's limits) say why in the body.
   try {
     const parsed = mediaRejectedSchema.safeParse(JSON.parse(response.getBody()));
-    return parsed.success ? parsed.data.reasons : null;
+    if (parsed.success) {
+      const { reasons, quotaBytes } = parsed.data;
+      return quotaBytes === undefined ? { reasons } : { reasons, quotaBytes };
+    }
   } catch {
-    return null;
+    // Not JSON: tus's own plain-text answers.
   }
+  // 413 without a body of ours: larger than MAX_UPLOAD_BYTES (declared at creation, or sent).
+  if (response.getStatus() === 413) return { reasons: ['file_too_big'] };
+  // Any other 400: a request the server does not take (tus protocol), not a network problem.
+  return response.getStatus() === 400 ? { reasons: ['invalid_upload'] } : null;
 }
 
 /**
@@ -99,12 +112,24 @@ export function useVideoUploads(
           onAccepted.current?.({ ...item, status: 'done', progress: 1, mediaId });
         },
         onError: (error) => {
-          update(item.key, { status: 'error', rejection: rejectionFrom(error), failed: true });
+          const rejection = rejectionFrom(error);
+          update(item.key, {
+            status: 'error',
+            rejection: rejection?.reasons ?? null,
+            maxBytes: rejection?.quotaBytes ?? item.maxBytes,
+            failed: true,
+          });
         },
       });
       if (item.maxBytes !== null && item.file.size > item.maxBytes) {
         // Refused before sending a byte: the server would answer 413 anyway.
         update(item.key, { status: 'error', rejection: ['file_too_big'], failed: true });
+        return;
+      }
+      if (item.file.name !== '' && !uploadFileNameSchema.safeParse(item.file.name).success) {
+        // The server's own check (it would answer 400): control characters, over 255 characters.
+        // A nameless file is sent as 'video'.
+        update(item.key, { status: 'error', rejection: ['invalid_file_name'], failed: true });
         return;
       }
       uploads.current.set(item.key, upload);

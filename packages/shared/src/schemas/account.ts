@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { messageKey } from '../translation-key.ts';
 
+/** TikTok's privacy levels: the one list (schedule form, account defaults, publisher). */
 export const privacyLevels = [
   'PUBLIC_TO_EVERYONE',
   'MUTUAL_FOLLOW_FRIENDS',
@@ -17,8 +19,8 @@ export const createAccountSchema = z.object({
   username: z
     .string()
     .trim()
-    .min(1, 'errors.invalid_value')
-    .max(64, 'accounts.errors.usernameTooLong'),
+    .min(1, messageKey('errors.invalid_value'))
+    .max(64, messageKey('accounts.errors.usernameTooLong')),
 });
 export type CreateAccount = z.infer<typeof createAccountSchema>;
 

@@ -33,6 +33,9 @@ export const mediaRejectionReasons = [
   'file_too_big',
   'quota_exceeded',
   'source_too_long',
+  // Refused at creation, before any byte is stored (tus Upload-Metadata).
+  'invalid_file_name',
+  'invalid_upload',
 ] as const;
 export type MediaRejectionReason = (typeof mediaRejectionReasons)[number];
 
@@ -46,8 +49,16 @@ export const uploadPurposes = ['post', 'source'] as const;
 export type UploadPurpose = (typeof uploadPurposes)[number];
 export const MAX_SOURCE_DURATION_SECONDS = 3 * 3600;
 
-/** Body of the tus response that refuses a finished upload (HTTP 422). */
+/**
+ * Body of a tus response that refuses an upload: at creation (400 invalid metadata, 413 over the
+ * quota) or once finished (422). A quota refusal says the quota and what is already used or
+ * reserved by unfinished uploads; `message` is an English detail for API clients.
+ */
 export const mediaRejectedSchema = z.object({
   code: z.literal('media_rejected'),
   reasons: z.array(z.enum(mediaRejectionReasons)),
+  quotaBytes: z.number().int().nonnegative().optional(),
+  usedBytes: z.number().int().nonnegative().optional(),
+  message: z.string().optional(),
 });
+export type MediaRejectedBody = z.infer<typeof mediaRejectedSchema>;

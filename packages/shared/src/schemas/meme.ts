@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isYouTubeUrl } from '../youtube-url.ts';
+import { MAX_YOUTUBE_URL_LENGTH, parseYouTubeUrl } from '../youtube-url.ts';
 import { mediaSchema } from './media.ts';
 
 /**
@@ -45,15 +45,25 @@ export const memeFailReasons = [
   'memes.failures.no_video_stream',
   'memes.failures.source_missing',
   'memes.failures.failed',
+  'memes.failures.quota_full',
+  /** An unexpected error stopped it MAX_JOB_ATTEMPTS times in a row: not retried again. */
+  'memes.failures.crashed',
 ] as const;
 export type MemeFailReason = (typeof memeFailReasons)[number];
 
+/**
+ * A YouTube video link, stored as its canonical watch URL (see youtube-url.ts: the allow-list of
+ * hosts and the forms of link accepted). Every refusal has the same key, whatever the host.
+ */
 const youtubeUrl = z
   .string({ error: 'memes.errors.invalidUrl' })
-  .trim()
-  .min(1, 'memes.errors.invalidUrl')
-  .max(2000, 'memes.errors.invalidUrl')
-  .refine(isYouTubeUrl, 'memes.errors.invalidUrl');
+  .max(MAX_YOUTUBE_URL_LENGTH, 'memes.errors.invalidUrl')
+  .transform((value, context) => {
+    const link = parseYouTubeUrl(value);
+    if (link) return link.url;
+    context.addIssue({ code: 'custom', message: 'memes.errors.invalidUrl' });
+    return z.NEVER;
+  });
 
 export const memeSourceInputSchema = z.discriminatedUnion(
   'type',

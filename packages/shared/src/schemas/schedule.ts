@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { PlanErrorCode } from '../schedule/planner.ts';
 import { isValidTimeZone, parseDate, parseTime } from '../schedule/planner.ts';
+import { privacyLevels } from './account.ts';
 
 /** Translation keys this file can put in an issue's `message`; each needs a fr/en string. */
 export const scheduleErrorKeys = [
@@ -55,10 +56,7 @@ export const intervalUnitSchema = z.enum(
 );
 export type IntervalUnit = z.infer<typeof intervalUnitSchema>;
 
-export const privacyLevelSchema = z.enum(
-  ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
-  key('errors.selectPrivacy'),
-);
+export const privacyLevelSchema = z.enum(privacyLevels, key('errors.selectPrivacy'));
 export type PrivacyLevel = z.infer<typeof privacyLevelSchema>;
 
 export const postStatusSchema = z.enum([

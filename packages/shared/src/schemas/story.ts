@@ -17,6 +17,9 @@ export const storyFailReasons = [
   'stories.failures.renderFailed',
   'stories.failures.sourceMissing',
   'stories.failures.internal',
+  'stories.failures.quotaFull',
+  /** An unexpected error stopped it MAX_JOB_ATTEMPTS times in a row: not retried again. */
+  'stories.failures.crashed',
 ] as const;
 export type StoryFailReason = (typeof storyFailReasons)[number];
 

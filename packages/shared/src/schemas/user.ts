@@ -30,11 +30,36 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
-/** GET /api/health */
+/** How a media tool answered its check: `missing` cannot be started, `broken` fails its check. */
+export const mediaToolStateSchema = z.enum(['ok', 'missing', 'broken']);
+export type MediaToolState = z.infer<typeof mediaToolStateSchema>;
+
+/**
+ * GET /api/health: `ok` (200); `degraded` (200, an optional capability is off: yt-dlp);
+ * `unhealthy` (503: database unreachable, ffmpeg/ffprobe unusable, or the workers stalled). `problems` says what, in
+ * words (never paths or internals).
+ */
 export const healthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
+  status: z.enum(['ok', 'degraded', 'unhealthy']),
   database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
-  worker: z.object({ mode: z.enum(['embedded', 'off']), running: z.boolean() }),
+  /**
+   * The job workers of the whole deployment, read from the database (so a WORKER=off process sees
+   * workers elsewhere): `running` when one took a heartbeat recently, `stalled` (503) when jobs
+   * have waited past the stall window with no heartbeat; `mode` is this process's WORKER setting.
+   */
+  worker: z.object({
+    mode: z.enum(['embedded', 'off']),
+    running: z.boolean(),
+    stalled: z.boolean(),
+    lastHeartbeatAt: z.iso.datetime().nullable(),
+    queues: z.array(z.object({ name: z.string(), due: z.number(), active: z.number() })),
+  }),
+  media: z.object({
+    ffmpeg: mediaToolStateSchema,
+    ffprobe: mediaToolStateSchema,
+    ytDlp: mediaToolStateSchema,
+  }),
+  problems: z.array(z.string()),
   uptimeSeconds: z.number(),
 });
 export type Health = z.infer<typeof healthSchema>;

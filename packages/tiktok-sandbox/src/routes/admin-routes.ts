@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ChaosError } from '../chaos.ts';
 import { SandboxControlError } from '../control.ts';
 import { escapeHtml } from '../consent-page.ts';
 import { describeZodError } from '../http.ts';
@@ -52,6 +53,16 @@ const faultSchema = z.discriminatedUnion('action', [
     stitch_disabled: z.boolean().optional(),
     max_video_post_duration_sec: z.number().int().positive().optional(),
   }),
+  z.object({
+    action: z.literal('chaos'),
+    seed: z.number().int(),
+    server_error_rate: z.number().min(0).max(1).optional(),
+    rate_limit_rate: z.number().min(0).max(1).optional(),
+    timeout_rate: z.number().min(0).max(1).optional(),
+    timeout_ms: z.number().int().min(0).max(600_000).optional(),
+    endpoints: z.array(z.enum(SANDBOX_ENDPOINTS)).optional(),
+  }),
+  z.object({ action: z.literal('stop_chaos') }),
   z.object({ action: z.literal('reset') }),
 ]);
 
@@ -89,22 +100,31 @@ function applyFault(state: SandboxState, fault: FaultRequest): void {
       });
       return;
     }
+    case 'chaos':
+      control.startChaos({
+        seed: fault.seed,
+        ...(fault.server_error_rate !== undefined && { serverErrorRate: fault.server_error_rate }),
+        ...(fault.rate_limit_rate !== undefined && { rateLimitRate: fault.rate_limit_rate }),
+        ...(fault.timeout_rate !== undefined && { timeoutRate: fault.timeout_rate }),
+        ...(fault.timeout_ms !== undefined && { timeoutMs: fault.timeout_ms }),
+        ...(fault.endpoints !== undefined && { endpoints: fault.endpoints }),
+      });
+      return;
+    case 'stop_chaos':
+      control.stopChaos();
+      return;
     case 'reset':
       control.reset();
       return;
   }
 }
 
-/** Read-only ledger, avatars, and (only when enabled) the fault-injection endpoint. */
+/** Avatars, and only when enabled, the ledger and the fault-injection endpoint. */
 export function registerAdminRoutes(
   fastify: FastifyInstance,
   state: SandboxState,
   enableControl: boolean,
 ): void {
-  fastify.get('/_ledger', async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send(state.ledger()),
-  );
-
   fastify.get('/avatar/:file', async (request, reply) => {
     const params = z.object({ file: z.string() }).parse(request.params);
     const openId = params.file.replace(/\.svg$/, '');
@@ -115,7 +135,13 @@ export function registerAdminRoutes(
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
   });
 
+  // Test tooling only: the ledger shows every user's accounts and posts, and fault control
+  // changes what every client gets.
   if (!enableControl) return;
+
+  fastify.get('/_ledger', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send(state.ledger()),
+  );
 
   fastify.post('/_control/faults', async (request, reply) => {
     const parsed = faultRequestSchema.safeParse(request.body);
@@ -129,6 +155,7 @@ export function registerAdminRoutes(
       if (error instanceof SandboxControlError) {
         return reply.code(404).send({ error: error.message });
       }
+      if (error instanceof ChaosError) return reply.code(400).send({ error: error.message });
       throw error;
     }
     return reply.send({ ok: true, applied: faults.length });

@@ -1,3 +1,4 @@
+import { uuidParams } from '@cadence/shared/schemas/params';
 import {
   accountListSchema,
   accountSchema,
@@ -7,81 +8,116 @@ import {
   creatorInfoSchema,
 } from '@cadence/shared/schemas/account';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { getSessionUser } from '../../auth/session.ts';
 import type { Auth } from '../../auth/auth.ts';
+import { noBody } from '../../openapi/plugin.ts';
 import { ConnectError, type AccountService } from './service.ts';
 
-const idParams = z.object({ id: z.uuid() });
-const callbackQuery = z.object({
-  code: z.string().max(2048).optional(),
-  state: z.string().max(512).optional(),
-  error: z.string().max(256).optional(),
-  error_description: z.string().max(2048).optional(),
-  scopes: z.string().max(1024).optional(),
-});
+// TikTok's redirect is answered whatever its query holds: an unreadable one is no query at all.
+const callbackQuery = z
+  .object({
+    code: z.string().max(2048).optional(),
+    state: z.string().max(512).optional(),
+    error: z.string().max(256).optional(),
+    error_description: z.string().max(2048).optional(),
+    scopes: z.string().max(1024).optional(),
+  })
+  .catch({});
+const removeReply = z.object({ cancelledPosts: z.number().int() });
 
 export async function accountRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   { service, auth }: { service: AccountService; auth: Auth },
 ) {
-  app.get('/api/accounts', async (request) => {
-    const user = await app.requireUser(request);
-    return accountListSchema.parse({ accounts: await service.list(user.id) });
-  });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const preValidation = signedIn(fastify);
+  const tags = ['accounts'];
 
-  app.post('/api/accounts', async (request, reply) => {
-    const user = await app.requireUser(request);
-    const body = createAccountSchema.parse(request.body);
-    return reply.status(201).send(accountSchema.parse(await service.add(user.id, body.username)));
-  });
+  app.get(
+    '/api/accounts',
+    { preValidation, schema: { tags, response: { 200: accountListSchema } } },
+    async (request) => ({ accounts: await service.list(userOf(request).id) }),
+  );
 
-  app.delete('/api/accounts/:id', async (request) => {
-    const user = await app.requireUser(request);
-    const { id } = idParams.parse(request.params);
-    return service.remove(user.id, id);
-  });
+  app.post(
+    '/api/accounts',
+    {
+      preValidation,
+      schema: { tags, body: createAccountSchema, response: { 201: accountSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.add(userOf(request).id, request.body.username)),
+  );
 
-  app.patch('/api/accounts/:id/settings', async (request) => {
-    const user = await app.requireUser(request);
-    const { id } = idParams.parse(request.params);
-    return accountSchema.parse(
-      await service.updateSettings(user.id, id, accountSettingsSchema.parse(request.body)),
-    );
-  });
+  app.delete(
+    '/api/accounts/:id',
+    { preValidation, schema: { tags, params: uuidParams, response: { 200: removeReply } } },
+    async (request) => service.remove(userOf(request).id, request.params.id),
+  );
 
-  app.post('/api/accounts/:id/connect', async (request) => {
-    const user = await app.requireUser(request);
-    const { id } = idParams.parse(request.params);
-    return connectResponseSchema.parse({ authorizeUrl: await service.startConnect(user.id, id) });
-  });
+  app.patch(
+    '/api/accounts/:id/settings',
+    {
+      preValidation,
+      schema: {
+        tags,
+        params: uuidParams,
+        body: accountSettingsSchema,
+        response: { 200: accountSchema },
+      },
+    },
+    async (request) => service.updateSettings(userOf(request).id, request.params.id, request.body),
+  );
 
-  app.get('/api/accounts/:id/creator-info', async (request) => {
-    const user = await app.requireUser(request);
-    const { id } = idParams.parse(request.params);
-    return creatorInfoSchema.parse(await service.creatorInfo(user.id, id));
-  });
+  app.post(
+    '/api/accounts/:id/connect',
+    {
+      preValidation,
+      schema: { tags, params: uuidParams, response: { 200: connectResponseSchema } },
+    },
+    async (request) => ({
+      authorizeUrl: await service.startConnect(userOf(request).id, request.params.id),
+    }),
+  );
+
+  app.get(
+    '/api/accounts/:id/creator-info',
+    { preValidation, schema: { tags, params: uuidParams, response: { 200: creatorInfoSchema } } },
+    async (request) => service.creatorInfo(userOf(request).id, request.params.id),
+  );
 
   // TikTok redirects the browser here (PUBLIC_URL/auth/callback). The server finishes the exchange
   // and sends the person back to the accounts page with the outcome in the query string.
-  app.get('/auth/callback', async (request, reply) => {
-    const parsed = callbackQuery.safeParse(request.query);
-    const query = parsed.success ? parsed.data : {};
-    const user = await getSessionUser(auth, request);
-    try {
-      const accountId = await service.completeConnect({
-        userId: user?.id ?? null,
-        state: query.state,
-        code: query.code,
-        error: query.error,
-      });
-      return reply.redirect(`/tiktok?connected=${encodeURIComponent(accountId)}`);
-    } catch (error) {
-      if (error instanceof ConnectError) {
-        request.log.warn({ kind: error.kind, reason: error.message }, 'TikTok connection failed');
-        return reply.redirect(`/tiktok?error=${error.kind}`);
+  app.get(
+    '/auth/callback',
+    {
+      schema: {
+        tags,
+        querystring: callbackQuery,
+        response: { 302: noBody('Back to /tiktok with ?connected=<id> or ?error=<kind>') },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const user = await getSessionUser(auth, request);
+      try {
+        const accountId = await service.completeConnect({
+          userId: user?.id ?? null,
+          state: query.state,
+          code: query.code,
+          error: query.error,
+        });
+        return reply.redirect(`/tiktok?connected=${encodeURIComponent(accountId)}`);
+      } catch (error) {
+        if (error instanceof ConnectError) {
+          request.log.warn({ kind: error.kind, reason: error.message }, 'TikTok connection failed');
+          return reply.redirect(`/tiktok?error=${error.kind}`);
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
+    },
+  );
 }

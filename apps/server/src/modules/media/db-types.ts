@@ -19,8 +19,18 @@ export interface MediaTable {
   created_at: Generated<Date>;
 }
 
+/** Quota space held by an upload that is not media yet (migration 0010). */
+export interface UploadReservationTable {
+  upload_id: string;
+  user_id: string;
+  declared_bytes: number;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     media: MediaTable;
+    upload_reservations: UploadReservationTable;
   }
 }

@@ -144,10 +144,11 @@ describe('uploads become media', () => {
     const big = path.join(dir, 'big.mp4');
     await writeFile(big, Buffer.alloc(4 * 1024 * 1024, 1));
     const upload = await tusUpload(t.url, alice, big);
-    expect(upload.status).toBe(422);
-    expect(JSON.parse(upload.body)).toEqual({
+    expect(upload.status).toBe(413);
+    expect(JSON.parse(upload.body)).toMatchObject({
       code: 'media_rejected',
       reasons: ['quota_exceeded'],
+      quotaBytes: 3 * 1024 * 1024,
     });
   });
 

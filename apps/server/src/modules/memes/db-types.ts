@@ -32,6 +32,8 @@ export interface MemeAnalysisTable {
   fail_reason: MemeFailReason | null;
   lease: string | null;
   heartbeat_at: Date | null;
+  /** Runs started in a row that never finished (migration 0011). */
+  unfinished_runs: Generated<number>;
   created_at: Generated<Date>;
   finished_at: Date | null;
 }

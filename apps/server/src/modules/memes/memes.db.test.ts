@@ -1,4 +1,8 @@
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Media } from '@cadence/shared/schemas/media';
 import type { MemeAnalysis } from '@cadence/shared/schemas/meme';
@@ -12,7 +16,7 @@ import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/ap
 import { createTempDir, makeVideo } from '../../test-support/media-fixtures.ts';
 import { tusUpload } from '../../test-support/tus-upload.ts';
 import { HIGHLIGHT_MIN_SCORE } from './engine/scoring.ts';
-import { MEME_ANALYSE_QUEUE, MEME_COMPILE_QUEUE } from './jobs.ts';
+import { MEME_ANALYSE_QUEUE, MEME_COMPILE_QUEUE, enqueueMemeAnalysis } from './jobs.ts';
 
 let t: TestApp;
 let dir: string;
@@ -211,7 +215,7 @@ describe('the meme detector is Pro-only', () => {
 
 describe('validation', () => {
   it('refuses a link that is not YouTube with the field translation key, creating nothing', async () => {
-    for (const url of ['https://vimeo.com/123', 'youtube.com', '   ']) {
+    for (const url of ['https://vimeo.com/123', 'youtube.com', '   ', 'https://youtu.be/abc']) {
       const response = await api(alice, 'POST', '/api/memes', { source: { type: 'youtube', url } });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({
@@ -235,12 +239,133 @@ describe('validation', () => {
   });
 });
 
+/** Debian's yt-dlp when installed: what the server would really run for a link it accepted. */
+const realYtDlp = ['/usr/bin/yt-dlp', '/usr/local/bin/yt-dlp'].find(
+  (candidate) => spawnSync(candidate, ['--version']).status === 0,
+);
+
+describe('server-side request forgery through the meme link', () => {
+  /** An internal service on this machine; every request it receives is an SSRF. */
+  let internal: http.Server;
+  let port: number;
+  const hits: string[] = [];
+  let mallory: string;
+
+  beforeAll(async () => {
+    internal = http.createServer((request, response) => {
+      hits.push(`${request.method ?? ''} ${request.url ?? ''}`);
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<title>internal</title>');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    port = (internal.address() as AddressInfo).port;
+    // The real downloader, so that a link that got through would really be fetched.
+    await mkdir(path.dirname(ytDlpPath), { recursive: true });
+    if (realYtDlp) await symlink(realYtDlp, ytDlpPath);
+    mallory = await signUpViaApi(t.app, { email: 'mallory@example.com' }, t.url);
+    await t.context.users.setProByEmail('mallory@example.com', true);
+  });
+
+  afterAll(async () => {
+    await rm(ytDlpPath, { force: true });
+    internal.closeAllConnections();
+    await new Promise((resolve) => internal.close(resolve));
+  });
+
+  // Regression: any text containing 'youtube.com/' or 'youtu.be/' went to yt-dlp, which fetched
+  // internal pages and videos (and told open ports from closed ones) for the user.
+  it('refuses links to internal hosts with the form message, and nothing fetches them', async () => {
+    const hostile = [
+      // The issue's two, then the same internal server spelt every other way.
+      `http://127.0.0.1:${port}/youtu.be/x`,
+      `http://localhost:${port}/?youtube.com/`,
+      `http://127.0.0.1:${port}/watch?v=dQw4w9WgXcQ`,
+      `https://youtube.com@127.0.0.1:${port}/watch?v=dQw4w9WgXcQ`,
+      `http://youtu.be:x@localhost:${port}/dQw4w9WgXcQ`,
+      `http://2130706433:${port}/youtu.be/dQw4w9WgXcQ`,
+      `http://0x7f000001:${port}/youtube.com/watch?v=dQw4w9WgXcQ`,
+      `http://0177.0.0.1:${port}/youtube.com/`,
+      `http://127.1:${port}/youtu.be/dQw4w9WgXcQ`,
+      `http://[::ffff:127.0.0.1]:${port}/youtu.be/dQw4w9WgXcQ`,
+      `http://127.0.0.1:${port}/redirect?to=https://www.youtube.com/watch?v=dQw4w9WgXcQ`,
+      `127.0.0.1:${port}/youtu.be/dQw4w9WgXcQ`,
+      ` http://127.0.0.1:${port}/youtu.be/dQw4w9WgXcQ `,
+    ];
+    const responses = [];
+    for (const url of hostile) {
+      const response = await api(mallory, 'POST', '/api/memes', {
+        source: { type: 'youtube', url },
+      });
+      responses.push(response);
+      // Had it been accepted, its analysis runs to the end before the requests are counted.
+      if (response.statusCode === 201) {
+        await waitFor(mallory, response.json<MemeAnalysis>().id, finished, 30_000);
+      }
+    }
+    expect(hits).toEqual([]);
+    expect(responses.map((r) => r.statusCode)).toEqual(hostile.map(() => 400));
+    // One answer for all of them: nothing in it depends on the host, its port or its pages.
+    expect(new Set(responses.map((r) => r.body)).size).toBe(1);
+    expect(responses[0]?.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Invalid request',
+      fields: { 'source.url': 'memes.errors.invalidUrl' },
+    });
+    expect(await countRows('mallory@example.com')).toBe(0);
+  });
+
+  it('shows that refusal as the spec words it, in French and English', async () => {
+    const locales = path.resolve(import.meta.dirname, '../../../../web/src/locales');
+    const text = async (language: string) =>
+      (
+        JSON.parse(await readFile(path.join(locales, language, 'memes.json'), 'utf8')) as {
+          memes: { errors: { invalidUrl: string } };
+        }
+      ).memes.errors.invalidUrl;
+    expect(await text('fr')).toBe('Veuillez entrer une URL YouTube valide');
+    expect(await text('en')).toBe('Please enter a valid YouTube URL');
+  });
+
+  it('never fetches a link stored under the old rule: the worker checks it again first', async () => {
+    const user = await sql<{ id: string }>`
+      select id from "user" where email = 'mallory@example.com'`.execute(t.context.database.db);
+    const id = randomUUID();
+    await sql`
+      insert into meme_analyses (id, user_id, source_type, source_url, layout)
+      values (${id}, ${user.rows[0]?.id ?? ''}, 'youtube', ${`http://127.0.0.1:${port}/youtu.be/x`}, 'crop')`.execute(
+      t.context.database.db,
+    );
+    await enqueueMemeAnalysis(t.context.boss, id);
+    const done = await waitFor(mallory, id, finished, 30_000);
+    expect(done).toMatchObject({ status: 'failed', failReason: 'memes.failures.unavailable' });
+    expect(hits).toEqual([]);
+  });
+
+  it('stores the canonical watch URL of an accepted link: nothing else the user typed is kept', async () => {
+    // No real yt-dlp for this one: YouTube itself is out of bounds for tests.
+    await rm(ytDlpPath, { force: true });
+    const response = await api(mallory, 'POST', '/api/memes', {
+      source: {
+        type: 'youtube',
+        url: `https://m.youtube.com/shorts/abcDEF12345?x=127.0.0.1:${port}`,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json<MemeAnalysis>();
+    expect(created.source).toEqual({
+      type: 'youtube',
+      url: 'https://www.youtube.com/watch?v=abcDEF12345',
+    });
+    await waitFor(mallory, created.id, finished, 15_000);
+  });
+});
+
 describe('a YouTube link', () => {
   it('fails with downloader_missing when yt-dlp is not installed, and says so', async () => {
     const created = await create(alice, youtube);
     expect(created).toMatchObject({
       status: 'queued',
-      source: { type: 'youtube', url: 'https://youtu.be/abcDEF12345' },
+      // Stored and shown as YouTube's canonical watch URL, whatever form was pasted.
+      source: { type: 'youtube', url: 'https://www.youtube.com/watch?v=abcDEF12345' },
       layout: 'crop',
       extracts: [],
       result: null,

@@ -23,6 +23,17 @@ export interface AnalysisOutcome {
 const unleased = (staleBefore: Date) =>
   sql<boolean>`(lease is null or heartbeat_at is null or heartbeat_at < ${staleBefore})`;
 
+/** What every way of failing an analysis writes: the reason, and the end of its run. */
+const failedRow = (reason: MemeFailReason) =>
+  ({
+    status: 'failed',
+    fail_reason: reason,
+    finished_at: new Date(),
+    lease: null,
+    heartbeat_at: null,
+    unfinished_runs: 0,
+  }) as const;
+
 /**
  * Meme analyses SQL. Every user-facing query is scoped by user id; the worker's by analysis id
  * and lease: a job's writes land only while it holds the lease (see the migration).
@@ -30,6 +41,16 @@ const unleased = (staleBefore: Date) =>
 export function createMemeRepository(db: Kysely<Database>) {
   const leased = (id: string, lease: string) =>
     db.updateTable('meme_analyses').where('id', '=', id).where('lease', '=', lease);
+
+  /** Fails the row if it is in one of `statuses`, lease or not. */
+  async function failIn(id: string, statuses: readonly MemeStatus[], reason: MemeFailReason) {
+    await db
+      .updateTable('meme_analyses')
+      .set(failedRow(reason))
+      .where('id', '=', id)
+      .where('status', 'in', statuses)
+      .execute();
+  }
 
   return {
     /**
@@ -77,7 +98,13 @@ export function createMemeRepository(db: Kysely<Database>) {
     cancel(userId: string, id: string) {
       return db
         .updateTable('meme_analyses')
-        .set({ status: 'cancelled', finished_at: new Date(), lease: null, heartbeat_at: null })
+        .set({
+          status: 'cancelled',
+          finished_at: new Date(),
+          lease: null,
+          heartbeat_at: null,
+          unfinished_runs: 0,
+        })
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where('status', 'in', activeMemeStatuses)
@@ -98,6 +125,7 @@ export function createMemeRepository(db: Kysely<Database>) {
           fail_reason: null,
           lease,
           heartbeat_at: new Date(),
+          unfinished_runs: sql<number>`unfinished_runs + 1`,
         })
         .where('id', '=', id)
         .where((eb) =>
@@ -114,7 +142,12 @@ export function createMemeRepository(db: Kysely<Database>) {
     claimCompilation(id: string, lease: string, staleBefore: Date) {
       return db
         .updateTable('meme_analyses')
-        .set({ progress: 0, lease, heartbeat_at: new Date() })
+        .set({
+          progress: 0,
+          lease,
+          heartbeat_at: new Date(),
+          unfinished_runs: sql<number>`unfinished_runs + 1`,
+        })
         .where('id', '=', id)
         .where('status', '=', 'compiling')
         .where(unleased(staleBefore))
@@ -169,6 +202,7 @@ export function createMemeRepository(db: Kysely<Database>) {
           extracts: JSON.stringify(outcome.extracts),
           lease: null,
           heartbeat_at: null,
+          unfinished_runs: 0,
         })
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
@@ -184,31 +218,27 @@ export function createMemeRepository(db: Kysely<Database>) {
           finished_at: new Date(),
           lease: null,
           heartbeat_at: null,
+          unfinished_runs: 0,
         })
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
     async fail(id: string, lease: string, reason: MemeFailReason): Promise<void> {
-      await leased(id, lease)
-        .set({
-          status: 'failed',
-          fail_reason: reason,
-          finished_at: new Date(),
-          lease: null,
-          heartbeat_at: null,
-        })
-        .execute();
+      await leased(id, lease).set(failedRow(reason)).execute();
     },
 
     /** For a job that could not even start (queue down): fails whatever runs, lease or not. */
-    async failUnleased(id: string, reason: MemeFailReason): Promise<void> {
-      await db
-        .updateTable('meme_analyses')
-        .set({ status: 'failed', fail_reason: reason, finished_at: new Date(), lease: null })
-        .where('id', '=', id)
-        .where('status', 'in', activeMemeStatuses)
-        .execute();
+    failUnleased(id: string, reason: MemeFailReason): Promise<void> {
+      return failIn(id, activeMemeStatuses, reason);
+    },
+
+    /**
+     * A stage's job gave up (it failed MAX_JOB_ATTEMPTS times): fails the row if it is still in
+     * that stage, lease or not, so a job abandoned mid-way stops writing (its lease is gone).
+     */
+    failStage(id: string, statuses: readonly MemeStatus[], reason: MemeFailReason): Promise<void> {
+      return failIn(id, statuses, reason);
     },
 
     /**
@@ -227,6 +257,7 @@ export function createMemeRepository(db: Kysely<Database>) {
           finished_at: null,
           lease: null,
           heartbeat_at: null,
+          unfinished_runs: 0,
         })
         .where('user_id', '=', userId)
         .where('id', '=', id)

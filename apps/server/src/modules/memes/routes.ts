@@ -1,3 +1,4 @@
+import { uuidParams } from '@cadence/shared/schemas/params';
 import {
   createMemeAnalysisSchema,
   memeAnalysisListSchema,
@@ -5,75 +6,86 @@ import {
   recompileMemeSchema,
 } from '@cadence/shared/schemas/meme';
 import type { FastifyInstance } from 'fastify';
-import { z, type ZodType } from 'zod';
-import { AppError } from '../../lib/app-error.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { signedIn, userCheck, userOf } from '../../auth/route-guards.ts';
+import { fileReply } from '../../openapi/plugin.ts';
 import type { MemeService } from './service.ts';
 
-const idParams = z.object({ id: z.uuid() });
 const thumbnailParams = z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(1000) });
 
 /**
- * Like the global zod handling, but the schema's own `memes.*` keys reach the client too (the
- * common handler only passes `errors.*`), so the form shows 'Veuillez entrer une URL YouTube
- * valide' under the field.
+ * Meme detector endpoints; every one refuses non-Pro users before looking at anything else. The
+ * schemas' `memes.errors.*` keys reach the client through the common validation handling, so the
+ * form shows 'Veuillez entrer une URL YouTube valide' under the field.
  */
-function parseBody<TOutput>(schema: ZodType<TOutput>, body: unknown): TOutput {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const key = issue.path.join('.') || '_';
-    const known = issue.message.startsWith('errors.') || issue.message.startsWith('memes.');
-    fields[key] ??= known ? issue.message : 'errors.invalid_value';
-  }
-  throw new AppError('validation_failed', 'Invalid request', fields);
-}
+export async function memeRoutes(fastify: FastifyInstance, { memes }: { memes: MemeService }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const preValidation = [signedIn(fastify), userCheck((userId) => memes.assertPro(userId))];
+  const tags = ['memes'];
 
-/** Meme detector endpoints; every one refuses non-Pro users before looking at anything else. */
-export async function memeRoutes(app: FastifyInstance, { memes }: { memes: MemeService }) {
-  app.get('/api/memes', async (request) => {
-    const user = await app.requireUser(request);
-    return memeAnalysisListSchema.parse({ analyses: await memes.list(user.id) });
-  });
+  app.get(
+    '/api/memes',
+    {
+      preValidation: signedIn(fastify),
+      schema: { tags, response: { 200: memeAnalysisListSchema } },
+    },
+    async (request) => ({ analyses: await memes.list(userOf(request).id) }),
+  );
 
-  app.post('/api/memes', async (request, reply) => {
-    const user = await app.requireUser(request);
-    await memes.assertPro(user.id);
-    const input = parseBody(createMemeAnalysisSchema, request.body);
-    const created = await memes.create(user.id, input);
-    return reply.status(201).send(memeAnalysisSchema.parse(created));
-  });
+  app.post(
+    '/api/memes',
+    {
+      preValidation,
+      schema: { tags, body: createMemeAnalysisSchema, response: { 201: memeAnalysisSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await memes.create(userOf(request).id, request.body)),
+  );
 
-  app.get('/api/memes/:id', async (request) => {
-    const user = await app.requireUser(request);
-    await memes.assertPro(user.id);
-    const { id } = idParams.parse(request.params);
-    return memeAnalysisSchema.parse(await memes.get(user.id, id));
-  });
+  app.get(
+    '/api/memes/:id',
+    { preValidation, schema: { tags, params: uuidParams, response: { 200: memeAnalysisSchema } } },
+    async (request) => memes.get(userOf(request).id, request.params.id),
+  );
 
-  app.post('/api/memes/:id/cancel', async (request) => {
-    const user = await app.requireUser(request);
-    await memes.assertPro(user.id);
-    const { id } = idParams.parse(request.params);
-    return memeAnalysisSchema.parse(await memes.cancel(user.id, id));
-  });
+  app.post(
+    '/api/memes/:id/cancel',
+    { preValidation, schema: { tags, params: uuidParams, response: { 200: memeAnalysisSchema } } },
+    async (request) => memes.cancel(userOf(request).id, request.params.id),
+  );
 
-  app.post('/api/memes/:id/recompile', async (request) => {
-    const user = await app.requireUser(request);
-    await memes.assertPro(user.id);
-    const { id } = idParams.parse(request.params);
-    const input = parseBody(recompileMemeSchema, request.body);
-    return memeAnalysisSchema.parse(await memes.recompile(user.id, id, input));
-  });
+  app.post(
+    '/api/memes/:id/recompile',
+    {
+      preValidation,
+      schema: {
+        tags,
+        params: uuidParams,
+        body: recompileMemeSchema,
+        response: { 200: memeAnalysisSchema },
+      },
+    },
+    async (request) => memes.recompile(userOf(request).id, request.params.id, request.body),
+  );
 
-  app.get('/api/memes/:id/extracts/:index/thumbnail', async (request, reply) => {
-    const user = await app.requireUser(request);
-    await memes.assertPro(user.id);
-    const { id, index } = thumbnailParams.parse(request.params);
-    const stream = await memes.openThumbnail(user.id, id, index);
-    return reply
-      .header('content-type', 'image/jpeg')
-      .header('cache-control', 'private, max-age=3600')
-      .send(stream);
-  });
+  app.get(
+    '/api/memes/:id/extracts/:index/thumbnail',
+    {
+      preValidation,
+      schema: {
+        tags,
+        params: thumbnailParams,
+        response: { 200: fileReply('image/jpeg', 'A frame of the extract') },
+      },
+    },
+    async (request, reply) => {
+      const { id, index } = request.params;
+      const stream = await memes.openThumbnail(userOf(request).id, id, index);
+      return reply
+        .header('content-type', 'image/jpeg')
+        .header('cache-control', 'private, max-age=3600')
+        .send(stream);
+    },
+  );
 }

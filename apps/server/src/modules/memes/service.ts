@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Media } from '@cadence/shared/schemas/media';
@@ -13,16 +11,20 @@ import {
   type RecompileMemeInput,
 } from '@cadence/shared/schemas/meme';
 import type { Logger } from 'pino';
+import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
-import type { MediaService } from '../media/service.ts';
+import { expectedRenderBytes, QuotaExceededError, type MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
-import { StorageError } from '../../storage/media-storage.ts';
+import { StorageError, putLocalFile } from '../../storage/media-storage.ts';
+import { makeWorkDir } from '../../lib/work-dir.ts';
 import { VideoAnalysisError, analyzeVideo } from './engine/analyze.ts';
+import type { X264Preset } from '../../media/x264.ts';
 import { compileHighlights, extractThumbnails } from './engine/compile.ts';
 import { VideoFetchError, fetchYouTubeVideo } from './engine/youtube.ts';
+import { parseYouTubeUrl } from './engine/youtube-url.ts';
 import type { StoredExtract } from './db-types.ts';
 import type { MemeAnalysisRow, MemeRepository } from './repository.ts';
 
@@ -32,8 +34,6 @@ export const HEARTBEAT_MS = 500;
 export const STALE_AFTER_MS = 60_000;
 
 export type StageOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped';
-
-type X264Preset = 'ultrafast' | 'superfast' | 'veryfast' | 'faster' | 'fast' | 'medium';
 
 export interface MemeServiceDeps {
   repository: MemeRepository;
@@ -47,6 +47,11 @@ export interface MemeServiceDeps {
   ffmpegPath: string;
   ffprobePath: string;
   ytDlpPath: string;
+  /**
+   * Tests and benchmarks only (YOUTUBE_TEST_ORIGIN): the loopback origin yt-dlp fetches a link's
+   * video id from, in YouTube's place. Null: YouTube itself.
+   */
+  youtubeTestOrigin?: string | null;
   /** x264 preset of the compilation (default 'veryfast'). */
   compilePreset?: X264Preset;
   logger: Logger;
@@ -68,6 +73,7 @@ export function failReasonFor(error: unknown): MemeFailReason {
   if (error instanceof VideoFetchError) return `memes.failures.${error.code}`;
   if (error instanceof VideoAnalysisError) return `memes.failures.${error.code}`;
   if (error instanceof SourceMissingError) return 'memes.failures.source_missing';
+  if (error instanceof QuotaExceededError) return 'memes.failures.quota_full';
   if (error instanceof StorageError && error.code === 'not_found') {
     return 'memes.failures.source_missing';
   }
@@ -154,17 +160,23 @@ export function createMemeService(deps: MemeServiceDeps) {
   async function withLease<TResult>(
     id: string,
     lease: string,
+    jobSignal: AbortSignal | undefined,
     fn: (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<TResult>,
   ): Promise<TResult> {
     const controller = new AbortController();
     running.set(id, controller);
+    // An abandoned job (see jobs/queue.ts) stops its tools and its heartbeat like a cancel.
+    jobSignal?.addEventListener('abort', () =>
+      controller.abort(new StageStoppedError('abandoned')),
+    );
     const progress = createProgressWriter({
       write: (fraction) => repository.setProgress(id, lease, fraction),
       onError: (error) => logger.warn({ err: error, analysisId: id }, 'progress write failed'),
     });
     const heartbeat = startHeartbeat({
       intervalMs: HEARTBEAT_MS,
-      beat: () => repository.heartbeat(id, lease),
+      beat: () =>
+        controller.signal.aborted ? Promise.resolve(false) : repository.heartbeat(id, lease),
       onLost: () => controller.abort(new StageStoppedError('lease lost')),
       onError: (error) => logger.warn({ err: error, analysisId: id }, 'meme heartbeat failed'),
     });
@@ -230,15 +242,23 @@ export function createMemeService(deps: MemeServiceDeps) {
     row: MemeAnalysisRow,
     lease: string,
     workDir: string,
+    jobSignal?: AbortSignal,
   ): Promise<void> {
-    const analysis = await withLease(row.id, lease, async (signal, onProgress) => {
+    const analysis = await withLease(row.id, lease, jobSignal, async (signal, onProgress) => {
       let downloadedPath: string | null = null;
       if (row.source_type === 'youtube') {
+        // Checked again before anything is fetched, not only at the API: a row stored under an
+        // older rule must not hand yt-dlp whatever text it holds.
+        const link = parseYouTubeUrl(row.source_url ?? '');
+        if (!link) {
+          throw new VideoFetchError('unavailable', 'the stored link is not a YouTube link');
+        }
         const outputDir = path.join(workDir, 'download');
         await mkdir(outputDir);
         const fetched = await fetchYouTubeVideo({
           ytDlpPath: deps.ytDlpPath,
-          url: row.source_url ?? '',
+          link,
+          testOrigin: deps.youtubeTestOrigin ?? null,
           outputDir,
           ffmpegPath: deps.ffmpegPath,
           signal,
@@ -246,7 +266,7 @@ export function createMemeService(deps: MemeServiceDeps) {
         });
         const extension = path.extname(fetched.filePath).slice(1) === 'webm' ? 'webm' : 'mp4';
         const sourceKey = `users/${row.user_id}/memes/${row.id}/source.${extension}`;
-        await storage.put(sourceKey, createReadStream(fetched.filePath), {
+        await putLocalFile(storage, sourceKey, fetched.filePath, {
           contentType: `video/${extension}`,
         });
         const stillOurs = await repository.downloaded(row.id, lease, {
@@ -296,7 +316,7 @@ export function createMemeService(deps: MemeServiceDeps) {
       let key: string | null = null;
       if (file) {
         key = thumbnailKey(row, index);
-        await storage.put(key, createReadStream(file), { contentType: 'image/jpeg' });
+        await putLocalFile(storage, key, file, { contentType: 'image/jpeg' });
       }
       extracts.push({
         index,
@@ -318,11 +338,22 @@ export function createMemeService(deps: MemeServiceDeps) {
     await deps.enqueueCompilation(row.id);
   }
 
-  async function compileClaimed(row: MemeAnalysisRow, lease: string, workDir: string) {
+  async function compileClaimed(
+    row: MemeAnalysisRow,
+    lease: string,
+    workDir: string,
+    jobSignal?: AbortSignal,
+  ) {
     const selected = (row.extracts ?? []).filter((extract) => extract.selected);
     if (selected.length === 0) throw new Error('a compilation needs at least one extract');
     const outputPath = path.join(workDir, 'compilation.mp4');
-    await withLease(row.id, lease, (signal, onProgress) =>
+    // No compilation the user has no room to keep (the stored file's real size is checked again).
+    const seconds = selected.reduce(
+      (sum, extract) => sum + Math.max(0, extract.endSeconds - extract.startSeconds),
+      0,
+    );
+    await media.assertRoomFor(row.user_id, expectedRenderBytes(seconds));
+    await withLease(row.id, lease, jobSignal, (signal, onProgress) =>
       withSourceFile(row, (inputPath) =>
         compileHighlights({
           ffmpegPath: deps.ffmpegPath,
@@ -362,7 +393,13 @@ export function createMemeService(deps: MemeServiceDeps) {
   async function runStage(
     stage: 'analyse' | 'compile',
     analysisId: string,
-    fn: (row: MemeAnalysisRow, lease: string, workDir: string) => Promise<void>,
+    jobSignal: AbortSignal | undefined,
+    fn: (
+      row: MemeAnalysisRow,
+      lease: string,
+      workDir: string,
+      jobSignal?: AbortSignal,
+    ) => Promise<void>,
   ): Promise<StageOutcome> {
     const lease = randomUUID();
     const staleBefore = new Date(Date.now() - STALE_AFTER_MS);
@@ -371,9 +408,19 @@ export function createMemeService(deps: MemeServiceDeps) {
         ? await repository.claimAnalysis(analysisId, lease, staleBefore)
         : await repository.claimCompilation(analysisId, lease, staleBefore);
     if (!row) return 'skipped';
-    const workDir = await mkdtemp(path.join(os.tmpdir(), `cadence-memes-${stage}-`));
+    // Every earlier run of this stage since the last one that finished died with its process:
+    // running it again would take the worker down again. The claim counted this run too.
+    if (row.unfinished_runs > MAX_JOB_ATTEMPTS) {
+      logger.error(
+        { analysisId, stage, unfinishedRuns: row.unfinished_runs - 1 },
+        'meme stage crashed its worker too often: failed, not run again',
+      );
+      await repository.fail(row.id, lease, 'memes.failures.crashed');
+      return 'failed';
+    }
+    const workDir = await makeWorkDir(`memes-${stage}-`);
     try {
-      await fn(row, lease, workDir);
+      await fn(row, lease, workDir, jobSignal);
       logger.info({ analysisId, stage }, 'meme stage finished');
       return 'completed';
     } catch (error) {
@@ -498,10 +545,21 @@ export function createMemeService(deps: MemeServiceDeps) {
     },
 
     /** Worker, 'memes.analyse': download (links), analysis, thumbnails → queues the compile. */
-    analyse: (analysisId: string) => runStage('analyse', analysisId, analyseClaimed),
+    analyse: (analysisId: string, jobSignal?: AbortSignal) =>
+      runStage('analyse', analysisId, jobSignal, analyseClaimed),
 
     /** Worker, 'memes.compile': the 1080×1920 compilation of the selected extracts → media. */
-    compile: (analysisId: string) => runStage('compile', analysisId, compileClaimed),
+    compile: (analysisId: string, jobSignal?: AbortSignal) =>
+      runStage('compile', analysisId, jobSignal, compileClaimed),
+
+    /** The stage's job failed MAX_JOB_ATTEMPTS times: the row says so, if still in that stage. */
+    async giveUp(stage: 'analyse' | 'compile', analysisId: string): Promise<void> {
+      await repository.failStage(
+        analysisId,
+        stage === 'analyse' ? ['queued', 'downloading', 'analysing'] : ['compiling'],
+        'memes.failures.crashed',
+      );
+    },
 
     /**
      * At worker start: queue again what a stopped process left behind. A running stage is retried

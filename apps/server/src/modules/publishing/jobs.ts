@@ -1,8 +1,10 @@
+import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
-import { createPublisher, type Publisher } from './publisher.ts';
+import type { Database } from '../../db/schema.ts';
+import { defineQueue } from '../../jobs/queue.ts';
+import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
 import { createPublishingRepository } from './repository.ts';
 
 /** Wakes the publisher for one post: publish when due, resume an upload, poll TikTok's status. */
@@ -14,35 +16,31 @@ export const PUBLISH_SWEEP_QUEUE = 'posts.publish-sweep';
 export const publishJobSchema = z.object({ v: z.literal(1), postId: z.uuid() });
 export type PublishJob = z.infer<typeof publishJobSchema>;
 
-const ensured = new WeakSet<PgBoss>();
+// The publisher retries TikTok errors itself; pg-boss retries only unexpected crashes.
+export const publishQueue = defineQueue({
+  name: PUBLISH_QUEUE,
+  payload: publishJobSchema,
+  expireInSeconds: 3600,
+  retryDelaySeconds: 5,
+  retryBackoff: true,
+  describe: (job) => ({ postId: job.postId }),
+});
 
-/** createQueue is idempotent but costs a round trip: once per boss instance is enough. */
-async function ensureQueue(boss: PgBoss): Promise<void> {
-  if (ensured.has(boss)) return;
-  await boss.createQueue(PUBLISH_QUEUE);
-  ensured.add(boss);
-}
+// Cron jobs carry no payload (pg-boss sends null).
+const publishSweepQueue = defineQueue({
+  name: PUBLISH_SWEEP_QUEUE,
+  payload: z.unknown(),
+  expireInSeconds: 10 * 60,
+  retryDelaySeconds: 5,
+  cron: '* * * * *',
+});
 
 /**
  * Queues a wake-up for a post at `startAfter`. Duplicate wake-ups are harmless (the publisher
  * takes a lease on the row), so the singleton key only labels the job for inspection.
  */
-export async function enqueuePublish(
-  boss: PgBoss,
-  postId: string,
-  startAfter: Date,
-): Promise<void> {
-  await ensureQueue(boss);
-  const job: PublishJob = { v: 1, postId };
-  await boss.send(PUBLISH_QUEUE, job, {
-    startAfter,
-    singletonKey: postId,
-    // The publisher retries TikTok errors itself; pg-boss retries only unexpected crashes.
-    retryLimit: 3,
-    retryDelay: 5,
-    retryBackoff: true,
-    expireInSeconds: 3600,
-  });
+export function enqueuePublish(boss: PgBoss, postId: string, startAfter: Date): Promise<void> {
+  return publishQueue.send(boss, { v: 1, postId }, { startAfter, singletonKey: postId });
 }
 
 /**
@@ -64,59 +62,54 @@ export interface PublishWorkerOptions {
   retryDelayCapMs?: number;
 }
 
+/** What the publishing workers use, and nothing more. */
+export interface PublishingWorkerDeps extends Pick<PublisherDeps, 'tiktok' | 'tokens' | 'storage'> {
+  boss: PgBoss;
+  db: Kysely<Database>;
+  /** WORKER_CONCURRENCY: publish jobs one process works on at once. */
+  concurrency: number;
+}
+
 /** Registers the publish queue, the minute sweep, and runs a first sweep (restart recovery). */
 export async function startPublishingWorkers(
-  context: AppContext,
+  deps: PublishingWorkerDeps,
   logger: Logger,
   options: PublishWorkerOptions = {},
 ): Promise<Publisher> {
-  const { boss } = context;
+  const { boss } = deps;
   const publisher = createPublisher({
-    repository: createPublishingRepository(context.database.db),
-    tiktok: context.tiktok,
-    tokens: context.tokens,
-    storage: context.storage,
+    repository: createPublishingRepository(deps.db),
+    tiktok: deps.tiktok,
+    tokens: deps.tokens,
+    storage: deps.storage,
     wake: (postId, at) => enqueuePublish(boss, postId, at),
     logger,
     ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
     ...(options.retryDelayCapMs !== undefined && { retryDelayCapMs: options.retryDelayCapMs }),
   });
-  await ensureQueue(boss);
-  const loops = options.loops ?? PUBLISH_FETCH.loops;
-  const batchSize = options.batchSize ?? PUBLISH_FETCH.batchSize;
-  const pollingIntervalSeconds =
-    options.pollingIntervalSeconds ?? PUBLISH_FETCH.pollingIntervalSeconds;
-  // pg-boss 10 runs a loop's batch to completion before fetching again: several loops of small
-  // batches, each job of a batch in parallel, keep up to loops × batchSize posts moving at once.
-  for (let loop = 0; loop < loops; loop++) {
-    await boss.work<PublishJob>(
-      PUBLISH_QUEUE,
-      { batchSize, pollingIntervalSeconds },
-      async (jobs) => {
-        await Promise.all(
-          jobs.map(async (job) => {
-            const parsed = publishJobSchema.safeParse(job.data);
-            if (!parsed.success) {
-              logger.error({ jobId: job.id }, 'malformed publish job dropped');
-              return;
-            }
-            try {
-              await publisher.advance(parsed.data.postId);
-            } catch (error) {
-              // Only this job is retried by pg-boss (a batch that throws would fail all of them).
-              logger.error({ err: error, postId: parsed.data.postId }, 'publish step crashed');
-              await boss.fail(PUBLISH_QUEUE, job.id, { message: String(error) });
-            }
-          }),
-        );
-      },
-    );
-  }
-  await boss.createQueue(PUBLISH_SWEEP_QUEUE);
-  await boss.schedule(PUBLISH_SWEEP_QUEUE, '* * * * *');
-  await boss.work(PUBLISH_SWEEP_QUEUE, async () => {
-    const requeued = await publisher.sweep(60_000);
-    if (requeued > 0) logger.warn({ requeued }, 'lost publish wake-ups re-queued');
+  await publishQueue.work(boss, logger, {
+    // WORKER_CONCURRENCY: publish jobs mostly wait on TikTok and the database, so many run at once.
+    concurrency:
+      options.loops !== undefined || options.batchSize !== undefined
+        ? {
+            loops: options.loops ?? PUBLISH_FETCH.loops,
+            batchSize: options.batchSize ?? PUBLISH_FETCH.batchSize,
+          }
+        : deps.concurrency,
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? PUBLISH_FETCH.pollingIntervalSeconds,
+    run: (job, run) => publisher.advance(job.postId, run.signal),
+    // No giveUp: a job's last failure does not fail its post. A throw before the claim (the
+    // database unreachable, say) is not the post's fault, and the sweep wakes the post again once
+    // the database answers; a run that claims and then throws or dies keeps unfinished_runs
+    // counted, so a poison post is failed as publisher_crashed by its next claim after
+    // MAX_JOB_ATTEMPTS runs. Failing here instead would mark a post TikTok already has as failed.
+  });
+  await publishSweepQueue.work(boss, logger, {
+    concurrency: 1,
+    run: async () => {
+      const requeued = await publisher.sweep(60_000);
+      if (requeued > 0) logger.warn({ requeued }, 'lost publish wake-ups re-queued');
+    },
   });
   // A restarted process picks up what a dead one left (leases expire; their posts come back).
   const recovered = await publisher.sweep(0);

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
+import { privacyLevels } from '@cadence/shared/schemas/account';
 import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
+import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
-import type {
-  DirectPostInfo,
-  PrivacyLevel,
-  TikTokClient,
-  VideoContentType,
+import {
+  VIDEO_CONTENT_TYPES,
+  type DirectPostInfo,
+  type TikTokClient,
+  type VideoContentType,
 } from '../../tiktok/tiktok-client.ts';
 import type { TokenService } from '../accounts/token-service.ts';
 import {
@@ -23,6 +25,11 @@ import {
 } from './publish-state.ts';
 import type { PublishingRepository, PublishRow } from './repository.ts';
 
+/** The lease was lost before video init was sent: nothing reached TikTok, another worker owns the post. */
+class InitLeaseLostError extends Error {
+  override name = 'InitLeaseLostError';
+}
+
 /** A post whose TikTok account still exists. */
 type AccountPublishRow = PublishRow & { account_id: string };
 
@@ -31,20 +38,8 @@ const UPLOAD_URL_TTL_MS = 55 * 60 * 1000;
 /** Short, because the heartbeat renews it every third: a dead worker's posts come back within seconds. */
 const DEFAULT_LEASE_MS = 10_000;
 
-const videoContentTypes: readonly VideoContentType[] = [
-  'video/mp4',
-  'video/quicktime',
-  'video/webm',
-];
-const privacyLevels: readonly PrivacyLevel[] = [
-  'PUBLIC_TO_EVERYONE',
-  'MUTUAL_FOLLOW_FRIENDS',
-  'FOLLOWER_OF_CREATOR',
-  'SELF_ONLY',
-];
-
 function asVideoContentType(value: string): VideoContentType {
-  return videoContentTypes.find((type) => type === value) ?? 'video/mp4';
+  return VIDEO_CONTENT_TYPES.find((type) => type === value) ?? 'video/mp4';
 }
 
 export interface PublisherDeps {
@@ -70,6 +65,9 @@ export type AdvanceOutcome =
  * its row says (init → upload → poll), records progress before moving on, and hands the post to
  * a later wake-up. Progress lives in the row, never in memory: any worker can continue any post.
  */
+/** The longest a quarantined post (see `quarantine`) waits between two status checks. */
+const QUARANTINE_CAP_MS = 6 * 60 * 60 * 1000;
+
 export function createPublisher(deps: PublisherDeps) {
   const { repository, tiktok, tokens, storage, wake, logger } = deps;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
@@ -85,6 +83,30 @@ export function createPublisher(deps: PublisherDeps) {
     );
     if (kept) await wake(post.id, at);
     return kept;
+  }
+
+  /**
+   * A post TikTok already has, whose runs keep dying: only TikTok can say whether it failed, and
+   * calling it failed would invite a retry that posts it twice. Its next check backs off instead
+   * (1, 2, 4… minutes, at most 6 h), keeping the run count (no release), so it can never become a
+   * crash loop; the first run that lives through its check resets the count.
+   */
+  async function quarantine(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
+    const extraRuns = post.unfinished_runs - MAX_JOB_ATTEMPTS - 1;
+    const delayMs = Math.min(60_000 * 2 ** Math.min(extraRuns, 16), QUARANTINE_CAP_MS);
+    const at = new Date(Date.now() + delayMs);
+    logger.warn(
+      { postId: post.id, unfinishedRuns: post.unfinished_runs - 1, nextCheckAt: at },
+      'post TikTok has keeps dying with its worker: next status check backs off',
+    );
+    const kept = await repository.update(
+      post.id,
+      owner,
+      { wake_at: at, lease_owner: null, lease_until: null },
+      { touch: false },
+    );
+    if (kept) await wake(post.id, at);
+    return kept ? 'waiting' : 'lease_lost';
   }
 
   /** `details` go to the log only: the error, or TikTok's own words behind the reason. */
@@ -168,23 +190,29 @@ export function createPublisher(deps: PublisherDeps) {
       brandContentToggle: post.commercial_content.enabled && post.commercial_content.brandedContent,
       brandOrganicToggle: post.commercial_content.enabled && post.commercial_content.yourBrand,
     };
-    // From here until publish_id is stored, a crash leaves the outcome unknown (never re-init).
-    if (
-      !(await repository.update(post.id, owner, { init_started_at: new Date() }, { touch: false }))
-    ) {
-      return 'lease_lost';
-    }
     let result;
     try {
-      result = await tokens.withAccessToken(post.account_id, (token) =>
-        tiktok.initDirectPost(token, {
+      result = await tokens.withAccessToken(post.account_id, async (token) => {
+        // From here until publish_id is stored, a crash leaves the outcome unknown (never
+        // re-init). Marked once the token is in hand, right before the request leaves: a crash
+        // while waiting for the token (a database read, maybe a refresh) sent nothing and must
+        // not make the post 'init outcome unknown'.
+        const marked = await repository.update(
+          post.id,
+          owner,
+          { init_started_at: new Date() },
+          { touch: false },
+        );
+        if (!marked) throw new InitLeaseLostError();
+        return tiktok.initDirectPost(token, {
           videoSize: post.size_bytes,
           chunkSize: plan.chunkSize,
           totalChunkCount: plan.totalChunkCount,
           postInfo,
-        }),
-      );
+        });
+      });
     } catch (error) {
+      if (error instanceof InitLeaseLostError) return 'lease_lost';
       return react(post, owner, error, 'init');
     }
     const progress = {
@@ -356,7 +384,7 @@ export function createPublisher(deps: PublisherDeps) {
 
   return {
     /** Does the next step for a post (the handler of every publish job). Never throws for TikTok errors. */
-    async advance(postId: string): Promise<AdvanceOutcome> {
+    async advance(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
       const current = await repository.findStatus(postId);
       if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
         return 'not_ready';
@@ -375,6 +403,12 @@ export function createPublisher(deps: PublisherDeps) {
       const owner = randomUUID();
       const post = await repository.claim(postId, owner, leaseMs);
       if (!post) return 'busy';
+      // Every earlier run on this post since the last release died with its process: another
+      // would take the worker down again. The claim counted this run too.
+      if (post.unfinished_runs > MAX_JOB_ATTEMPTS) {
+        if (post.publish_id !== null) return quarantine(post, owner);
+        return fail(post, owner, 'publisher_crashed', { unfinishedRuns: post.unfinished_runs - 1 });
+      }
       const lost = new AbortController();
       // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload.
       const heartbeat = setInterval(
@@ -388,6 +422,11 @@ export function createPublisher(deps: PublisherDeps) {
         },
         Math.max(1_000, Math.floor(leaseMs / 3)),
       );
+      // An abandoned job (see jobs/queue.ts) lets its lease lapse and stops touching TikTok.
+      jobSignal?.addEventListener('abort', () => {
+        clearInterval(heartbeat);
+        lost.abort(new Error('job abandoned'));
+      });
       try {
         return await step(post, owner, reserved, lost.signal);
       } finally {
@@ -398,10 +437,21 @@ export function createPublisher(deps: PublisherDeps) {
     /** Re-queues posts whose wake-up is `graceMs` overdue (lost job, dead worker); returns how many. */
     async sweep(graceMs: number): Promise<number> {
       const forgotten = await repository.takeForgotten(graceMs);
-      for (const { id, wakeAt } of forgotten) await wake(id, wakeAt);
+      // A restarted worker may find hundreds of open posts: one send at a time took a minute under
+      // load, while its posts waited. A few sends at once, bounded so the pool is not exhausted.
+      let next = 0;
+      const sender = async () => {
+        for (let item = forgotten[next++]; item !== undefined; item = forgotten[next++]) {
+          await wake(item.id, item.wakeAt);
+        }
+      };
+      await Promise.all(Array.from({ length: SWEEP_SENDS_AT_ONCE }, sender));
       return forgotten.length;
     },
   };
 }
 
 export type Publisher = ReturnType<typeof createPublisher>;
+
+/** Wake-ups the sweep sends in parallel: each is one INSERT, and pg-boss's pool holds 5 connections. */
+const SWEEP_SENDS_AT_ONCE = 4;

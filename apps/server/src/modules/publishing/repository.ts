@@ -44,6 +44,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .set({
           status: 'publishing',
           attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
+          unfinished_runs: sql<number>`unfinished_runs + 1`,
           lease_owner: owner,
           lease_until: leaseUntil,
           updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
@@ -104,7 +105,12 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .updateTable('posts')
         .set({
           ...changes,
-          ...(options.release === true && { lease_owner: null, lease_until: null }),
+          // Releasing ends a run the process lived through (migration 0011).
+          ...(options.release === true && {
+            lease_owner: null,
+            lease_until: null,
+            unfinished_runs: 0,
+          }),
           ...(options.touch !== false && { updated_at: now() }),
         })
         .where('id', '=', postId)

@@ -45,7 +45,16 @@ export function usePublishingTestApp(): PublishingTestApp {
   let publisher: Publisher | undefined;
   beforeAll(async () => {
     user = await signUp(base.t, 'creator@example.com');
-    publisher = await startPublishingWorkers(base.t.context, pino({ level: 'silent' }), {
+    const { context } = base.t;
+    const deps = {
+      boss: context.boss,
+      db: context.database.db,
+      tiktok: context.tiktok,
+      tokens: context.tokens,
+      storage: context.storage,
+      concurrency: context.config.worker.concurrency,
+    };
+    publisher = await startPublishingWorkers(deps, pino({ level: 'silent' }), {
       retryDelayCapMs: 300,
       pollingIntervalSeconds: 0.5,
     });

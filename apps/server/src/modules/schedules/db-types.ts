@@ -40,6 +40,8 @@ export interface PostTable {
   status: Generated<PostStatus>;
   fail_reason: string | null;
   attempt: Generated<number>;
+  /** Publisher runs started in a row that never released the post (migration 0011). */
+  unfinished_runs: Generated<number>;
   lease_owner: string | null;
   lease_until: Date | null;
   wake_at: Date;

@@ -16,6 +16,13 @@ export interface PostStreamOptions {
   /** Re-read this far back: a transaction may commit after a later one (updated_at order ≠ commit order). */
   overlapMs?: number;
   onError?(error: unknown): void;
+  /**
+   * True once the session that opened the stream is over (signed out, revoked, expired). Asked
+   * every `sessionCheckMs`: a stream must not keep a signed-out browser (or whoever holds the
+   * tab) informed, and sign-out may happen in another process or tab.
+   */
+  sessionEnded?(): Promise<boolean>;
+  sessionCheckMs?: number;
 }
 
 export interface PostStream {
@@ -27,6 +34,8 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
   const pollMs = options.pollMs ?? 1_000;
   const heartbeatMs = options.heartbeatMs ?? 25_000;
   const overlapMs = options.overlapMs ?? 5_000;
+  const sessionCheckMs = options.sessionCheckMs ?? 5_000;
+  let sessionCheckedAt = Date.now();
   let sent = new Map<string, string>();
   let since = new Date(Date.now() - overlapMs);
   let closed = false;
@@ -47,6 +56,15 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
   async function poll(): Promise<void> {
     const startedAt = Date.now();
     try {
+      if (options.sessionEnded && startedAt - sessionCheckedAt >= sessionCheckMs) {
+        sessionCheckedAt = startedAt;
+        if (await options.sessionEnded()) {
+          // Tells the page why (EventSource would otherwise reconnect and meet a 401).
+          if (!closed) response.write('event: signed-out\ndata: {}\n\n');
+          close();
+          return;
+        }
+      }
       const posts = await options.changedSince(since);
       if (closed) return;
       const next = new Map<string, string>();

@@ -1,32 +1,44 @@
+import { uuidParams } from '@cadence/shared/schemas/params';
 import { createScheduleSchema, postSchema } from '@cadence/shared/schemas/schedule';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { streamPostEvents, type PostStream } from './post-events.ts';
 import type { ScheduleService } from './service.ts';
+import { messageKey } from '@cadence/shared/translation-key';
 
-const postIdParams = z.object({ id: z.uuid() });
 const rescheduleBody = z.object({
-  dueAt: z.iso.datetime({ offset: true, error: 'errors.invalidDate' }),
+  dueAt: z.iso.datetime({ offset: true, error: messageKey('errors.invalidDate') }),
 });
 const postsReply = z.object({ posts: z.array(postSchema) });
 const createReply = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
 
-function postId(params: unknown): string {
-  const parsed = postIdParams.safeParse(params);
-  // Post ids are UUIDs: anything else names no post.
-  if (!parsed.success) throw new AppError('not_found', 'No such post');
-  return parsed.data.id;
-}
+/**
+ * Post ids are UUIDs: anything else names no post, so it is a 404 (not the 400 of a params schema),
+ * and it comes before the body's 400, as a route that cannot exist would.
+ */
+const existingPostId: preValidationAsyncHookHandler = async (request) => {
+  if (!uuidParams.safeParse(request.params).success) {
+    throw new AppError('not_found', 'No such post');
+  }
+};
 
 export interface ScheduleRoutesOptions {
   schedules: ScheduleService;
   /** Live-stream poll period (tests shorten it). */
   eventsPollMs?: number;
+  /** How often an open stream re-checks its session (tests shorten it). */
+  eventsSessionCheckMs?: number;
 }
 
 /** POST /api/schedules, GET /api/posts, post actions, and the live stream of post changes. */
-export async function scheduleRoutes(app: FastifyInstance, options: ScheduleRoutesOptions) {
+export async function scheduleRoutes(fastify: FastifyInstance, options: ScheduleRoutesOptions) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const preValidation = signedIn(fastify);
+  const postAction = [preValidation, existingPostId];
+  const tags = ['posts'];
   const { schedules } = options;
   const streams = new Set<PostStream>();
   // Open streams would keep app.close() waiting for their sockets: end them first.
@@ -34,44 +46,77 @@ export async function scheduleRoutes(app: FastifyInstance, options: ScheduleRout
     for (const stream of streams) stream.close();
   });
 
-  app.post('/api/schedules', async (request, reply) => {
-    const user = await app.requireUser(request);
-    const body = createScheduleSchema.parse(request.body);
-    const created = await schedules.create(user.id, body);
-    return reply.status(201).send(createReply.parse(created));
-  });
+  app.post(
+    '/api/schedules',
+    { preValidation, schema: { tags, body: createScheduleSchema, response: { 201: createReply } } },
+    async (request, reply) =>
+      reply.status(201).send(await schedules.create(userOf(request).id, request.body)),
+  );
 
-  app.get('/api/posts', async (request) => {
-    const user = await app.requireUser(request);
-    return postsReply.parse({ posts: await schedules.list(user.id) });
-  });
+  app.get(
+    '/api/posts',
+    { preValidation, schema: { tags, response: { 200: postsReply } } },
+    async (request) => ({ posts: await schedules.list(userOf(request).id) }),
+  );
 
-  app.post('/api/posts/:id/cancel', async (request) => {
-    const user = await app.requireUser(request);
-    return postSchema.parse(await schedules.cancel(user.id, postId(request.params)));
-  });
+  app.post(
+    '/api/posts/:id/cancel',
+    {
+      preValidation: postAction,
+      schema: { tags, params: uuidParams, response: { 200: postSchema } },
+    },
+    async (request) => schedules.cancel(userOf(request).id, request.params.id),
+  );
 
-  app.post('/api/posts/:id/reschedule', async (request) => {
-    const user = await app.requireUser(request);
-    const id = postId(request.params);
-    const { dueAt } = rescheduleBody.parse(request.body);
-    return postSchema.parse(await schedules.reschedule(user.id, id, new Date(dueAt)));
-  });
+  app.post(
+    '/api/posts/:id/reschedule',
+    {
+      preValidation: postAction,
+      schema: { tags, params: uuidParams, body: rescheduleBody, response: { 200: postSchema } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      return schedules.reschedule(userOf(request).id, id, new Date(request.body.dueAt));
+    },
+  );
 
-  app.post('/api/posts/:id/retry', async (request) => {
-    const user = await app.requireUser(request);
-    return postSchema.parse(await schedules.retry(user.id, postId(request.params)));
-  });
+  app.post(
+    '/api/posts/:id/retry',
+    {
+      preValidation: postAction,
+      schema: { tags, params: uuidParams, response: { 200: postSchema } },
+    },
+    async (request) => schedules.retry(userOf(request).id, request.params.id),
+  );
 
-  app.get('/api/posts/events', async (request, reply) => {
-    const user = await app.requireUser(request);
-    reply.hijack();
-    const stream = streamPostEvents(reply.raw, {
-      changedSince: (since) => schedules.changedSince(user.id, since),
-      ...(options.eventsPollMs !== undefined && { pollMs: options.eventsPollMs }),
-      onError: (error) => request.log.warn({ err: error }, 'post stream poll failed'),
-    });
-    streams.add(stream);
-    reply.raw.on('close', () => streams.delete(stream));
-  });
+  const events = {
+    description: 'Server-sent events: each `data:` line is a changed post (the postSchema)',
+    content: { 'text/event-stream': { schema: z.string() } },
+  };
+  app.get(
+    '/api/posts/events',
+    { schema: { tags, response: { 200: events } } },
+    async (request, reply) => {
+      const user = await app.requireUser(request);
+      reply.hijack();
+      const stream = streamPostEvents(reply.raw, {
+        changedSince: (since) => schedules.changedSince(user.id, since),
+        ...(options.eventsPollMs !== undefined && { pollMs: options.eventsPollMs }),
+        onError: (error) => request.log.warn({ err: error }, 'post stream poll failed'),
+        sessionEnded: async () => {
+          try {
+            return (await app.requireUser(request)).id !== user.id;
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'unauthenticated') return true;
+            throw error;
+          }
+        },
+        ...(options.eventsSessionCheckMs !== undefined && {
+          sessionCheckMs: options.eventsSessionCheckMs,
+        }),
+      });
+      streams.add(stream);
+      reply.raw.on('close', () => streams.delete(stream));
+    },
+  );
 }

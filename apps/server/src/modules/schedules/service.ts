@@ -4,7 +4,7 @@ import {
   type Post,
 } from '@cadence/shared/schemas/schedule';
 import { planSchedule } from '@cadence/shared/schedule/planner';
-import type PgBoss from 'pg-boss';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
 import { AppError } from '../../lib/app-error.ts';
 import { validateForTikTok } from '../../media/probe.ts';
@@ -15,7 +15,6 @@ import type { AccountPostStats } from '../accounts/service.ts';
 import { AccountNeedsReconnectError, type TokenService } from '../accounts/token-service.ts';
 import type { MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
-import { enqueuePublish } from '../publishing/jobs.ts';
 import { toPost } from './post-view.ts';
 import type { ScheduleRepository } from './repository.ts';
 
@@ -39,7 +38,8 @@ export interface ScheduleServiceDeps {
   tiktok: TikTokClient;
   media: MediaService;
   users: Pick<UserRepository, 'isPro'>;
-  boss: PgBoss;
+  /** Queues the publisher's wake-up for a post at `at` (the publish queue, wired in bootstrap). */
+  wake: (postId: string, at: Date) => Promise<void>;
   logger: Pick<Logger, 'warn'>;
   now?: () => Date;
   random?: () => number;
@@ -47,13 +47,13 @@ export interface ScheduleServiceDeps {
 
 /** Schedules (the form's submissions) and their posts, as the signed-in user sees them. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
-  const { repository, accounts, tokens, tiktok, media, users, boss, logger } = deps;
+  const { repository, accounts, tokens, tiktok, media, users, wake, logger } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
   async function wakeAll(posts: readonly { id: string; dueAt: Date }[]): Promise<void> {
     for (const post of posts) {
-      await enqueuePublish(boss, post.id, post.dueAt).catch((error: unknown) => {
+      await wake(post.id, post.dueAt).catch((error: unknown) => {
         logger.warn({ err: error, postId: post.id }, 'publish job not queued; the sweep will');
       });
     }
@@ -99,7 +99,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     userId: string,
     id: string,
     changed: boolean,
-    wrongStateKey: string,
+    wrongStateKey: TranslationKey,
   ): Promise<Post> {
     if (!changed) {
       await requirePost(userId, id);

@@ -13,6 +13,8 @@ export interface StoryTable {
   fail_reason: StoryFailReason | null;
   position: Generated<number>;
   heartbeat_at: Date | null;
+  /** Runs started in a row that never finished (migration 0011). */
+  unfinished_runs: Generated<number>;
   created_at: Generated<Date>;
   finished_at: Date | null;
 }

@@ -57,7 +57,7 @@ export function createStoryRepository(db: Kysely<Database>) {
     cancel(userId: string, id: string) {
       return db
         .updateTable('stories')
-        .set({ status: 'cancelled', finished_at: new Date() })
+        .set({ status: 'cancelled', finished_at: new Date(), unfinished_runs: 0 })
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where('status', 'in', active)
@@ -82,7 +82,13 @@ export function createStoryRepository(db: Kysely<Database>) {
     claim(id: string, staleBefore: Date) {
       return db
         .updateTable('stories')
-        .set({ status: 'rendering', progress: 0, fail_reason: null, heartbeat_at: new Date() })
+        .set({
+          status: 'rendering',
+          progress: 0,
+          fail_reason: null,
+          heartbeat_at: new Date(),
+          unfinished_runs: sql<number>`unfinished_runs + 1`,
+        })
         .where('id', '=', id)
         .where((eb) =>
           eb.or([
@@ -126,6 +132,7 @@ export function createStoryRepository(db: Kysely<Database>) {
           progress: 1,
           result_media_id: resultMediaId,
           finished_at: new Date(),
+          unfinished_runs: 0,
         })
         .where('id', '=', id)
         .where('status', '=', 'rendering')
@@ -136,7 +143,7 @@ export function createStoryRepository(db: Kysely<Database>) {
     async fail(id: string, reason: StoryFailReason): Promise<void> {
       await db
         .updateTable('stories')
-        .set({ status: 'failed', fail_reason: reason, finished_at: new Date() })
+        .set({ status: 'failed', fail_reason: reason, finished_at: new Date(), unfinished_runs: 0 })
         .where('id', '=', id)
         .where('status', 'in', active)
         .execute();

@@ -1,37 +1,49 @@
+import { uuidParams } from '@cadence/shared/schemas/params';
 import { createStoriesSchema, storyListSchema, storySchema } from '@cadence/shared/schemas/story';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { signedIn, userCheck, userOf } from '../../auth/route-guards.ts';
+import { noBody } from '../../openapi/plugin.ts';
 import type { StoryService } from './service.ts';
 
-const idParams = z.object({ id: z.uuid() });
-
 /** Story endpoints; every one refuses non-Pro users (the service checks before anything else). */
-export async function storyRoutes(app: FastifyInstance, { stories }: { stories: StoryService }) {
-  app.get('/api/stories', async (request) => {
-    const user = await app.requireUser(request);
-    return storyListSchema.parse({ stories: await stories.list(user.id) });
-  });
+export async function storyRoutes(
+  fastify: FastifyInstance,
+  { stories }: { stories: StoryService },
+) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Pro before validation: a non-Pro user hears 'Pro' whatever the request holds.
+  const preValidation = [signedIn(fastify), userCheck((userId) => stories.assertPro(userId))];
+  const tags = ['stories'];
 
-  app.post('/api/stories', async (request, reply) => {
-    const user = await app.requireUser(request);
-    // Pro before validation: a non-Pro user hears 'Pro' whatever the body holds.
-    await stories.assertPro(user.id);
-    const created = await stories.create(user.id, createStoriesSchema.parse(request.body));
-    return reply.status(201).send(storyListSchema.parse({ stories: created }));
-  });
+  app.get(
+    '/api/stories',
+    { preValidation: signedIn(fastify), schema: { tags, response: { 200: storyListSchema } } },
+    async (request) => ({ stories: await stories.list(userOf(request).id) }),
+  );
 
-  app.post('/api/stories/:id/cancel', async (request) => {
-    const user = await app.requireUser(request);
-    await stories.assertPro(user.id);
-    const { id } = idParams.parse(request.params);
-    return storySchema.parse(await stories.cancel(user.id, id));
-  });
+  app.post(
+    '/api/stories',
+    {
+      preValidation,
+      schema: { tags, body: createStoriesSchema, response: { 201: storyListSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ stories: await stories.create(userOf(request).id, request.body) }),
+  );
 
-  app.delete('/api/stories/:id', async (request, reply) => {
-    const user = await app.requireUser(request);
-    await stories.assertPro(user.id);
-    const { id } = idParams.parse(request.params);
-    await stories.remove(user.id, id);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/stories/:id/cancel',
+    { preValidation, schema: { tags, params: uuidParams, response: { 200: storySchema } } },
+    async (request) => stories.cancel(userOf(request).id, request.params.id),
+  );
+
+  app.delete(
+    '/api/stories/:id',
+    { preValidation, schema: { tags, params: uuidParams, response: { 204: noBody('Deleted') } } },
+    async (request, reply) => {
+      await stories.remove(userOf(request).id, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

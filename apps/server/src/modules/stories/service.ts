@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Media } from '@cadence/shared/schemas/media';
 import {
@@ -9,16 +8,20 @@ import {
   type Story,
   type StoryFailReason,
 } from '@cadence/shared/schemas/story';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
+import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { FfmpegError } from '../../media/ffmpeg.ts';
 import type { MediaRow } from '../media/repository.ts';
-import type { MediaService } from '../media/service.ts';
+import { expectedRenderBytes, QuotaExceededError, type MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
+import { makeWorkDir } from '../../lib/work-dir.ts';
 import { pairStories } from './render/pair-stories.ts';
 import { renderStory } from './render/render-story.ts';
+import { storyDurationSeconds } from './render/story-render-args.ts';
 import type { StoryRepository, StoryRow } from './repository.ts';
 
 /** How often a render checks it was not cancelled (from any process) and says it is alive. */
@@ -105,7 +108,9 @@ export function createStoryService(deps: StoryServiceDeps) {
       await repository.fail(row.id, 'stories.failures.sourceMissing');
       return 'failed';
     }
-    const workDir = await mkdtemp(path.join(os.tmpdir(), 'cadence-story-'));
+    // No render the user has no room to keep (the stored file's real size is checked again).
+    await media.assertRoomFor(row.user_id, expectedRenderBytes(storyDurationSeconds(top.probe)));
+    const workDir = await makeWorkDir('story-');
     try {
       const outputPath = path.join(workDir, 'story.mp4');
       // Progress writes are awaited before completing: a late one must not follow the result.
@@ -156,7 +161,7 @@ export function createStoryService(deps: StoryServiceDeps) {
       await assertPro(userId);
       const wanted = [...new Set([...input.topMediaIds, ...input.bottomMediaIds])];
       const owned = new Set((await media.findMany(userId, wanted)).map((row) => row.id));
-      const fields: Record<string, string> = {};
+      const fields: Record<string, TranslationKey> = {};
       if (input.topMediaIds.some((id) => !owned.has(id)))
         fields.topMediaIds = 'errors.invalidVideo';
       if (input.bottomMediaIds.some((id) => !owned.has(id)))
@@ -222,15 +227,30 @@ export function createStoryService(deps: StoryServiceDeps) {
      * media. Never throws for a render that failed (ffmpeg's failures are deterministic: a retry
      * would fail again); the row carries the reason instead.
      */
-    async render(storyId: string): Promise<RenderOutcome> {
+    async render(storyId: string, jobSignal?: AbortSignal): Promise<RenderOutcome> {
       const row = await repository.claim(storyId, new Date(Date.now() - STALE_AFTER_MS));
       if (!row) return 'skipped';
+      // Every earlier render since the last one that finished died with its process: rendering
+      // again would take the worker down again. The claim counted this run too.
+      if (row.unfinished_runs > MAX_JOB_ATTEMPTS) {
+        logger.error(
+          { storyId, unfinishedRuns: row.unfinished_runs - 1 },
+          'story render crashed its worker too often: failed, not run again',
+        );
+        await repository.fail(storyId, 'stories.failures.crashed');
+        return 'failed';
+      }
       const controller = new AbortController();
       running.set(storyId, controller);
+      // An abandoned job (see jobs/queue.ts) stops ffmpeg and its heartbeat like a cancel.
+      jobSignal?.addEventListener('abort', () =>
+        controller.abort(new StoryCancelledError('abandoned')),
+      );
       // Cross-process cancel: poll the row; the same query tells other workers we are alive.
       const heartbeat = startHeartbeat({
         intervalMs: HEARTBEAT_MS,
-        beat: () => repository.heartbeat(storyId),
+        beat: () =>
+          controller.signal.aborted ? Promise.resolve(false) : repository.heartbeat(storyId),
         onLost: () => controller.abort(new StoryCancelledError('no longer rendering')),
         onError: (error) => logger.warn({ err: error, storyId }, 'story heartbeat failed'),
       });
@@ -244,16 +264,27 @@ export function createStoryService(deps: StoryServiceDeps) {
           return 'cancelled';
         }
         const reason: StoryFailReason =
-          error instanceof FfmpegError
-            ? 'stories.failures.renderFailed'
-            : 'stories.failures.internal';
-        logger.error({ err: error, storyId }, 'story render failed');
+          error instanceof QuotaExceededError
+            ? 'stories.failures.quotaFull'
+            : error instanceof FfmpegError
+              ? 'stories.failures.renderFailed'
+              : 'stories.failures.internal';
+        if (error instanceof QuotaExceededError) {
+          logger.info({ storyId, usedBytes: error.usedBytes }, 'story render refused: quota full');
+        } else {
+          logger.error({ err: error, storyId }, 'story render failed');
+        }
         await repository.fail(storyId, reason);
         return 'failed';
       } finally {
         await heartbeat.stop();
         running.delete(storyId);
       }
+    },
+
+    /** The render's job failed MAX_JOB_ATTEMPTS times: the row says so, if still active. */
+    async giveUp(storyId: string): Promise<void> {
+      await repository.fail(storyId, 'stories.failures.crashed');
     },
 
     /**

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerErrorHandler } from '../../lib/app-error.ts';
 import type { TusUploadsOptions, Upload } from './tus.ts';
-import { ownerOfUpload, tusUploads, uploadIdFor } from './tus.ts';
+import { ownerOfUpload, TusHookError, tusUploads, uploadIdFor } from './tus.ts';
 
 const MiB = 1024 * 1024;
 const PATH = '/api/uploads';
@@ -240,21 +240,62 @@ describe('tus uploads', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
-  it('refuses uploads above the size limit, declared or not', async () => {
+  it('refuses uploads above the size limit, and sizes not declared up front', async () => {
     const { baseUrl } = await startApp({ maxSizeBytes: MiB });
     const declared = await createUpload(baseUrl, 'user-a', { 'Upload-Length': String(MiB + 1) });
     expect(declared.status).toBe(413);
     expect(await readdir(directory)).toEqual([]);
 
-    // A client that defers the length cannot get past the limit by sending more anyway.
+    // A deferred length could grow past what was checked (the limit, the quota) at creation.
     const deferred = await createUpload(baseUrl, 'user-a', { 'Upload-Defer-Length': '1' });
-    expect(deferred.status).toBe(201);
-    const url = `${baseUrl}${deferred.headers.get('location') ?? ''}`;
-    const tooMuch = await patch(url, 'user-a', 0, randomBytes(MiB + 1));
+    expect(deferred.status).toBe(400);
+    expect(await readdir(directory)).toEqual([]);
+
+    const created = await createUpload(baseUrl, 'user-a', { 'Upload-Length': '10' });
+    const url = `${baseUrl}${created.headers.get('location') ?? ''}`;
+    const tooMuch = await patch(url, 'user-a', 0, randomBytes(11));
     expect(tooMuch.status).toBe(413);
-    const id = url.split('/').at(-1) ?? '';
-    expect(await readdir(directory)).toContain(id);
-    expect(await sizeOnDisk(join(directory, id))).toBeLessThanOrEqual(MiB);
+    expect(await sizeOnDisk(join(directory, url.split('/').at(-1) ?? ''))).toBe(0);
+  });
+
+  it('answers a wrong Upload-Offset with 409 Conflict, before any write hook refuses it', async () => {
+    // Like the quota hook of routes.ts: refuses a PATCH whose offset + body pass the declared size.
+    const { baseUrl } = await startApp({
+      onUploadWrite: (_userId, _uploadId, write) =>
+        write.offset + (write.length ?? 0) > 10
+          ? Promise.reject(new TusHookError(413, 'past the declared length\n'))
+          : Promise.resolve(),
+    });
+    const created = await createUpload(baseUrl, 'user-a', { 'Upload-Length': '10' });
+    const url = `${baseUrl}${created.headers.get('location') ?? ''}`;
+    expect((await patch(url, 'user-a', 0, Buffer.from('abcd'))).status).toBe(204);
+
+    // A client resuming from a stale offset, ahead of or behind the stored 4 bytes.
+    for (const offset of [8, 2, 0]) {
+      const stale = await patch(url, 'user-a', offset, Buffer.from('efghij'));
+      expect(stale.status).toBe(409);
+    }
+    const probe = await head(url, 'user-a');
+    expect(probe.headers.get('upload-offset')).toBe('4');
+    expect((await patch(url, 'user-a', 4, Buffer.from('efghij'))).status).toBe(204);
+    expect(await readFile(join(directory, url.split('/').at(-1) ?? ''), 'utf8')).toBe('abcdefghij');
+  });
+
+  it('answers 400, not 501, to the extensions it does not offer', async () => {
+    const { baseUrl } = await startApp();
+    for (const concat of ['partial', `final;${PATH}/a ${PATH}/b`]) {
+      const response = await createUpload(baseUrl, 'user-a', {
+        'Upload-Length': '10',
+        'Upload-Concat': concat,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('Upload-Concat');
+    }
+    expect(await readdir(directory)).toEqual([]);
+    const options = await fetch(`${baseUrl}${PATH}`, { method: 'OPTIONS' });
+    expect(options.headers.get('tus-extension')).toBe(
+      'creation,creation-with-upload,termination,expiration',
+    );
   });
 
   it('leaves bodies to tus: a JSON content type is not parsed by Fastify', async () => {

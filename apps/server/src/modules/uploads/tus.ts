@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Server } from '@tus/server';
+import { ERRORS, Server } from '@tus/server';
 import type { DataStore, Locker, ServerOptions, Upload } from '@tus/server';
 import { AppError } from '../../lib/app-error.ts';
 
@@ -27,10 +27,23 @@ export interface TusUploadsOptions {
    */
   onUploadFinished: (userId: string, upload: Upload) => Promise<void>;
   /**
-   * Called when an upload is created, before any byte is stored (e.g. a quota check). Throw
-   * `{ status_code, body }` to refuse it.
+   * Called when an upload is created, before any byte is stored (metadata checks, the quota).
+   * Throw `{ status_code, body }` to refuse it; the metadata it returns is what gets stored.
    */
-  onUploadCreate?: (userId: string, upload: Upload) => Promise<void>;
+  onUploadCreate?: (userId: string, upload: Upload) => Promise<Upload['metadata'] | void>;
+  /**
+   * Called before a PATCH takes the upload's lock, with the offset and the body's announced length
+   * (null when chunked): e.g. to keep the upload alive. Throw `{ status_code, body }` to refuse.
+   */
+  onUploadWrite?: (
+    userId: string,
+    uploadId: string,
+    write: { offset: number; length: number | null },
+  ) => Promise<void>;
+  /** Called before a HEAD reports an upload's offset. Throw `{ status_code, body }` to refuse. */
+  onUploadProbe?: (userId: string, uploadId: string) => Promise<void>;
+  /** Called once the owner terminated an upload (DELETE) and its bytes are gone. */
+  onUploadTerminated?: (uploadId: string) => Promise<void>;
   /** Random part of new upload ids; default 32 hex characters. Must match /^[a-f0-9]{32}$/. */
   randomSuffix?: () => string;
   /**
@@ -79,19 +92,65 @@ export class TusHookError extends Error {
 
 const defaultSuffix = () => randomBytes(16).toString('hex');
 
-function hasStatusCode(error: unknown): boolean {
+/**
+ * tus extensions this server does not offer although the datastores could: a deferred length
+ * would let an upload grow past the space reserved for it at creation (the quota is reserved from
+ * Upload-Length), and concatenation is not implemented by @tus/server.
+ */
+const REFUSED_EXTENSIONS = new Set(['creation-defer-length', 'concatenation', 'concatentation']);
+
+/** Header mistakes tus would only catch late (or with a 501), answered 400 before tus runs. */
+function protocolProblem(request: FastifyRequest): string | null {
+  const headers = request.headers;
+  if (headers['upload-concat'] !== undefined) {
+    return 'Upload-Concat is not supported (no tus concatenation): send each file as one upload, without parallel uploads';
+  }
+  if (headers['upload-defer-length'] !== undefined) {
+    return 'Upload-Defer-Length is not supported: declare the size with Upload-Length when creating the upload';
+  }
+  if (request.method === 'PATCH' && headers['upload-length'] !== undefined) {
+    return 'Upload-Length belongs to the creation request (POST), not to PATCH';
+  }
+  return null;
+}
+
+const offsetHeader = (value: string | null): number =>
+  value !== null && /^\d{1,16}$/.test(value) ? Number(value) : 0;
+
+const lengthHeader = (value: string | null): number | null =>
+  value !== null && /^\d{1,16}$/.test(value) ? Number(value) : null;
+
+/**
+ * tus errors that a client's own request causes but that tus answers with a 5xx: waiting too long
+ * for an upload's lock (another request of the client still writes it: 423, which clients retry)
+ * and the extensions we do not offer (501 → 400). Everything else keeps tus's answer.
+ */
+function clientFacingStatus(error: { status_code: number; body: string }) {
+  if (error.body === ERRORS.ERR_LOCK_TIMEOUT.body) {
+    return {
+      status_code: 423,
+      body: 'Another request is still working on this upload: retry in a moment\n',
+    };
+  }
+  if (error.status_code === 501) return { status_code: 400, body: error.body };
+  return null;
+}
+
+function hasStatusCode(error: unknown): error is { status_code: number; body: string } {
   return (
     typeof error === 'object' &&
     error !== null &&
     'status_code' in error &&
-    typeof error.status_code === 'number'
+    typeof error.status_code === 'number' &&
+    'body' in error &&
+    typeof error.body === 'string'
   );
 }
 
 /**
- * Fastify plugin serving tus 1.0 (creation, creation-with-upload, creation-defer-length,
- * termination, expiration) at `path` and `path/*`. Register it without fastify-plugin: its
- * body parsers must stay inside this scope. Unauthenticated → 401; another user's upload → 403.
+ * Fastify plugin serving tus 1.0 (creation, creation-with-upload, termination) at `path` and
+ * `path/*`. Register it without fastify-plugin: its body parsers must stay inside this scope.
+ * Unauthenticated → 401; another user's upload → 403; Upload-Defer-Length and Upload-Concat → 400.
  */
 export async function tusUploads(app: FastifyInstance, options: TusUploadsOptions): Promise<void> {
   const contexts = new WeakMap<IncomingMessage | object, RequestContext>();
@@ -117,6 +176,17 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
   const pendingWrites = new Set<Promise<number>>();
   const datastore = new Proxy(options.datastore, {
     get(target, property, receiver) {
+      if (property === 'extensions') {
+        // What OPTIONS advertises (Tus-Extension) and what tus's handlers accept.
+        return target.extensions.filter((extension) => !REFUSED_EXTENSIONS.has(extension));
+      }
+      if (property === 'remove') {
+        // tus removes an upload only when its owner terminates it (DELETE).
+        return async (uploadId: string) => {
+          await target.remove(uploadId);
+          await options.onUploadTerminated?.(uploadId);
+        };
+      }
       if (property !== 'write') return Reflect.get(target, property, receiver) as unknown;
       return (...args: Parameters<DataStore['write']>) => {
         const writing = target.write(...args);
@@ -131,6 +201,19 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
     await Promise.allSettled([...pendingWrites]);
   });
 
+  // tus compares Upload-Offset with the stored offset only after onIncomingRequest, so a hook's
+  // own refusal (e.g. the quota's 413 for offset + body > declared length) would answer a resume
+  // from a stale offset instead of the protocol's 409 Conflict, which tells the client to HEAD and
+  // resume. Same comparison as tus's (parseInt); tus repeats it under the upload's lock. An upload
+  // the datastore no longer has is left to the hooks and tus (410/404).
+  const refuseWrongOffset = async (req: TusRequest, uploadId: string) => {
+    const stored = await options.datastore.getUpload(uploadId).catch(() => null);
+    const sent = Number.parseInt(req.headers.get('upload-offset') ?? '', 10);
+    if (stored !== null && stored.offset !== sent) {
+      throw new TusHookError(ERRORS.INVALID_OFFSET.status_code, ERRORS.INVALID_OFFSET.body);
+    }
+  };
+
   const tus = new Server({
     path: mountPath,
     datastore,
@@ -142,20 +225,29 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
     allowedOrigins: [],
     namingFunction: (req) => uploadIdFor(requireUser(req), randomSuffix()),
     // tus awaits the hooks inside its own async handlers, so a synchronous throw is a refusal too.
-    onIncomingRequest: (req, uploadId) => {
-      if (ownerOfUpload(uploadId) !== requireUser(req)) throw new TusHookError(403, 'Forbidden\n');
-      return Promise.resolve();
+    onIncomingRequest: async (req, uploadId) => {
+      const userId = requireUser(req);
+      if (ownerOfUpload(uploadId) !== userId) throw new TusHookError(403, 'Forbidden\n');
+      if (req.method === 'PATCH') {
+        await refuseWrongOffset(req, uploadId);
+        await options.onUploadWrite?.(userId, uploadId, {
+          offset: offsetHeader(req.headers.get('upload-offset')),
+          length: lengthHeader(req.headers.get('content-length')),
+        });
+      } else if (req.method === 'HEAD') {
+        await options.onUploadProbe?.(userId, uploadId);
+      }
     },
     onUploadCreate: async (req, upload) => {
-      await options.onUploadCreate?.(requireUser(req), upload);
-      return {};
+      const metadata = await options.onUploadCreate?.(requireUser(req), upload);
+      return metadata ? { metadata } : {};
     },
     onUploadFinish: async (req, upload) => {
       await options.onUploadFinished(requireUser(req), upload);
       return {};
     },
     onResponseError: (req, error) => {
-      if (hasStatusCode(error)) return Promise.resolve(undefined);
+      if (hasStatusCode(error)) return Promise.resolve(clientFacingStatus(error) ?? undefined);
       // tus would put error.message in the body; internals stay in the log.
       contextOf(req).log.error({ err: error }, 'upload request failed');
       return Promise.resolve({ status_code: 500, body: 'Internal Server Error\n' });
@@ -173,6 +265,10 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
     const userId = request.method === 'OPTIONS' ? null : await options.getUserId(request);
     // Before hijacking, so the app's error handler answers it like any other 401.
     if (userId === null && request.method !== 'OPTIONS') throw new AppError('unauthenticated');
+    const problem = request.method === 'OPTIONS' ? null : protocolProblem(request);
+    if (problem) {
+      throw new AppError('validation_failed', problem, { _: 'media.rejected.invalid_upload' });
+    }
     contexts.set(request.raw, { userId, log: request.log });
     reply.hijack();
     const closed = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));

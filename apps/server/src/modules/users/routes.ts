@@ -1,24 +1,32 @@
 import { meSchema, updateMeSchema, type Me } from '@cadence/shared/schemas/user';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { UserRepository } from './repository.ts';
 
-export async function userRoutes(app: FastifyInstance, { users }: { users: UserRepository }) {
+export async function userRoutes(fastify: FastifyInstance, { users }: { users: UserRepository }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const preValidation = signedIn(fastify);
+  const tags = ['me'];
+
   async function loadMe(id: string): Promise<Me> {
     const row = await users.findById(id);
     if (!row) throw new AppError('unauthenticated', 'Sign in first');
-    return meSchema.parse({ ...row, createdAt: row.createdAt.toISOString() });
+    return { ...row, createdAt: row.createdAt.toISOString() };
   }
 
-  app.get('/api/me', async (request) => {
-    const user = await app.requireUser(request);
-    return loadMe(user.id);
-  });
+  app.get('/api/me', { preValidation, schema: { tags, response: { 200: meSchema } } }, (request) =>
+    loadMe(userOf(request).id),
+  );
 
-  app.patch('/api/me', async (request) => {
-    const user = await app.requireUser(request);
-    const body = updateMeSchema.parse(request.body);
-    await users.setLanguage(user.id, body.preferredLanguage);
-    return loadMe(user.id);
-  });
+  app.patch(
+    '/api/me',
+    { preValidation, schema: { tags, body: updateMeSchema, response: { 200: meSchema } } },
+    async (request) => {
+      const { id } = userOf(request);
+      await users.setLanguage(id, request.body.preferredLanguage);
+      return loadMe(id);
+    },
+  );
 }

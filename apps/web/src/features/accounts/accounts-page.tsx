@@ -6,7 +6,7 @@ import { Button, buttonClassName } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { useAccounts } from './api/get-accounts.ts';
+import { useAccounts } from '../../lib/accounts.ts';
 import type { CallbackOutcome } from './callback-outcome.ts';
 import { AccountCard } from './components/account-card.tsx';
 import { AccountSettingsDialog } from './components/account-settings-dialog.tsx';

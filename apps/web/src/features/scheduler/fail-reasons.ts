@@ -21,6 +21,7 @@ const failReasonKeys: Record<PublishFailReason, string> = {
   status_timeout: 'scheduler.failReasons.status_timeout',
   publish_failed: 'scheduler.failReasons.publish_failed',
   publisher_error: 'scheduler.failReasons.publisher_error',
+  publisher_crashed: 'scheduler.failReasons.publisher_crashed',
   tiktok_error: 'scheduler.failReasons.tiktok_error',
   network_error: 'scheduler.failReasons.tiktok_unreachable',
   timeout: 'scheduler.failReasons.tiktok_unreachable',

@@ -8,14 +8,15 @@ import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../../lib/me.ts';
-import { canScheduleTo, useAccounts } from './api/get-accounts.ts';
+import { useAccounts } from '../../lib/accounts.ts';
+import { canScheduleTo } from './schedulable.ts';
 import { usePosts } from './api/get-posts.ts';
 import { useCancelPost, useRetryPost } from './api/post-actions.ts';
 import { EmptyState } from './components/empty-state.tsx';
 import { PostItem, type PostActions } from './components/post-item.tsx';
 import { RescheduleDialog } from './components/reschedule-dialog.tsx';
 import { ScheduleForm } from './components/schedule-form.tsx';
-import { useErrorText } from './hooks/use-error-text.ts';
+import { useErrorText } from '../../lib/error-text.ts';
 import { usePostEvents } from './hooks/use-post-events.ts';
 
 /** Newest schedule first (as the original listed them), a schedule's videos in due order. */

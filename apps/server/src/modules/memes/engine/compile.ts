@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { runMediaTool } from '../../../media/ffmpeg.ts';
+import { runFfmpegToFiles } from '../../../media/ffmpeg.ts';
+import { mediaInputArgs } from '../../../media/media-allow-list.ts';
+import { grabFrames } from '../../../media/thumbnails.ts';
+import type { X264Preset } from '../../../media/x264.ts';
 import type { Extract, Interval } from './types.ts';
 
 /**
@@ -28,7 +31,7 @@ export interface CompilationArgsParams {
   hasAudio: boolean;
   outputPath: string;
   /** x264 preset (default 'veryfast'); tests use 'ultrafast'. */
-  preset?: 'ultrafast' | 'superfast' | 'veryfast' | 'faster' | 'fast' | 'medium';
+  preset?: X264Preset;
 }
 
 /**
@@ -76,7 +79,10 @@ export function buildCompilationArgs(params: CompilationArgsParams): string[] {
   extracts.forEach((extract, i) => {
     const length = lengths[i] ?? 0;
     // Read a little past the end: the trim below, not the demuxer, decides the exact length.
-    inputs.push('-ss', seconds(extract.startSeconds), '-t', seconds(length + 0.5), '-i', inputPath);
+    inputs.push(
+      ...['-ss', seconds(extract.startSeconds), '-t', seconds(length + 0.5)],
+      ...mediaInputArgs(inputPath),
+    );
     const fade = length >= 2 * fadeSeconds && fadeSeconds > 0 ? fadeSeconds : 0;
     const videoFades =
       fade > 0 ? `,fade=t=in:st=0:d=${fade},fade=t=out:st=${seconds(length - fade)}:d=${fade}` : '';
@@ -155,7 +161,7 @@ export async function compileHighlights(
 ): Promise<{ outputPath: string; durationSeconds: number }> {
   const { ffmpegPath, signal, onProgress, ...args } = params;
   const total = frameExactLengths(args.extracts).reduce((sum, length) => sum + length, 0);
-  await runMediaTool(ffmpegPath, buildCompilationArgs(args), {
+  await runFfmpegToFiles(ffmpegPath, buildCompilationArgs(args), [args.outputPath], {
     signal,
     onProgressSeconds: (done) => onProgress?.(Math.min(1, total > 0 ? done / total : 0)),
   });
@@ -180,36 +186,29 @@ export function thumbnailTime(extract: Extract): number {
   return Math.min(Math.max(middleOfPeak, extract.startSeconds), last);
 }
 
-/** One ffmpeg run, one seeking input and one JPEG output per extract (pure). */
-export function buildThumbnailArgs(params: ThumbnailParams): { args: string[]; paths: string[] } {
-  const { inputPath, extracts, outputDir, width = 320, prefix = 'extract-' } = params;
-  const inputs = extracts.flatMap((extract) => [
-    '-ss',
-    seconds(thumbnailTime(extract)),
-    '-i',
-    inputPath,
-  ]);
-  const paths = extracts.map((_, i) => path.join(outputDir, `${prefix}${i}.jpg`));
-  const outputs = paths.flatMap((file, i) => [
-    '-map',
-    `${i}:v:0`,
-    '-frames:v',
-    '1',
-    '-vf',
-    `scale=${width}:-2`,
-    '-q:v',
-    '4',
-    file,
-  ]);
-  return { args: ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...inputs, ...outputs], paths };
+/** Where each extract's thumbnail goes, in extract order (pure). */
+export function thumbnailPaths(params: ThumbnailParams): string[] {
+  const { extracts, outputDir, prefix = 'extract-' } = params;
+  return extracts.map((_, i) => path.join(outputDir, `${prefix}${i}.jpg`));
 }
 
-/** Writes a small JPEG at each extract's peak; resolves with their paths, in extract order. */
+/**
+ * Writes a small JPEG at each extract's peak; resolves with their paths, in extract order, null
+ * where no frame could be decoded (the list shows a placeholder). Every frame is checked for where
+ * it was taken (media/thumbnails.ts): seeking is not exact in every container.
+ */
 export async function extractThumbnails(
   params: ThumbnailParams & { ffmpegPath: string; signal?: AbortSignal },
-): Promise<string[]> {
-  if (params.extracts.length === 0) return [];
-  const { args, paths } = buildThumbnailArgs(params);
-  await runMediaTool(params.ffmpegPath, args, { signal: params.signal });
-  return paths;
+): Promise<(string | null)[]> {
+  const paths = thumbnailPaths(params);
+  const found = await grabFrames(
+    params.ffmpegPath,
+    params.inputPath,
+    params.extracts.map((extract, i) => ({
+      atSeconds: thumbnailTime(extract),
+      outputJpegPath: paths[i] ?? '',
+    })),
+    { width: params.width ?? 320, quality: 4, signal: params.signal },
+  );
+  return paths.map((file, i) => (found[i] === null ? null : file));
 }

@@ -128,7 +128,8 @@ describe('meme engine on a generated video', () => {
     });
     expect(thumbnails).toHaveLength(analysis.extracts.length);
     for (const file of thumbnails) {
-      const bytes = await readFile(file);
+      expect(file).not.toBeNull();
+      const bytes = await readFile(file ?? '');
       expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]); // JPEG
     }
   });

@@ -109,7 +109,9 @@ describe('filter arguments', () => {
 
   it('decodes the video once, at low rate and size, without a shell', () => {
     const args = buildVideoPassArgs('/videos/in put.mp4', '/tmp/meta.txt');
-    expect(args).toContain('/videos/in put.mp4');
+    // The input is named as a file, through the media allow-list (media-allow-list.ts).
+    expect(args[args.indexOf('-i') + 1]).toBe('file:/videos/in put.mp4');
+    expect(args[args.indexOf('-protocol_whitelist') + 1]).toBe('file');
     expect(args[args.indexOf('-vf') + 1]).toMatch(/^fps=4,scale=160:-2/);
     expect(args.indexOf('-skip_loop_filter')).toBeLessThan(args.indexOf('-i'));
   });

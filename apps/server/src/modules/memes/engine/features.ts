@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { runMediaTool } from '../../../media/ffmpeg.ts';
+import { FfmpegOutputError, runFfmpegToFiles, runMediaTool } from '../../../media/ffmpeg.ts';
+import { mediaInputArgs } from '../../../media/media-allow-list.ts';
 import { metadataNumber, parseMetadataPrint } from './metadata-print.ts';
 import type { MetadataFrame } from './metadata-print.ts';
 import type { FeatureTrack, Interval, SecondFeatures } from './types.ts';
@@ -57,8 +58,7 @@ export function buildVideoPassArgs(inputPath: string, metadataPath: string): str
     'error',
     '-skip_loop_filter',
     'all',
-    '-i',
-    inputPath,
+    ...mediaInputArgs(inputPath),
     '-map',
     '0:v:0',
     '-vf',
@@ -90,8 +90,7 @@ export function buildAudioPassArgs(inputPath: string, metadataPath: string): str
     '-vn',
     '-sn',
     '-dn',
-    '-i',
-    inputPath,
+    ...mediaInputArgs(inputPath),
     '-map',
     '0:a:0',
     '-af',
@@ -266,7 +265,10 @@ export async function probeMediaBasics(
 ): Promise<MediaBasics> {
   const { stdout } = await runMediaTool(
     ffprobePath,
-    ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', inputPath],
+    [
+      ...['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json'],
+      ...mediaInputArgs(inputPath),
+    ],
     { signal },
   );
   const parsed = probeSchema.parse(JSON.parse(stdout) as unknown);
@@ -300,22 +302,43 @@ export async function extractFeatures(params: ExtractFeaturesParams): Promise<Fe
     const passes = new AbortController();
     const abortPasses = () => passes.abort(signal?.reason);
     signal?.addEventListener('abort', abortPasses, { once: true });
-    const videoPass = runMediaTool(ffmpegPath, buildVideoPassArgs(inputPath, videoMetadata), {
-      signal: passes.signal,
-      onProgressSeconds: (seconds) =>
-        onProgress?.(Math.min(1, durationSeconds > 0 ? seconds / durationSeconds : 0)),
-    });
+    // No frame measured is no analysis: the video pass must leave its metadata.
+    const videoPass = runFfmpegToFiles(
+      ffmpegPath,
+      buildVideoPassArgs(inputPath, videoMetadata),
+      [videoMetadata],
+      {
+        signal: passes.signal,
+        onProgressSeconds: (seconds) =>
+          onProgress?.(Math.min(1, durationSeconds > 0 ? seconds / durationSeconds : 0)),
+      },
+    );
+    // An audio track that decodes to nothing (an empty track some recorders write) is silence.
     const audioPass = hasAudio
-      ? runMediaTool(ffmpegPath, buildAudioPassArgs(inputPath, audioMetadata), {
-          signal: passes.signal,
-        })
-      : Promise.resolve(null);
+      ? runFfmpegToFiles(
+          ffmpegPath,
+          buildAudioPassArgs(inputPath, audioMetadata),
+          [audioMetadata],
+          {
+            signal: passes.signal,
+          },
+        ).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof FfmpegOutputError) return false;
+            throw error;
+          },
+        )
+      : Promise.resolve(false);
     const failures: unknown[] = [];
     const stopOthersOnFailure = (error: unknown) => {
       failures.push(error);
       passes.abort();
     };
-    await Promise.all([videoPass.catch(stopOthersOnFailure), audioPass.catch(stopOthersOnFailure)]);
+    const [, audioMeasured] = await Promise.all([
+      videoPass.catch(stopOthersOnFailure),
+      audioPass.catch(stopOthersOnFailure),
+    ]);
     signal?.removeEventListener('abort', abortPasses);
     signal?.throwIfAborted();
     if (failures.length > 0) throw failures[0];
@@ -323,7 +346,7 @@ export async function extractFeatures(params: ExtractFeaturesParams): Promise<Fe
       parseMetadataPrint(await readFile(videoMetadata, 'utf8')),
       durationSeconds,
     );
-    const audio = hasAudio
+    const audio = audioMeasured
       ? audioFramesToSeconds(
           parseMetadataPrint(await readFile(audioMetadata, 'utf8')),
           durationSeconds,

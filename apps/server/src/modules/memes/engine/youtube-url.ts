@@ -1,2 +1,2 @@
 // One rule for the form and the server: it lives in the shared package, which the web app imports.
-export { isYouTubeUrl } from '@cadence/shared/youtube-url';
+export { isYouTubeUrl, parseYouTubeUrl, type YouTubeLink } from '@cadence/shared/youtube-url';

@@ -1,15 +1,16 @@
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isYouTubeUrl } from './youtube-url.ts';
+import { isYouTubeUrl, parseYouTubeUrl, type YouTubeLink } from './youtube-url.ts';
 import {
   VideoFetchError,
   classifyYtDlpFailure,
   fetchYouTubeVideo,
   parseYtDlpMetadata,
   parseYtDlpProgress,
+  ytDlpSource,
 } from './youtube.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '__fixtures__');
@@ -17,23 +18,39 @@ const fixturePath = (name: string) => path.join(fixtures, name);
 const readFixture = async (name: string): Promise<unknown> =>
   JSON.parse(await readFile(fixturePath(name), 'utf8')) as unknown;
 
-describe('isYouTubeUrl', () => {
-  it.each([
-    'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-    'https://youtu.be/dQw4w9WgXcQ',
-    'youtube.com/shorts/abc',
-    'https://m.youtube.com/watch?v=x',
-    'look at youtu.be/abc please',
-  ])('accepts %s', (value) => {
-    expect(isYouTubeUrl(value)).toBe(true);
+/** A link the shared rule accepts (the only kind fetchYouTubeVideo takes). */
+function youtubeLink(text: string): YouTubeLink {
+  const link = parseYouTubeUrl(text);
+  if (!link) throw new Error(`not a YouTube link: ${text}`);
+  return link;
+}
+
+describe('the link rule the engine uses', () => {
+  it('is the shared one: YouTube video links only, as their canonical watch URL', () => {
+    expect(parseYouTubeUrl('youtube.com/shorts/dQw4w9WgXcQ')?.url).toBe(
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    );
+    expect(isYouTubeUrl('https://youtu.be/dQw4w9WgXcQ')).toBe(true);
+    expect(isYouTubeUrl('http://127.0.0.1:8080/youtu.be/x')).toBe(false);
+  });
+});
+
+describe('ytDlpSource', () => {
+  const link = youtubeLink('https://youtu.be/dQw4w9WgXcQ?si=abc');
+
+  it('gives yt-dlp the canonical URL, for the YouTube extractor alone', () => {
+    expect(ytDlpSource(link)).toEqual({
+      extractorArgs: ['--use-extractors', 'youtube'],
+      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    });
   });
 
-  it.each(['', 'https://vimeo.com/123', 'youtube.com', 'https://youtu.be', 'YOUTUBE.COM/watch'])(
-    'rejects %j',
-    (value) => {
-      expect(isYouTubeUrl(value)).toBe(false);
-    },
-  );
+  it("with an operator's test origin, fetches the same id there and nothing else", () => {
+    expect(ytDlpSource(link, 'http://127.0.0.1:4567')).toEqual({
+      extractorArgs: ['--use-extractors', 'generic'],
+      url: 'http://127.0.0.1:4567/dQw4w9WgXcQ.mp4',
+    });
+  });
 });
 
 describe('parseYtDlpMetadata', () => {
@@ -196,7 +213,7 @@ fs.writeFileSync(template.replace('%(ext)s', 'mp4'), 'not really a video');
   it('reports a missing downloader as downloader_missing', async () => {
     const error = await fetchYouTubeVideo({
       ytDlpPath: path.join(dir, 'no-such-yt-dlp'),
-      url: 'https://youtu.be/dQw4w9WgXcQ',
+      link: youtubeLink('https://youtu.be/dQw4w9WgXcQ'),
       outputDir: dir,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VideoFetchError);
@@ -210,7 +227,7 @@ fs.writeFileSync(template.replace('%(ext)s', 'mp4'), 'not really a video');
     const progress: number[] = [];
     const fetched = await fetchYouTubeVideo({
       ytDlpPath,
-      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      link: youtubeLink('https://m.youtube.com/watch?v=dQw4w9WgXcQ&feature=share'),
       outputDir,
       ffmpegPath: '/opt/ffmpeg/bin/ffmpeg',
       onProgress: (fraction) => progress.push(fraction),
@@ -224,24 +241,20 @@ fs.writeFileSync(template.replace('%(ext)s', 'mp4'), 'not really a video');
     expect(dump).toContain('--dump-single-json');
     expect(download).toContain('--newline');
     expect(download?.[download.indexOf('--ffmpeg-location') + 1]).toBe('/opt/ffmpeg/bin/ffmpeg');
-    expect(download?.slice(-2)).toEqual(['--', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']);
-  });
-
-  it('passes a URL that looks like an option after --, never as an option', async () => {
-    const ytDlpPath = await fakeYtDlp('yt-dlp-without-heatmap.json');
-    const url = '--exec=touch pwned youtube.com/';
-    await fetchYouTubeVideo({ ytDlpPath, url, outputDir: dir });
-    for (const args of await calls()) {
-      expect(args.indexOf(url)).toBe(args.indexOf('--') + 1);
+    // Both runs: one video (no playlist), YouTube's extractor only, and the canonical URL last,
+    // after '--' so that it can never be read as an option.
+    for (const args of [dump, download]) {
+      expect(args).toContain('--no-playlist');
+      expect(args?.[args.indexOf('--use-extractors') + 1]).toBe('youtube');
+      expect(args?.slice(-2)).toEqual(['--', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']);
     }
-    expect(await readdir(dir)).not.toContain('pwned');
   });
 
   it('maps yt-dlp errors about removed or private videos to unavailable', async () => {
     const ytDlpPath = await fakeYtDlp('yt-dlp-with-heatmap.json', 'unavailable');
     const error = await fetchYouTubeVideo({
       ytDlpPath,
-      url: 'https://youtu.be/abc',
+      link: youtubeLink('https://youtu.be/abcDEF12345'),
       outputDir: dir,
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({
@@ -254,7 +267,7 @@ fs.writeFileSync(template.replace('%(ext)s', 'mp4'), 'not really a video');
     const ytDlpPath = await fakeYtDlp('yt-dlp-too-long.json');
     const error = await fetchYouTubeVideo({
       ytDlpPath,
-      url: 'https://youtu.be/lofi24h0000',
+      link: youtubeLink('https://youtu.be/lofi24h0000'),
       outputDir: dir,
       maxDurationSeconds: 3 * 3600,
     }).catch((e: unknown) => e);
@@ -268,7 +281,7 @@ fs.writeFileSync(template.replace('%(ext)s', 'mp4'), 'not really a video');
     await chmod(script, 0o755);
     const error = await fetchYouTubeVideo({
       ytDlpPath: script,
-      url: 'https://youtu.be/abc',
+      link: youtubeLink('https://youtu.be/abcDEF12345'),
       outputDir: dir,
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'failed' });

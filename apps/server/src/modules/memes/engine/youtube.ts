@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { YouTubeLink } from '@cadence/shared/youtube-url';
 import { z } from 'zod';
 import type { HeatmapPoint } from './types.ts';
 
@@ -93,6 +94,26 @@ export const YT_DLP_FORMAT =
 
 const COMMON_ARGS = ['--ignore-config', '--no-playlist', '--no-warnings', '-f', YT_DLP_FORMAT];
 
+/**
+ * What yt-dlp is given for a link: the canonical watch URL, read by YouTube's own extractor only.
+ * `--use-extractors youtube` leaves out every other extractor, the generic one (which fetches any
+ * page or file) included, so even a redirect or an embed that yt-dlp would hand to another
+ * extractor ends in 'No suitable extractor' instead of a fetch. With a test origin (an operator's
+ * loopback server standing in for YouTube; see config.ts) the same video id is fetched from
+ * `<origin>/<id>.mp4` by the generic extractor alone; the link was validated the same way.
+ */
+export function ytDlpSource(
+  link: YouTubeLink,
+  testOrigin: string | null = null,
+): { extractorArgs: string[]; url: string } {
+  return testOrigin === null
+    ? { extractorArgs: ['--use-extractors', 'youtube'], url: link.url }
+    : {
+        extractorArgs: ['--use-extractors', 'generic'],
+        url: `${new URL(testOrigin).origin}/${link.videoId}.mp4`,
+      };
+}
+
 /** Messages yt-dlp prints for videos nobody can fetch (private, removed, blocked, age-gated…). */
 const UNAVAILABLE_PATTERN =
   /unavailable|private video|not available|has been removed|does not exist|copyright|sign in to confirm|members-only|incomplete youtube id|is not a valid url|unsupported url|404/i;
@@ -133,7 +154,7 @@ function runYtDlp(
       reject(abortReason(signal));
       return;
     }
-    // Never a shell: the URL is user input.
+    // Never a shell, whatever the arguments.
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     let stdout = '';
     let stderr = '';
@@ -198,7 +219,13 @@ function abortReason(signal: AbortSignal): Error {
 
 export interface FetchYouTubeVideoParams {
   ytDlpPath: string;
-  url: string;
+  /** A link parseYouTubeUrl accepted: nothing else can reach yt-dlp. */
+  link: YouTubeLink;
+  /**
+   * Tests and benchmarks only (YOUTUBE_TEST_ORIGIN): a loopback origin serving `/<id>.mp4` in
+   * YouTube's place. Null (the default): YouTube itself.
+   */
+  testOrigin?: string | null;
   /**
    * An empty directory for this fetch, removed by the caller afterwards (also after a failure or
    * an abort, which can leave partial files); the video lands there as `<id>.mp4` (or `<id>.webm`
@@ -221,11 +248,14 @@ export interface FetchedVideo {
 
 /** Downloads a YouTube video (≤720p, MP4 when possible) with its metadata and heatmap. */
 export async function fetchYouTubeVideo(params: FetchYouTubeVideoParams): Promise<FetchedVideo> {
-  const { ytDlpPath, url, outputDir, signal, onProgress, maxDurationSeconds = 3 * 3600 } = params;
-  // '--' ends the options: a 'URL' starting with '-' must never become a yt-dlp option.
-  const dump = await runYtDlp(ytDlpPath, [...COMMON_ARGS, '--dump-single-json', '--', url], {
-    signal,
-  });
+  const { ytDlpPath, outputDir, signal, onProgress, maxDurationSeconds = 3 * 3600 } = params;
+  const { extractorArgs, url } = ytDlpSource(params.link, params.testOrigin ?? null);
+  // '--' ends the options: whatever the URL, it can never become a yt-dlp option.
+  const dump = await runYtDlp(
+    ytDlpPath,
+    [...COMMON_ARGS, ...extractorArgs, '--dump-single-json', '--', url],
+    { signal },
+  );
   let metadata: YouTubeMetadata;
   try {
     metadata = parseYtDlpMetadata(JSON.parse(dump.stdout) as unknown);
@@ -249,6 +279,7 @@ export async function fetchYouTubeVideo(params: FetchYouTubeVideoParams): Promis
     ytDlpPath,
     [
       ...COMMON_ARGS,
+      ...extractorArgs,
       '--newline',
       '--no-part',
       '--no-mtime',

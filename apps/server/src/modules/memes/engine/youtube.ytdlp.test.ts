@@ -1,8 +1,9 @@
 // The real yt-dlp binary (Debian's package; `.ci/run` installs it) against a local HTTP server,
 // so the arguments we pass, the progress lines we parse and the error messages we classify are
-// checked against the program itself. YouTube is out of reach here: yt-dlp's generic extractor
-// fetches direct file links the same way, through the same options.
-import { spawnSync } from 'node:child_process';
+// checked against the program itself. YouTube is out of reach here, so the local server stands in
+// for it through the operator-only test origin (YOUTUBE_TEST_ORIGIN): a validated link's video id
+// is fetched from `<origin>/<id>.mp4` by yt-dlp's generic extractor, through the same options.
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
@@ -11,10 +12,29 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, makeVideo } from '../../../test-support/media-fixtures.ts';
-import { VideoFetchError, fetchYouTubeVideo } from './youtube.ts';
+import { parseYouTubeUrl, type YouTubeLink } from './youtube-url.ts';
+import { VideoFetchError, fetchYouTubeVideo, ytDlpSource } from './youtube.ts';
 
 const ytDlpPath = process.env.YTDLP_PATH ?? 'yt-dlp';
 const installed = spawnSync(ytDlpPath, ['--version'], { encoding: 'utf8' }).status === 0;
+
+/** A link the shared rule accepts (the only kind fetchYouTubeVideo takes). */
+function youtubeLink(text: string): YouTubeLink {
+  const link = parseYouTubeUrl(text);
+  if (!link) throw new Error(`not a YouTube link: ${text}`);
+  return link;
+}
+
+/** Runs yt-dlp to the end; its exit code and what it printed on stderr. */
+function runYtDlp(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ytDlpPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
 
 // On a developer machine without yt-dlp these tests are skipped; CI installs it, so there they
 // always run (and fail loudly if the install went missing).
@@ -26,6 +46,8 @@ describe.runIf(installed || process.env.CI === 'true')(
     let clip: string;
     let server: http.Server;
     let base: string;
+    /** Every request the local server received, as `METHOD /path`. */
+    const requests: string[] = [];
     /** Resolves when the client hung up on the endless /slow.mp4 response. */
     let slowClosed: Promise<void> | undefined;
 
@@ -38,11 +60,12 @@ describe.runIf(installed || process.env.CI === 'true')(
       });
       const size = (await stat(clip)).size;
       server = http.createServer((request, response) => {
-        if (request.url === '/clip.mp4') {
+        requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+        if (request.url === '/cadenceClip.mp4') {
           response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': size });
           if (request.method === 'HEAD') response.end();
           else createReadStream(clip).pipe(response);
-        } else if (request.url === '/slow.mp4') {
+        } else if (request.url === '/cadenceSlow.mp4') {
           // Announces a large file and sends a trickle: a download that is still going when aborted.
           response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 50_000_000 });
           if (request.method === 'HEAD') {
@@ -81,17 +104,18 @@ describe.runIf(installed || process.env.CI === 'true')(
       const progress: number[] = [];
       const fetched = await fetchYouTubeVideo({
         ytDlpPath,
-        url: `${base}/clip.mp4`,
+        link: youtubeLink('https://www.youtube.com/shorts/cadenceClip'),
+        testOrigin: base,
         outputDir,
         onProgress: (fraction) => progress.push(fraction),
       });
-      expect(fetched.filePath).toBe(path.join(outputDir, 'clip.mp4'));
+      expect(fetched.filePath).toBe(path.join(outputDir, 'cadenceClip.mp4'));
       expect(await sha256(fetched.filePath)).toBe(await sha256(clip));
-      expect(fetched.metadata).toMatchObject({ id: 'clip', isLive: false, heatmap: null });
+      expect(fetched.metadata).toMatchObject({ id: 'cadenceClip', isLive: false, heatmap: null });
       expect(progress.at(-1)).toBe(1);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
       // Nothing but the video is left behind (no .part, .ytdl or format-suffixed leftovers).
-      expect(await readdir(outputDir)).toEqual(['clip.mp4']);
+      expect(await readdir(outputDir)).toEqual(['cadenceClip.mp4']);
     });
 
     it('reports a link that answers 404 as unavailable, with yt-dlp’s own words kept for the log', async () => {
@@ -99,7 +123,8 @@ describe.runIf(installed || process.env.CI === 'true')(
       await mkdir(outputDir);
       const error = await fetchYouTubeVideo({
         ytDlpPath,
-        url: `${base}/gone.mp4`,
+        link: youtubeLink('https://youtu.be/cadenceGone'),
+        testOrigin: base,
         outputDir,
       }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(VideoFetchError);
@@ -117,12 +142,34 @@ describe.runIf(installed || process.env.CI === 'true')(
       await mkdir(outputDir);
       const error = await fetchYouTubeVideo({
         ytDlpPath,
-        url: `http://127.0.0.1:${port}/clip.mp4`,
+        link: youtubeLink('https://youtu.be/cadenceClip'),
+        testOrigin: `http://127.0.0.1:${port}`,
         outputDir,
       }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(VideoFetchError);
       expect(error).toMatchObject({ code: 'network' });
       expect((error as VideoFetchError).details).toMatch(/Connection refused/i);
+    });
+
+    it('without a test origin, lets only YouTube’s extractor run: any other URL is refused unfetched', async () => {
+      // What the server passes in production. Were a non-YouTube URL ever to reach yt-dlp (or a
+      // YouTube page to hand it on), the generic extractor that would fetch it is not loaded.
+      const { extractorArgs, url } = ytDlpSource(youtubeLink('https://youtu.be/cadenceClip'));
+      expect(url).toBe('https://www.youtube.com/watch?v=cadenceClip');
+      const before = requests.length;
+      for (const target of [`${base}/cadenceClip.mp4`, `${base}/youtu.be/cadenceClip`]) {
+        const run = await runYtDlp([
+          '--ignore-config',
+          '--no-playlist',
+          ...extractorArgs,
+          '--dump-single-json',
+          '--',
+          target,
+        ]);
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toMatch(/No suitable extractor|Unsupported URL/);
+      }
+      expect(requests.slice(before)).toEqual([]);
     });
 
     it('stops the download when cancelled: yt-dlp is killed and hangs up', async () => {
@@ -131,7 +178,8 @@ describe.runIf(installed || process.env.CI === 'true')(
       const controller = new AbortController();
       const fetching = fetchYouTubeVideo({
         ytDlpPath,
-        url: `${base}/slow.mp4`,
+        link: youtubeLink('https://youtu.be/cadenceSlow'),
+        testOrigin: base,
         outputDir,
         signal: controller.signal,
         onProgress: () => controller.abort(),

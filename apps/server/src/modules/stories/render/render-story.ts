@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { runMediaTool } from '../../../media/ffmpeg.ts';
+import { runFfmpegToFiles, runMediaTool } from '../../../media/ffmpeg.ts';
 import { buildStoryRenderArgs, storyDurationSeconds } from './story-render-args.ts';
 import type { FfmpegCapabilities, StoryRenderInput } from './story-render-args.ts';
 
@@ -31,8 +31,8 @@ export function detectFfmpegCapabilities(ffmpegPath: string): Promise<FfmpegCapa
 
 /**
  * Renders a story (see buildStoryRenderArgs) to `outputPath`. Resolves with the story's duration
- * in seconds. Rejects with FfmpegError when ffmpeg fails, or the abort reason when cancelled; either way the
- * partial output file is removed.
+ * in seconds. Rejects with FfmpegError when ffmpeg fails (FfmpegOutputError when it wrote nothing),
+ * or the abort reason when cancelled; either way the partial output file is removed.
  */
 export async function renderStory(
   options: RenderStoryOptions,
@@ -51,7 +51,7 @@ export async function renderStory(
     }
   };
   try {
-    await runMediaTool(ffmpegPath, args, {
+    await runFfmpegToFiles(ffmpegPath, args, [options.outputPath], {
       signal,
       onProgressSeconds: (seconds) => {
         // Hold back 1 until the file is finalised (faststart rewrites it after the last frame).

@@ -84,15 +84,18 @@ describe('buildStoryRenderArgs', () => {
 
   it('passes paths as single arguments, spaces included (no shell involved)', () => {
     const args = buildStoryRenderArgs(input());
-    expect(valueAfter(args, '-i')).toBe('/media/top clip.mp4');
+    expect(valueAfter(args, '-i')).toBe('file:/media/top clip.mp4');
   });
 
   it('takes the top from input 0 and loops the bottom (input 1) endlessly', () => {
     const args = buildStoryRenderArgs(input());
     const inputs = args.flatMap((arg, index) => (arg === '-i' ? [args[index + 1]] : []));
-    expect(inputs).toEqual(['/media/top clip.mp4', '/media/bottom.mov']);
-    const bottomInput = args.indexOf('/media/bottom.mov');
-    expect(args.slice(bottomInput - 3, bottomInput - 1)).toEqual(['-stream_loop', '-1']);
+    expect(inputs).toEqual(['file:/media/top clip.mp4', 'file:/media/bottom.mov']);
+    // -stream_loop belongs to the input after it: the bottom's, not the top's.
+    const loop = args.indexOf('-stream_loop');
+    expect(args[loop + 1]).toBe('-1');
+    expect(loop).toBeGreaterThan(args.indexOf('file:/media/top clip.mp4'));
+    expect(loop).toBeLessThan(args.indexOf('file:/media/bottom.mov'));
     expect(branch(args, 'top').startsWith('[0:v]')).toBe(true);
     expect(branch(args, 'bottom').startsWith('[1:v]')).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { allowedDemuxerOf, mediaInputArgs } from '../../../media/media-allow-list.ts';
 import type { VideoProbe } from '../../../media/probe-types.ts';
 
 /** A story is a 1080×1920 portrait video: the top clip over the bottom clip, each 1080×960. */
@@ -161,13 +162,12 @@ export function buildStoryRenderArgs(
     'error',
     '-nostdin',
     '-y',
-    '-i',
-    input.top.path,
+    // Each clip through the media allow-list, read with the demuxer its probe found.
+    ...mediaInputArgs(input.top.path, allowedDemuxerOf(input.top.probe.container)),
     // Loop the bottom endlessly; the output duration (-t) cuts it, whether shorter or longer.
     '-stream_loop',
     '-1',
-    '-i',
-    input.bottom.path,
+    ...mediaInputArgs(input.bottom.path, allowedDemuxerOf(input.bottom.probe.container)),
     '-filter_complex',
     graph,
     '-map',

@@ -7,7 +7,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { accountsQueryKey } from './get-accounts.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const deleteResponseSchema = z.object({ cancelledPosts: z.number().int() });
 
@@ -43,7 +43,7 @@ function useInvalidatingMutation<TInput, TOutput>(
   return useMutation({
     mutationFn,
     ...(onSuccess && { onSuccess }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountsQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all }),
   });
 }
 
@@ -53,7 +53,7 @@ export function useDeleteAccount() {
   const queryClient = useQueryClient();
   // The card goes at once; the refetch that follows confirms it.
   return useInvalidatingMutation(deleteAccount, (_result, id) =>
-    queryClient.setQueryData<Account[]>(accountsQueryKey, (accounts) =>
+    queryClient.setQueryData<Account[]>(queryKeys.accounts.all, (accounts) =>
       accounts?.filter((account) => account.id !== id),
     ),
   );
@@ -65,7 +65,7 @@ export function useUpdateAccountSettings() {
     ({ id, settings }: { id: string; settings: AccountSettings }) =>
       updateAccountSettings(id, settings),
     (updated) =>
-      queryClient.setQueryData<Account[]>(accountsQueryKey, (accounts) =>
+      queryClient.setQueryData<Account[]>(queryKeys.accounts.all, (accounts) =>
         accounts?.map((account) => (account.id === updated.id ? updated : account)),
       ),
   );

@@ -2,7 +2,7 @@ import type { Language } from '@cadence/shared/errors';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { meQueryKey } from '../../../lib/me.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const authResponseSchema = z
   .object({ user: z.object({ id: z.string() }).passthrough() })
@@ -33,6 +33,6 @@ export function useAuthenticate() {
     mutationFn: (
       input: { mode: 'login'; values: SignInInput } | { mode: 'signup'; values: SignUpInput },
     ) => (input.mode === 'login' ? signIn(input.values) : signUp(input.values)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { meQueryKey } from '../../../lib/me.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export function signOut() {
   return apiRequest('/api/auth/sign-out', z.unknown(), { method: 'POST', body: {} });
@@ -14,7 +14,7 @@ export function useSignOut() {
     mutationFn: signOut,
     onSuccess: () => {
       queryClient.clear();
-      queryClient.setQueryData(meQueryKey, null);
+      queryClient.setQueryData(queryKeys.me, null);
     },
   });
 }

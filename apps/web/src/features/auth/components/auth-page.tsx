@@ -13,7 +13,7 @@ import {
 import { getMe, updateLanguage } from '../../../lib/me.ts';
 import { useAuthenticate } from '../api/sign-in.ts';
 
-import { authErrorMessage, type AuthErrorMessage } from '../auth-errors.ts';
+import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
 
 type Mode = 'login' | 'signup';
 

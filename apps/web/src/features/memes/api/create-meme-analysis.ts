@@ -1,8 +1,7 @@
 import { memeAnalysisSchema, type CreateMemeAnalysisInput } from '@cadence/shared/schemas/meme';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { memeAnalysesQueryKey } from './get-meme-analyses.ts';
-import { memeAnalysisQueryKey } from './get-meme-analysis.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** POST /api/memes — queues the analysis of a YouTube link or an uploaded video. */
 export function createMemeAnalysis(input: CreateMemeAnalysisInput) {
@@ -14,8 +13,8 @@ export function useCreateMemeAnalysis() {
   return useMutation({
     mutationFn: createMemeAnalysis,
     onSuccess: (analysis) => {
-      queryClient.setQueryData(memeAnalysisQueryKey(analysis.id), analysis);
-      void queryClient.invalidateQueries({ queryKey: memeAnalysesQueryKey, exact: true });
+      queryClient.setQueryData(queryKeys.memes.detail(analysis.id), analysis);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.memes.all, exact: true });
     },
   });
 }

@@ -5,8 +5,7 @@ import {
 } from '@cadence/shared/schemas/meme';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-export const memeAnalysesQueryKey = ['memes'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /api/memes — the user's analyses, newest first. */
 export async function getMemeAnalyses(): Promise<MemeAnalysis[]> {
@@ -15,7 +14,7 @@ export async function getMemeAnalyses(): Promise<MemeAnalysis[]> {
 
 export function getMemeAnalysesQueryOptions() {
   return queryOptions({
-    queryKey: memeAnalysesQueryKey,
+    queryKey: queryKeys.memes.all,
     queryFn: getMemeAnalyses,
     // Statuses in the list move too: refresh every few seconds while anything runs.
     refetchInterval: (query) =>

@@ -5,9 +5,7 @@ import {
 } from '@cadence/shared/schemas/meme';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { memeAnalysesQueryKey } from './get-meme-analyses.ts';
-
-export const memeAnalysisQueryKey = (id: string) => [...memeAnalysesQueryKey, id] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /api/memes/:id — one analysis with its stage, progress, extracts and result. */
 export function getMemeAnalysis(id: string): Promise<MemeAnalysis> {
@@ -16,7 +14,7 @@ export function getMemeAnalysis(id: string): Promise<MemeAnalysis> {
 
 export function getMemeAnalysisQueryOptions(id: string) {
   return queryOptions({
-    queryKey: memeAnalysisQueryKey(id),
+    queryKey: queryKeys.memes.detail(id),
     queryFn: () => getMemeAnalysis(id),
     // Live progress: every second while it runs, then never again.
     refetchInterval: (query) =>

@@ -1,8 +1,7 @@
 import { memeAnalysisSchema, type RecompileMemeInput } from '@cadence/shared/schemas/meme';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { memeAnalysesQueryKey } from './get-meme-analyses.ts';
-import { memeAnalysisQueryKey } from './get-meme-analysis.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** POST /api/memes/:id/recompile — a new compilation of the ticked extracts, same analysis. */
 export function recompileMemeAnalysis({ id, ...input }: RecompileMemeInput & { id: string }) {
@@ -17,8 +16,8 @@ export function useRecompileMemeAnalysis() {
   return useMutation({
     mutationFn: recompileMemeAnalysis,
     onSuccess: (analysis) => {
-      queryClient.setQueryData(memeAnalysisQueryKey(analysis.id), analysis);
-      void queryClient.invalidateQueries({ queryKey: memeAnalysesQueryKey, exact: true });
+      queryClient.setQueryData(queryKeys.memes.detail(analysis.id), analysis);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.memes.all, exact: true });
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { MemeAnalysis, MemeLayout } from '@cadence/shared/schemas/meme';
+import type { MemeAnalysis, MemeExtract, MemeLayout } from '@cadence/shared/schemas/meme';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,7 +11,8 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useRecompileMemeAnalysis } from '../api/recompile-meme-analysis.ts';
-import { errorMessageKey } from '../error-message.ts';
+import { errorTextKey } from '../../../lib/error-text.ts';
+import { initialSelection, selectionSummary, toggleExtract } from '../extract-selection.ts';
 import { formatTimestamp } from '../format-time.ts';
 import { LayoutPicker } from './layout-picker.tsx';
 
@@ -22,29 +23,17 @@ import { LayoutPicker } from './layout-picker.tsx';
  */
 export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
   const { t } = useTranslation();
-  const [selected, setSelected] = useState(
-    () => new Set(analysis.extracts.filter((e) => e.selected).map((e) => e.index)),
-  );
+  const [selected, setSelected] = useState(() => initialSelection(analysis));
   const [layout, setLayout] = useState<MemeLayout>(analysis.layout);
   const recompile = useRecompileMemeAnalysis();
   const hintId = useId();
   const result = analysis.result;
-
-  const selectedSeconds = analysis.extracts
-    .filter((e) => selected.has(e.index))
-    .reduce((sum, e) => sum + e.endSeconds - e.startSeconds, 0);
-  const changed =
-    layout !== analysis.layout ||
-    analysis.extracts.some((e) => e.selected !== selected.has(e.index));
+  const { selectedSeconds, changed, selectedIndexes } = selectionSummary(
+    analysis,
+    selected,
+    layout,
+  );
   const canRecompile = changed && selected.size > 0 && !recompile.isPending;
-
-  const toggle = (index: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(index)) next.delete(index);
-      else next.add(index);
-      return next;
-    });
 
   return (
     <section
@@ -65,52 +54,7 @@ export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
       )}
 
       <div className="mt-5 grid gap-6 md:grid-cols-[minmax(0,15rem)_minmax(0,1fr)]">
-        <div className="mx-auto w-full max-w-[15rem]">
-          <div className="aspect-[9/16] overflow-hidden rounded-xl bg-slate-900">
-            {result ? (
-              // A compilation of the user's own video: there is no caption track to offer.
-              // eslint-disable-next-line jsx-a11y/media-has-caption
-              <video
-                key={result.id}
-                src={result.fileUrl}
-                poster={result.thumbnailUrl ?? undefined}
-                controls
-                playsInline
-                preload="metadata"
-                aria-label={t('memes.result.previewLabel')}
-                className="h-full w-full object-contain"
-              />
-            ) : (
-              <div className="flex h-full items-center justify-center text-white/70">
-                <FilmIcon className="h-8 w-8" />
-              </div>
-            )}
-          </div>
-          {result && (
-            <>
-              <p className="mt-2 text-center text-xs tabular-nums text-slate-500">
-                {t('memes.result.duration', { duration: formatTimestamp(result.durationSeconds) })}
-              </p>
-              <div className="mt-3 flex flex-col gap-2">
-                <a
-                  href={`${result.fileUrl}?download=1`}
-                  download
-                  className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-500 to-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm shadow-brand-600/20 transition hover:from-brand-600 hover:to-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
-                >
-                  <DownloadIcon className="h-4 w-4" />
-                  {t('memes.result.download')}
-                </a>
-                <Link
-                  to={`/scheduler?media=${encodeURIComponent(result.id)}`}
-                  className="inline-flex items-center justify-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 transition hover:bg-slate-50"
-                >
-                  <CalendarIcon className="h-4 w-4" />
-                  {t('memes.result.schedule')}
-                </Link>
-              </div>
-            </>
-          )}
-        </div>
+        <CompilationPreview result={result} />
 
         <div className="min-w-0">
           <h3 className="text-sm font-semibold text-slate-900">{t('memes.extracts.title')}</h3>
@@ -118,63 +62,16 @@ export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
             {t('memes.extracts.hint')}
           </p>
           <ul className="mt-3 space-y-2">
-            {analysis.extracts.map((extract) => {
-              const start = formatTimestamp(extract.startSeconds);
-              const end = formatTimestamp(extract.endSeconds);
-              const score = Math.round(extract.score * 100);
-              const checked = selected.has(extract.index);
-              return (
-                <li key={extract.index}>
-                  <label
-                    className={`flex cursor-pointer items-center gap-3 rounded-xl p-2 ring-1 ring-inset transition has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 ${
-                      checked ? 'bg-white ring-slate-200' : 'bg-slate-50 ring-slate-100 opacity-70'
-                    }`}
-                  >
-                    <input
-                      type="checkbox"
-                      checked={checked}
-                      onChange={() => toggle(extract.index)}
-                      aria-label={t('memes.extracts.item', {
-                        number: extract.index + 1,
-                        start,
-                        end,
-                      })}
-                      aria-describedby={hintId}
-                      className="ml-1 h-5 w-5 shrink-0 rounded border-slate-300 accent-brand-600"
-                    />
-                    <span className="h-12 w-20 shrink-0 overflow-hidden rounded-md bg-slate-200">
-                      {extract.thumbnailUrl && (
-                        <img
-                          src={extract.thumbnailUrl}
-                          alt=""
-                          loading="lazy"
-                          className="h-full w-full object-cover"
-                        />
-                      )}
-                    </span>
-                    <span className="min-w-0 flex-1">
-                      <span className="block text-sm font-medium tabular-nums text-slate-900">
-                        {t('memes.extracts.range', { start, end })}
-                      </span>
-                      <span className="mt-1 flex items-center gap-2">
-                        <span
-                          className="h-1.5 w-full max-w-[8rem] overflow-hidden rounded-full bg-slate-100"
-                          aria-hidden="true"
-                        >
-                          <span
-                            className="block h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-500"
-                            style={{ width: `${Math.max(score, 3)}%` }}
-                          />
-                        </span>
-                        <span className="shrink-0 text-xs tabular-nums text-slate-500">
-                          {t('memes.extracts.score', { score })}
-                        </span>
-                      </span>
-                    </span>
-                  </label>
-                </li>
-              );
-            })}
+            {analysis.extracts.map((extract) => (
+              <li key={extract.index}>
+                <ExtractItem
+                  extract={extract}
+                  checked={selected.has(extract.index)}
+                  onToggle={() => setSelected((current) => toggleExtract(current, extract.index))}
+                  hintId={hintId}
+                />
+              </li>
+            ))}
           </ul>
 
           <LayoutPicker
@@ -202,7 +99,7 @@ export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
               onClick={() =>
                 recompile.mutate({
                   id: analysis.id,
-                  selectedIndexes: [...selected].sort((a, b) => a - b),
+                  selectedIndexes,
                   layout,
                 })
               }
@@ -220,11 +117,131 @@ export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
           </div>
           {recompile.isError && (
             <div className="mt-3">
-              <Alert tone="error">{t(errorMessageKey(recompile.error))}</Alert>
+              <Alert tone="error">{t(errorTextKey(recompile.error, 'memes'))}</Alert>
             </div>
           )}
         </div>
       </div>
     </section>
+  );
+}
+
+/** The compilation: its player, length, download and 'schedule it' link. */
+function CompilationPreview({ result }: { result: MemeAnalysis['result'] }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto w-full max-w-[15rem]">
+      <div className="aspect-[9/16] overflow-hidden rounded-xl bg-slate-900">
+        {result ? (
+          // A compilation of the user's own video: there is no caption track to offer.
+          // eslint-disable-next-line jsx-a11y/media-has-caption
+          <video
+            key={result.id}
+            src={result.fileUrl}
+            poster={result.thumbnailUrl ?? undefined}
+            controls
+            playsInline
+            preload="metadata"
+            aria-label={t('memes.result.previewLabel')}
+            className="h-full w-full object-contain"
+          />
+        ) : (
+          <div className="flex h-full items-center justify-center text-white/70">
+            <FilmIcon className="h-8 w-8" />
+          </div>
+        )}
+      </div>
+      {result && (
+        <>
+          <p className="mt-2 text-center text-xs tabular-nums text-slate-500">
+            {t('memes.result.duration', { duration: formatTimestamp(result.durationSeconds) })}
+          </p>
+          <div className="mt-3 flex flex-col gap-2">
+            <a
+              href={`${result.fileUrl}?download=1`}
+              download
+              className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-500 to-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm shadow-brand-600/20 transition hover:from-brand-600 hover:to-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+            >
+              <DownloadIcon className="h-4 w-4" />
+              {t('memes.result.download')}
+            </a>
+            <Link
+              to={`/scheduler?media=${encodeURIComponent(result.id)}`}
+              className="inline-flex items-center justify-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 transition hover:bg-slate-50"
+            >
+              <CalendarIcon className="h-4 w-4" />
+              {t('memes.result.schedule')}
+            </Link>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** One extract: ticked to keep it in the next compilation, with its range, picture and score. */
+function ExtractItem({
+  extract,
+  checked,
+  onToggle,
+  hintId,
+}: {
+  extract: MemeExtract;
+  checked: boolean;
+  onToggle: () => void;
+  hintId: string;
+}) {
+  const { t } = useTranslation();
+  const start = formatTimestamp(extract.startSeconds);
+  const end = formatTimestamp(extract.endSeconds);
+  const score = Math.round(extract.score * 100);
+  return (
+    <label
+      className={`flex cursor-pointer items-center gap-3 rounded-xl p-2 ring-1 ring-inset transition has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 ${
+        checked ? 'bg-white ring-slate-200' : 'bg-slate-50 ring-slate-100 opacity-70'
+      }`}
+    >
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={onToggle}
+        aria-label={t('memes.extracts.item', {
+          number: extract.index + 1,
+          start,
+          end,
+        })}
+        aria-describedby={hintId}
+        className="ml-1 h-5 w-5 shrink-0 rounded border-slate-300 accent-brand-600"
+      />
+      <span className="h-12 w-20 shrink-0 overflow-hidden rounded-md bg-slate-200">
+        {extract.thumbnailUrl && (
+          <img
+            src={extract.thumbnailUrl}
+            alt=""
+            loading="lazy"
+            className="h-full w-full object-cover"
+          />
+        )}
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block text-sm font-medium tabular-nums text-slate-900">
+          {t('memes.extracts.range', { start, end })}
+        </span>
+        <span className="mt-1 flex items-center gap-2">
+          <span
+            className="h-1.5 w-full max-w-[8rem] overflow-hidden rounded-full bg-slate-100"
+            aria-hidden="true"
+          >
+            <span
+              className="block h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-500"
+              style={{ width: `${Math.max(score, 3)}%` }}
+            />
+          </span>
+          <span className="shrink-0 text-xs tabular-nums text-slate-500">
+            {t('memes.extracts.score', { score })}
+          </span>
+        </span>
+      </span>
+    </label>
   );
 }

@@ -8,11 +8,12 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useCancelMemeAnalysis } from '../api/cancel-meme-analysis.ts';
 import { useMemeAnalyses } from '../api/get-meme-analyses.ts';
 import { useMemeAnalysis } from '../api/get-meme-analysis.ts';
-import { errorMessageKey } from '../error-message.ts';
+import { errorTextKey } from '../../../lib/error-text.ts';
 import { AnalysisProgress } from './analysis-progress.tsx';
 import { AnalysisResult } from './analysis-result.tsx';
 import { HowItWorks } from './how-it-works.tsx';
-import { MemeForm, type SourceMode } from './meme-form.tsx';
+import type { SourceMode } from '../meme-request.ts';
+import { MemeForm } from './meme-form.tsx';
 import { RecentAnalyses } from './recent-analyses.tsx';
 
 /** Link failures the user can get around by uploading the file they may already have. */
@@ -76,8 +77,8 @@ export function MemeDetector() {
             onCreated={(created) => open(created.id)}
           />
 
-          {current.isError && <Alert tone="error">{t(errorMessageKey(current.error))}</Alert>}
-          {cancel.isError && <Alert tone="error">{t(errorMessageKey(cancel.error))}</Alert>}
+          {current.isError && <Alert tone="error">{t(errorTextKey(current.error, 'memes'))}</Alert>}
+          {cancel.isError && <Alert tone="error">{t(errorTextKey(cancel.error, 'memes'))}</Alert>}
 
           {analysis && running && (
             <AnalysisProgress

@@ -2,7 +2,7 @@ import { postSchema, type CreateScheduleRequest } from '@cadence/shared/schemas/
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { postsQueryKey } from './get-posts.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const createdSchema = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
 
@@ -18,8 +18,8 @@ export function useCreateSchedule() {
     onSuccess: async () => {
       // The accounts' scheduled counts and next post change too.
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: postsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.posts }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all }),
       ]);
     },
   });

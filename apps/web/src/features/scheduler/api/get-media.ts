@@ -1,6 +1,7 @@
 import { mediaSchema } from '@cadence/shared/schemas/media';
-import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQueries } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /api/media/:id — duration (checked against the creator's limit) and thumbnail. */
 export function getMedia(id: string) {
@@ -9,15 +10,11 @@ export function getMedia(id: string) {
 
 export function getMediaQueryOptions(id: string) {
   return queryOptions({
-    queryKey: ['media', id],
+    queryKey: queryKeys.media(id),
     queryFn: () => getMedia(id),
     staleTime: Infinity,
     retry: false,
   });
-}
-
-export function useMedia(id: string | null) {
-  return useQuery({ ...getMediaQueryOptions(id ?? ''), enabled: id !== null });
 }
 
 export function useMediaList(ids: readonly string[]) {

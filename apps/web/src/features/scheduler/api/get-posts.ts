@@ -2,8 +2,8 @@ import { postSchema, type Post } from '@cadence/shared/schemas/schedule';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
-export const postsQueryKey = ['posts'] as const;
 const postListSchema = z.object({ posts: z.array(postSchema) });
 
 /** Statuses that still change on their own (the worker moves them). */
@@ -17,7 +17,7 @@ export async function getPosts(): Promise<Post[]> {
 
 export function getPostsQueryOptions({ poll }: { poll: boolean }) {
   return queryOptions({
-    queryKey: postsQueryKey,
+    queryKey: queryKeys.posts,
     queryFn: getPosts,
     // The live stream normally keeps the list fresh; without it, poll while something can change.
     refetchInterval: (query) => (poll && (query.state.data ?? []).some(isActive) ? 5_000 : false),

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { postsQueryKey } from './get-posts.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 // The three actions answer with the post (or nothing useful to us): the list is refetched
 // either way, so the body is not relied upon.
@@ -35,8 +35,8 @@ function usePostMutation<TVariables>(mutationFn: (variables: TVariables) => Prom
     mutationFn,
     onSettled: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: postsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: ['accounts'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.posts }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all }),
       ]);
     },
   });

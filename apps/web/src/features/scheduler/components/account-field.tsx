@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { AlertIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { failReasonKey } from '../fail-reasons.ts';
-import { useErrorText } from '../hooks/use-error-text.ts';
+import { useErrorText } from '../../../lib/error-text.ts';
 import { FieldError, inputClass, labelClass } from './form-controls.tsx';
 
 /** The account select, then who TikTok says will post (creator_info), or why they cannot. */

@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useReschedulePost } from '../api/post-actions.ts';
 import { todayIsoDate } from '../form-state.ts';
-import { useErrorText } from '../hooks/use-error-text.ts';
+import { useErrorText } from '../../../lib/error-text.ts';
 
 const inputClass =
   'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500 sm:text-sm';

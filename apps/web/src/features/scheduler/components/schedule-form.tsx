@@ -1,32 +1,30 @@
 import type { Account } from '@cadence/shared/schemas/account';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useReducer, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
-import { useMediaList } from '../api/get-media.ts';
+import { serverFieldErrors, type FormField } from '../form-state.ts';
+import { useKeyText } from '../../../lib/error-text.ts';
+import { useFormVideos } from '../hooks/use-form-videos.ts';
 import {
-  accountDefaults,
-  buildScheduleRequest,
-  clampIntervalCount,
-  initialFormState,
-  serverFieldErrors,
-  validateSchedule,
-  type FieldErrors,
-  type FormField,
-  type ScheduleFormState,
-} from '../form-state.ts';
-import { useErrorText, useKeyText } from '../hooks/use-error-text.ts';
+  draftAccountId,
+  initialDraft,
+  scheduleDraftReducer,
+  scheduleFormCheck,
+  scheduleFormValues,
+  type DraftEdit,
+} from '../schedule-draft.ts';
 import { AccountField } from './account-field.tsx';
 import { ConsentField } from './consent-field.tsx';
 import { Section } from './form-controls.tsx';
 import { PublishMethodField } from './publish-method-field.tsx';
+import { ScheduleFormFooter } from './schedule-form-footer.tsx';
+import { SchedulingError } from './scheduling-error.tsx';
 import { TikTokOptions } from './tiktok-options.tsx';
-import { VideoField, type FormVideo } from './video-field.tsx';
+import { VideoField } from './video-field.tsx';
 
 /** The browser's IANA zone: dates and times in the form are the person's own. */
 function browserTimeZone(): string {
@@ -60,7 +58,6 @@ export function ScheduleForm({
 }) {
   const { t } = useTranslation();
   const keyText = useKeyText();
-  const errorText = useErrorText();
   const formId = useId();
   const ids = {
     videos: useId(),
@@ -73,117 +70,37 @@ export function ScheduleForm({
     startTime: useId(),
     consent: useId(),
   };
-  const [state, setState] = useState<ScheduleFormState>(() => initialFormState());
-  const [attached, setAttached] = useState<string[]>([]);
-  const [attempted, setAttempted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [draft, dispatch] = useReducer(scheduleDraftReducer, requestedMediaId, (mediaId) =>
+    initialDraft(mediaId),
+  );
   const uploads = useVideoUploads();
   const create = useCreateSchedule();
-  const creator = useCreatorInfo(open ? state.accountId : '');
-  const account = accounts.find((candidate) => candidate.id === state.accountId);
-
-  // `?account=` preselects once the accounts are known.
-  useEffect(() => {
-    if (requestedAccountId && accounts.some((candidate) => candidate.id === requestedAccountId)) {
-      setState((current) => ({ ...current, accountId: requestedAccountId }));
-    }
-  }, [requestedAccountId, accounts]);
-
-  useEffect(() => {
-    if (requestedMediaId) {
-      setAttached((current) =>
-        current.includes(requestedMediaId) ? current : [...current, requestedMediaId],
-      );
-    }
-  }, [requestedMediaId]);
-
-  // The account's own saved defaults, once per account, limited to what TikTok allows now.
-  const defaultsAppliedFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (!creator.data || !account || defaultsAppliedFor.current === account.id) return;
-    defaultsAppliedFor.current = account.id;
-    setState((current) => ({ ...current, ...accountDefaults(account.settings, creator.data) }));
-  }, [creator.data, account]);
-
-  // Every video the form holds, in the order chosen: attached media first, then uploads.
-  const attachedMedia = useMediaList(attached);
-  const uploadIds = uploads.items.flatMap((item) => (item.mediaId ? [item.mediaId] : []));
-  const uploadedMedia = useMediaList(uploadIds);
-  const maxDuration = creator.data?.maxVideoPostDurationSec ?? null;
-  const videos: FormVideo[] = useMemo(() => {
-    const tooLong = (duration: number | undefined) =>
-      maxDuration !== null && duration !== undefined && duration > maxDuration ? maxDuration : null;
-    const fromMedia = attached.map((mediaId, index): FormVideo => {
-      const query = attachedMedia[index];
-      const media = query?.data;
-      return {
-        key: `media-${mediaId}`,
-        name: media?.originalName ?? mediaId,
-        previewUrl: null,
-        thumbnailUrl: media?.thumbnailUrl ?? null,
-        status: media ? 'done' : query?.isError ? 'error' : 'uploading',
-        progress: media ? 1 : 0,
-        mediaId: media ? mediaId : null,
-        rejection: null,
-        maxBytes: null,
-        tooLongFor: tooLong(media?.durationSeconds),
-        missing: query?.isError ?? false,
-      };
-    });
-    const fromUploads = uploads.items.map((item): FormVideo => {
-      const mediaIndex = item.mediaId ? uploadIds.indexOf(item.mediaId) : -1;
-      const media = mediaIndex >= 0 ? uploadedMedia[mediaIndex]?.data : undefined;
-      return {
-        key: item.key,
-        name: item.file.name,
-        previewUrl: item.previewUrl,
-        thumbnailUrl: media?.thumbnailUrl ?? null,
-        status: item.status,
-        progress: item.progress,
-        mediaId: item.mediaId,
-        rejection: item.rejection,
-        maxBytes: item.maxBytes,
-        tooLongFor: tooLong(media?.durationSeconds),
-        missing: false,
-      };
-    });
-    return [...fromMedia, ...fromUploads];
-  }, [attached, attachedMedia, uploads.items, uploadIds, uploadedMedia, maxDuration]);
-
-  // Spec §4: the spaced count follows the number of selected videos down.
+  const accountId = draftAccountId(draft, requestedAccountId, accounts);
+  const creator = useCreatorInfo(open ? accountId : '');
+  const account = accounts.find((candidate) => candidate.id === accountId);
+  const state = scheduleFormValues(draft, accountId, account, creator.data);
+  const videos = useFormVideos(
+    draft.attached,
+    uploads.items,
+    creator.data?.maxVideoPostDurationSec ?? null,
+  );
   const videoCount = videos.length;
-  useEffect(() => {
-    setState((current) => {
-      const count = clampIntervalCount(current.interval.count, videoCount);
-      return count === current.interval.count || current.interval.count === 0
-        ? current
-        : { ...current, interval: { ...current.interval, count } };
-    });
-  }, [videoCount]);
-
-  const update = useCallback((patch: Partial<ScheduleFormState>) => {
-    setServerErrors({});
-    setState((current) => ({ ...current, ...patch }));
-  }, []);
-
-  const validation = validateSchedule(buildScheduleRequest(state, videos, browserTimeZone()));
-  const clientErrors: FieldErrors = validation.ok ? {} : { ...validation.errors };
-  // Videos still uploading are selected, just not ready: the submit button waits for them.
-  if (videos.length > 0 && clientErrors.videos === 'errors.selectVideo') delete clientErrors.videos;
-  if (videos.some((video) => video.status === 'error'))
-    clientErrors.videos ??= 'scheduler.form.videos.removeFailed';
-  if (videos.some((video) => video.tooLongFor !== null))
-    clientErrors.videos ??= 'scheduler.form.videos.removeTooLong';
-  const errors: FieldErrors = attempted ? { ...clientErrors, ...serverErrors } : serverErrors;
+  const { request, clientErrors, errors } = scheduleFormCheck(
+    state,
+    videos,
+    draft,
+    browserTimeZone(),
+  );
   const message = (field: FormField) => {
     const key = errors[field];
     return key === undefined ? undefined : keyText(key);
   };
+  const update = (patch: DraftEdit) => dispatch({ type: 'edit', patch });
 
   const uploading = videos.some((video) => video.status === 'uploading');
   const cannotPost = creator.data?.cannotPostReason != null || creator.isError;
   const submitDisabled =
-    uploading || create.isPending || cannotPost || (state.accountId !== '' && creator.isLoading);
+    uploading || create.isPending || cannotPost || (accountId !== '' && creator.isLoading);
 
   const focusOrder: [FormField, string][] = [
     ['videos', ids.videos],
@@ -200,36 +117,29 @@ export function ScheduleForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (submitDisabled) return;
-    setAttempted(true);
-    if (!validation.ok || Object.keys(clientErrors).length > 0) {
+    dispatch({ type: 'submitted' });
+    if (request === null) {
       const first = focusOrder.find(([field]) => clientErrors[field] !== undefined);
       if (first) document.getElementById(first[1])?.focus();
       return;
     }
-    const accountId = state.accountId;
-    create.mutate(validation.request, {
+    create.mutate(request, {
       onSuccess: (created) => {
-        // Spec §4: videos cleared (the media stay stored), method immediate, 12:00, today.
         uploads.clear();
-        setAttached([]);
-        setAttempted(false);
-        setServerErrors({});
-        setState({
-          ...initialFormState(accountId),
-          ...accountDefaults(account?.settings, creator.data),
-        });
+        dispatch({ type: 'scheduled', accountId, now: new Date() });
         create.reset();
         onScheduled(created.posts.length);
       },
       onError: (error) => {
-        setServerErrors(error instanceof ApiError ? serverFieldErrors(error.fields) : {});
+        dispatch({
+          type: 'refused',
+          errors: error instanceof ApiError ? serverFieldErrors(error.fields) : {},
+        });
       },
     });
   }
 
   const branded = state.commercialContent.enabled && state.commercialContent.brandedContent;
-  const bannerDetail = create.error ? errorText(create.error) : null;
-  const schedulingError = t('scheduler.errors.schedulingError');
 
   return (
     <Dialog
@@ -240,45 +150,17 @@ export function ScheduleForm({
       description={t('scheduler.form.description')}
       closeLabel={t('scheduler.form.close')}
       footer={
-        <div className="flex w-full flex-wrap items-center justify-end gap-3">
-          {uploading && (
-            <p
-              className="flex w-full items-center gap-2 text-xs text-slate-500 sm:mr-auto sm:w-auto"
-              aria-live="polite"
-            >
-              <Spinner className="h-3.5 w-3.5" />
-              {t('scheduler.form.uploadsRunning')}
-            </p>
-          )}
-          <Button variant="secondary" onClick={onClose}>
-            {t('scheduler.form.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            form={formId}
-            disabled={submitDisabled}
-            className="bg-gradient-to-r from-brand-600 to-brand-500 hover:from-brand-700 hover:to-brand-600 disabled:from-slate-300 disabled:to-slate-300"
-          >
-            {create.isPending && <Spinner className="h-4 w-4" />}
-            {create.isPending ? t('scheduler.form.submitting') : t('scheduler.form.submit')}
-          </Button>
-        </div>
+        <ScheduleFormFooter
+          formId={formId}
+          uploading={uploading}
+          pending={create.isPending}
+          submitDisabled={submitDisabled}
+          onCancel={onClose}
+        />
       }
     >
       <form id={formId} onSubmit={submit} noValidate className="space-y-8">
-        <div aria-live="assertive" className="empty:hidden">
-          {create.error && (
-            <div
-              role="alert"
-              className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 ring-1 ring-inset ring-red-200"
-            >
-              <p className="font-semibold">{schedulingError}</p>
-              {bannerDetail && bannerDetail !== schedulingError && (
-                <p className="mt-1">{bannerDetail}</p>
-              )}
-            </div>
-          )}
-        </div>
+        <SchedulingError error={create.error} />
 
         <Section
           title={t('scheduler.form.videos.label')}
@@ -302,27 +184,21 @@ export function ScheduleForm({
             error={message('videos')}
             captionErrors={(index) => message(`caption:${index}`)}
             onAdd={(files) => {
-              setServerErrors({});
+              dispatch({ type: 'videosAdded' });
               uploads.add(files);
             }}
             onRemove={(video) => {
-              setServerErrors({});
-              if (attached.some((id) => `media-${id}` === video.key)) {
-                // An attached video belongs to another screen's work: detach, never delete.
-                setAttached((current) => current.filter((id) => `media-${id}` !== video.key));
-              } else {
-                uploads.remove(video.key);
-              }
-              setState((current) => ({
-                ...current,
-                captions: Object.fromEntries(
-                  Object.entries(current.captions).filter(([key]) => key !== video.key),
-                ),
-              }));
+              // An attached video belongs to another screen's work: detach, never delete.
+              const attachedId = draft.attached.find((id) => `media-${id}` === video.key) ?? null;
+              if (attachedId === null) uploads.remove(video.key);
+              dispatch({
+                type: 'videoRemoved',
+                key: video.key,
+                attachedId,
+                remaining: videoCount - 1,
+              });
             }}
-            onCaption={(key, caption) =>
-              update({ captions: { ...state.captions, [key]: caption } })
-            }
+            onCaption={(key, caption) => dispatch({ type: 'caption', key, caption })}
           />
         </Section>
 
@@ -332,20 +208,11 @@ export function ScheduleForm({
             accounts={accounts}
             accountsLoading={accountsLoading}
             value={state.accountId}
-            onChange={(accountId) => {
-              defaultsAppliedFor.current = null;
-              update({
-                accountId,
-                privacyLevel: '',
-                allowComment: false,
-                allowDuet: false,
-                allowStitch: false,
-              });
-            }}
+            onChange={(chosen) => dispatch({ type: 'selectAccount', accountId: chosen })}
             error={message('accountId')}
             creator={{ data: creator.data, isLoading: creator.isLoading, error: creator.error }}
           />
-          {state.accountId !== '' && (
+          {accountId !== '' && (
             <TikTokOptions
               privacyId={ids.privacy}
               creator={creator.data}

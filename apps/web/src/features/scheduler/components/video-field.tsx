@@ -3,7 +3,7 @@ import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
-import { useUploadProblems } from '../../../lib/upload-messages.ts';
+import { useUploadProblems } from '../../../lib/error-text.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { VideoIcon } from './icons.tsx';
 

@@ -1,7 +1,7 @@
 import { postSchema, type Post } from '@cadence/shared/schemas/schedule';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { postsQueryKey } from '../api/get-posts.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** Replaces the post in the cached list; a post we have not seen yet means the list is stale. */
 export function mergePost(
@@ -30,7 +30,7 @@ export function usePostEvents(): boolean {
     const onOpen = () => {
       setConnected(true);
       // Whatever happened while disconnected is only in the list.
-      void queryClient.invalidateQueries({ queryKey: postsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts });
     };
     const onError = () => setConnected(source.readyState === EventSource.OPEN);
     const onPost = (event: MessageEvent<unknown>) => {
@@ -42,13 +42,13 @@ export function usePostEvents(): boolean {
       }
       const parsed = postSchema.safeParse(data);
       if (!parsed.success) return;
-      const current = queryClient.getQueryData<Post[]>(postsQueryKey);
+      const current = queryClient.getQueryData<Post[]>(queryKeys.posts);
       if (!current) return;
       const { posts, known } = mergePost(current, parsed.data);
-      if (known) queryClient.setQueryData(postsQueryKey, posts);
-      else void queryClient.invalidateQueries({ queryKey: postsQueryKey });
+      if (known) queryClient.setQueryData(queryKeys.posts, posts);
+      else void queryClient.invalidateQueries({ queryKey: queryKeys.posts });
       // Counts and next post on the accounts screen follow the statuses.
-      void queryClient.invalidateQueries({ queryKey: ['accounts'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all, exact: true });
     };
     source.addEventListener('open', onOpen);
     source.addEventListener('error', onError);

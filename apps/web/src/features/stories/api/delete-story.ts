@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { storiesQueryKey } from './get-stories.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** DELETE /api/stories/:id — the story and its video (unless a scheduled post uses it). */
 export function deleteStory(id: string) {
@@ -12,6 +12,6 @@ export function useDeleteStory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteStory,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: storiesQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.stories }),
   });
 }

@@ -1,8 +1,7 @@
 import { storyListSchema, type Story } from '@cadence/shared/schemas/story';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-export const storiesQueryKey = ['stories'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export function isActive(story: Story): boolean {
   return story.status === 'queued' || story.status === 'rendering';
@@ -15,7 +14,7 @@ export async function getStories(): Promise<Story[]> {
 
 export function getStoriesQueryOptions() {
   return queryOptions({
-    queryKey: storiesQueryKey,
+    queryKey: queryKeys.stories,
     queryFn: getStories,
     // Live progress: poll every second while anything is queued or rendering, not otherwise.
     refetchInterval: (query) => (query.state.data?.some(isActive) ? 1000 : false),

@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateStories } from '../api/create-stories.ts';
-import { errorMessageKey } from '../error-message.ts';
+import { errorTextKey } from '../../../lib/error-text.ts';
 import { plural } from '../plural.ts';
 import { StoryList } from './story-list.tsx';
 import { VideoPanel } from './video-panel.tsx';
@@ -108,7 +108,7 @@ export function StoryCreator() {
       </div>
 
       <div className="mt-4 empty:hidden">
-        {create.isError && <Alert tone="error">{t(errorMessageKey(create.error))}</Alert>}
+        {create.isError && <Alert tone="error">{t(errorTextKey(create.error, 'stories'))}</Alert>}
         {generated !== null && !create.isError && (
           <Alert tone="success">
             {t(

@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useCancelStory } from '../api/cancel-story.ts';
 import { useDeleteStory } from '../api/delete-story.ts';
 import { useStories } from '../api/get-stories.ts';
-import { errorMessageKey } from '../error-message.ts';
+import { errorTextKey } from '../../../lib/error-text.ts';
 import { StoryCard } from './story-card.tsx';
 
 /** The user's stories, newest first; polled every second while any is queued or rendering. */
@@ -29,7 +29,7 @@ export function StoryList() {
       </h2>
       {actionError && (
         <div className="mt-3">
-          <Alert tone="error">{t(errorMessageKey(actionError))}</Alert>
+          <Alert tone="error">{t(errorTextKey(actionError, 'stories'))}</Alert>
         </div>
       )}
       {stories.isPending ? (

@@ -2,7 +2,7 @@ import { MAX_STORY_VIDEOS_PER_PANEL } from '@cadence/shared/schemas/story';
 import { useId, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilmIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
-import { useUploadProblems } from '../../../lib/upload-messages.ts';
+import { useUploadProblems } from '../../../lib/error-text.ts';
 import type { UploadItem } from '../../../lib/upload.ts';
 import { plural } from '../plural.ts';
 

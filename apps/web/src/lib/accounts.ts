@@ -1,10 +1,12 @@
-import { accountListSchema } from '@cadence/shared/schemas/account';
+import { accountListSchema, type Account } from '@cadence/shared/schemas/account';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiRequest } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
 
-export const accountsQueryKey = ['accounts'] as const;
+// The connected accounts are read by the accounts screen and the scheduler: one cache entry, one
+// set of options (two definitions once disagreed on retries).
 
-export async function getAccounts() {
+export async function getAccounts(): Promise<Account[]> {
   return (await apiRequest('/api/accounts', accountListSchema)).accounts;
 }
 
@@ -15,7 +17,7 @@ function isTransient(error: Error): boolean {
 
 export function getAccountsQueryOptions() {
   return queryOptions({
-    queryKey: accountsQueryKey,
+    queryKey: queryKeys.accounts.all,
     queryFn: getAccounts,
     retry: (failureCount, error) => failureCount < 2 && isTransient(error),
   });

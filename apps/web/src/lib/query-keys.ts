@@ -1,0 +1,18 @@
+// Every TanStack Query key of the app, in one factory: a feature that reads or invalidates data
+// another feature shows (a new post changes the accounts' quotas) names the same key, never a
+// copy or a literal. Prefixes matter: invalidating `accounts.all` also reaches creator info.
+export const queryKeys = {
+  me: ['me'],
+  accounts: {
+    all: ['accounts'],
+    creatorInfo: (accountId: string) => ['accounts', accountId, 'creator-info'],
+  },
+  posts: ['posts'],
+  media: (id: string) => ['media', id],
+  memes: {
+    all: ['memes'],
+    detail: (id: string) => ['memes', id],
+  },
+  stories: ['stories'],
+  publicConfig: ['public-config'],
+} as const;

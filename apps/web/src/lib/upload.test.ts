@@ -1,0 +1,65 @@
+import i18next from 'i18next';
+import * as tus from 'tus-js-client';
+import { describe, expect, it } from 'vitest';
+import { resources } from './i18n.ts';
+import { rejectionFrom } from './upload.ts';
+import { formatFileSize } from './error-text.ts';
+
+function refused(status: number, body: string): tus.DetailedError {
+  const response: tus.HttpResponse = {
+    getStatus: () => status,
+    getHeader: () => undefined,
+    getBody: () => body,
+    getUnderlyingObject: () => null,
+  };
+  const error = new tus.DetailedError('tus: unexpected response');
+  error.originalResponse = response;
+  return error;
+}
+
+async function translator(language: 'fr' | 'en') {
+  const i18n = i18next.createInstance();
+  await i18n.init({ resources, lng: language, interpolation: { escapeValue: false } });
+  return i18n;
+}
+
+describe('upload refusals', () => {
+  // The server's 413 for a full quota says the quota; the person reads it and what to do.
+  it('shows the quota and what to do when an upload does not fit, in both languages', async () => {
+    const rejection = rejectionFrom(
+      refused(
+        413,
+        JSON.stringify({
+          code: 'media_rejected',
+          reasons: ['quota_exceeded'],
+          quotaBytes: 10_000_000,
+          usedBytes: 8_550_000,
+        }),
+      ),
+    );
+    expect(rejection).toEqual({ reasons: ['quota_exceeded'], quotaBytes: 10_000_000 });
+    const fr = await translator('fr');
+    const en = await translator('en');
+    const max = (language: string) => formatFileSize(rejection?.quotaBytes ?? 0, language);
+    const french = fr.t('media.rejected.quota_exceeded', { max: max('fr') });
+    const english = en.t('media.rejected.quota_exceeded', { max: max('en') });
+    expect(french).toMatch(/limités à 9,5\sMo au total\. Supprimez des vidéos/u);
+    expect(english).toMatch(/limited to 9\.5\sMB in total\. Delete videos/u);
+  });
+
+  it("reads the server's reasons from any 4xx, and tus's plain 413 as a file too large", () => {
+    const badName = JSON.stringify({ code: 'media_rejected', reasons: ['invalid_file_name'] });
+    expect(rejectionFrom(refused(400, badName))).toEqual({ reasons: ['invalid_file_name'] });
+    expect(rejectionFrom(refused(413, 'Maximum size exceeded\n'))).toEqual({
+      reasons: ['file_too_big'],
+    });
+    const deferred = JSON.stringify({
+      code: 'validation_failed',
+      message: 'Upload-Defer-Length is not supported',
+      fields: { _: 'media.rejected.invalid_upload' },
+    });
+    expect(rejectionFrom(refused(400, deferred))).toEqual({ reasons: ['invalid_upload'] });
+    expect(rejectionFrom(refused(500, 'Internal Server Error\n'))).toBeNull();
+    expect(rejectionFrom(new Error('offline'))).toBeNull();
+  });
+});

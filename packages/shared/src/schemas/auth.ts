@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { languageSchema } from './user.ts';
+import { messageKey } from '../translation-key.ts';
+
+/**
+ * Bodies of the better-auth endpoints Cadence exposes under /api/auth. The server parses each with
+ * these before better-auth sees it, so every account field has one set of limits wherever it is
+ * written (sign-up, profile update, password change). Messages are translation keys.
+ */
+
+/** Spec §8: at least 6 characters. better-auth refuses more than 128 by default: same here. */
+export const minPasswordLength = 6;
+export const maxPasswordLength = 128;
+export const maxNameLength = 100;
+/** RFC 5321's longest deliverable address. */
+export const maxEmailLength = 254;
+
+const fillAllFields = messageKey('auth.errors.fillAllFields');
+/** A missing field asks to fill the form; a value of the wrong type is simply invalid. */
+const requiredString = {
+  error: (issue: { input: unknown }) =>
+    issue.input === undefined ? fillAllFields : messageKey('errors.invalid_value'),
+};
+
+export const nameSchema = z
+  .string(requiredString)
+  .trim()
+  .min(1, fillAllFields)
+  .max(maxNameLength, messageKey('auth.errors.nameTooLong'));
+
+export const emailSchema = z
+  .string(requiredString)
+  .trim()
+  .min(1, fillAllFields)
+  .max(maxEmailLength, messageKey('auth.errors.invalidEmail'))
+  .pipe(z.email(messageKey('auth.errors.invalidEmail')));
+
+/** A new password (sign-up, change). */
+export const newPasswordSchema = z
+  .string(requiredString)
+  .min(1, fillAllFields)
+  .min(minPasswordLength, messageKey('auth.errors.weakPassword'))
+  .max(maxPasswordLength, messageKey('auth.errors.passwordTooLong'));
+
+/** A password being checked: no minimum beyond presence, the same maximum. */
+const existingPasswordSchema = z
+  .string(requiredString)
+  .min(1, fillAllFields)
+  .max(maxPasswordLength, messageKey('auth.errors.wrongCredentials'));
+
+/** POST /api/auth/sign-up/email */
+export const signUpSchema = z
+  .object({
+    name: nameSchema,
+    email: emailSchema,
+    password: newPasswordSchema,
+    preferredLanguage: languageSchema.optional(),
+  })
+  .strict();
+export type SignUp = z.infer<typeof signUpSchema>;
+
+/** POST /api/auth/sign-in/email */
+export const signInSchema = z
+  .object({ email: emailSchema, password: existingPasswordSchema })
+  .strict();
+export type SignIn = z.infer<typeof signInSchema>;
+
+/** POST /api/auth/update-user: the profile fields a person may change (no email, no avatar URL). */
+export const updateUserSchema = z
+  .object({ name: nameSchema.optional(), preferredLanguage: languageSchema.optional() })
+  .strict()
+  .refine((body) => body.name !== undefined || body.preferredLanguage !== undefined, {
+    message: messageKey('errors.invalid_value'),
+  });
+export type UpdateUser = z.infer<typeof updateUserSchema>;
+
+/** POST /api/auth/change-password */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: existingPasswordSchema,
+    newPassword: newPasswordSchema,
+    revokeOtherSessions: z.boolean().optional(),
+  })
+  .strict();
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/**
+ * POST /api/auth/revoke-session: one of my sessions, by the id list-sessions shows. (better-auth
+ * names it by its token, which never leaves the server: the server finds it from the id.)
+ */
+export const revokeSessionSchema = z.object({ id: z.string().min(1).max(256) }).strict();
+
+/** Endpoints that take no input (sign-out, revoke-sessions…): nothing, or an empty object. */
+export const emptyBodySchema = z.object({}).strict().optional();
