@@ -12,7 +12,7 @@ import scheduler from '../../../apps/web/src/locales/fr/scheduler.json';
 import schedules from '../../../apps/web/src/locales/fr/schedules.json';
 import stories from '../../../apps/web/src/locales/fr/stories.json';
 
-type French = typeof accounts &
+export type French = typeof accounts &
   typeof auth &
   typeof common &
   typeof media &

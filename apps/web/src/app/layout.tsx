@@ -1,4 +1,5 @@
 import type { Me } from '@cadence/shared/schemas/user';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
@@ -8,7 +9,7 @@ import { LanguageToggle } from '../components/language-toggle.tsx';
 
 interface NavItem {
   to: string;
-  labelKey: string;
+  labelKey: TranslationKey;
   pro?: boolean;
 }
 

@@ -1,9 +1,10 @@
 import { isPublishFailReason, type PublishFailReason } from '@cadence/shared/publish-fail-reasons';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 
 // Every reason the publisher can record (the shared list), in the user's words; several share a
 // sentence. A reason outside the list (a row older than the list) falls back to a generic one
 // rather than showing a code.
-const failReasonKeys: Record<PublishFailReason, string> = {
+const failReasonKeys: Record<PublishFailReason, TranslationKey> = {
   init_outcome_unknown: 'scheduler.failReasons.init_outcome_unknown',
   account_reconnect_needed: 'scheduler.failReasons.reconnect_needed',
   access_token_invalid: 'scheduler.failReasons.reconnect_needed',
@@ -50,7 +51,7 @@ const failReasonKeys: Record<PublishFailReason, string> = {
 };
 
 /** The translation key explaining why a post failed (or why an account cannot post now). */
-export function failReasonKey(reason: string | null): string {
+export function failReasonKey(reason: string | null): TranslationKey {
   if (reason === null) return 'scheduler.failReasons.unknown';
   if (isPublishFailReason(reason)) return failReasonKeys[reason];
   // TikTok may add spam_risk_* variants; they all mean "TikTok limits this account for now".

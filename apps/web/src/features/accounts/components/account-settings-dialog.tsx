@@ -6,6 +6,7 @@ import {
 } from '@cadence/shared/schemas/account';
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { privacyLabelKeys } from '../../../lib/privacy-labels.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -13,13 +14,6 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { wrappableHandle } from '../wrappable-handle.ts';
 import { useUpdateAccountSettings } from '../api/mutate-accounts.ts';
-
-const privacyKeys = {
-  PUBLIC_TO_EVERYONE: 'accounts.settings.privacyLevels.PUBLIC_TO_EVERYONE',
-  MUTUAL_FOLLOW_FRIENDS: 'accounts.settings.privacyLevels.MUTUAL_FOLLOW_FRIENDS',
-  FOLLOWER_OF_CREATOR: 'accounts.settings.privacyLevels.FOLLOWER_OF_CREATOR',
-  SELF_ONLY: 'accounts.settings.privacyLevels.SELF_ONLY',
-} as const satisfies Record<PrivacyLevel, string>;
 
 const toggles = [
   { name: 'allowComment', labelKey: 'accounts.settings.allowComment' },
@@ -134,7 +128,7 @@ function SettingsForm({
           <option value="">{t('accounts.settings.privacyPlaceholder')}</option>
           {privacyLevels.map((level) => (
             <option key={level} value={level}>
-              {t(privacyKeys[level])}
+              {t(privacyLabelKeys[level])}
             </option>
           ))}
         </select>

@@ -1,16 +1,17 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isTranslationKey, type TranslationKey } from '@cadence/shared/translation-key';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateAccount } from '../api/mutate-accounts.ts';
 
 /** The field's error: the server's per-field key when it sent one we know, else its code's text. */
-function errorKey(error: unknown, exists: (key: string) => boolean): string {
+function errorKey(error: unknown): TranslationKey {
   if (!(error instanceof ApiError)) return 'errors.internal';
   const fieldKey = error.fields.username;
-  return fieldKey && exists(fieldKey) ? fieldKey : error.translationKey;
+  return fieldKey && isTranslationKey(fieldKey) ? fieldKey : error.translationKey;
 }
 
 export function AddAccountForm({
@@ -20,7 +21,7 @@ export function AddAccountForm({
   onAdded: (account: Account) => void;
   onCancel: () => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const create = useCreateAccount();
   const [username, setUsername] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
@@ -44,7 +45,7 @@ export function AddAccountForm({
     });
   }
 
-  const error = create.error ? t(errorKey(create.error, (key) => i18n.exists(key))) : null;
+  const error = create.error ? t(errorKey(create.error)) : null;
 
   return (
     <form

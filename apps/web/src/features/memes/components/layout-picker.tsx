@@ -1,7 +1,8 @@
 import type { MemeLayout } from '@cadence/shared/schemas/meme';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useTranslation } from 'react-i18next';
 
-const options: { value: MemeLayout; labelKey: string; hintKey: string }[] = [
+const options: { value: MemeLayout; labelKey: TranslationKey; hintKey: TranslationKey }[] = [
   { value: 'crop', labelKey: 'memes.form.layoutCrop', hintKey: 'memes.form.layoutCropHint' },
   { value: 'blur', labelKey: 'memes.form.layoutBlur', hintKey: 'memes.form.layoutBlurHint' },
 ];

@@ -2,15 +2,9 @@ import type { CreatorInfo, PrivacyLevel } from '@cadence/shared/schemas/account'
 import { privacyLevels } from '@cadence/shared/schemas/account';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { privacyLabelKeys } from '../../../lib/privacy-labels.ts';
 import type { ScheduleFormState } from '../form-state.ts';
 import { checkboxClass, FieldError, inputClass, labelClass } from './form-controls.tsx';
-
-const privacyKeys = {
-  PUBLIC_TO_EVERYONE: 'scheduler.form.privacy.levels.PUBLIC_TO_EVERYONE',
-  MUTUAL_FOLLOW_FRIENDS: 'scheduler.form.privacy.levels.MUTUAL_FOLLOW_FRIENDS',
-  FOLLOWER_OF_CREATOR: 'scheduler.form.privacy.levels.FOLLOWER_OF_CREATOR',
-  SELF_ONLY: 'scheduler.form.privacy.levels.SELF_ONLY',
-} as const satisfies Record<PrivacyLevel, string>;
 
 const interactions = [
   {
@@ -80,7 +74,7 @@ export function TikTokOptions({
           {options.map((level) => (
             // TikTok: branded content cannot be private.
             <option key={level} value={level} disabled={branded && level === 'SELF_ONLY'}>
-              {t(privacyKeys[level])}
+              {t(privacyLabelKeys[level])}
               {branded && level === 'SELF_ONLY'
                 ? ` — ${t('scheduler.form.privacy.notForBranded')}`
                 : ''}

@@ -1,4 +1,5 @@
 import type { Story, StoryStatus } from '@cadence/shared/schemas/story';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { buttonClassName } from '../../../components/ui/button.tsx';
@@ -19,7 +20,7 @@ const badgeTone: Record<StoryStatus, string> = {
   cancelled: 'bg-slate-100 text-slate-500 ring-slate-200',
 };
 
-const statusKeys: Record<StoryStatus, string> = {
+const statusKeys: Record<StoryStatus, TranslationKey> = {
   queued: 'stories.status.queued',
   rendering: 'stories.status.rendering',
   completed: 'stories.status.completed',
