@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { abortReason, MEDIA_TOOL_MAX_MEMORY_BYTES, runTool, stderrTail } from '../lib/run-tool.ts';
 
 /** Where the ffmpeg and ffprobe binaries are; config.ts decides (FFMPEG_PATH / FFPROBE_PATH, else the system's). */
 export interface FfmpegBinaries {
@@ -8,7 +8,7 @@ export interface FfmpegBinaries {
 }
 
 export interface RunOptions {
-  /** Aborting kills the process (SIGKILL) and rejects with an AbortError. */
+  /** Aborting kills the process (SIGKILL) and rejects with the signal's reason (an AbortError). */
   signal?: AbortSignal;
   /** Called with each `-progress pipe:1` block's `out_time_us` in seconds, when the args ask for it. */
   onProgressSeconds?: (seconds: number) => void;
@@ -16,25 +16,6 @@ export interface RunOptions {
   maxStderrBytes?: number;
   /** Memory the process may use (resident), else it is killed (default MEDIA_TOOL_MAX_MEMORY_BYTES). */
   maxMemoryBytes?: number;
-}
-
-/**
- * Memory one ffmpeg/ffprobe run may take. A real compilation or render (1080×1920) stays under
- * 1 GiB; a crafted file (timestamps jumping by hours) made one grow past 10 GB in a minute and
- * starve the whole machine. Above this it is killed and fails like any other ffmpeg error.
- */
-export const MEDIA_TOOL_MAX_MEMORY_BYTES = 4 * 1024 ** 3;
-/** How often the resident size is read: growth of ~0.5 GB/s overshoots by little. */
-const MEMORY_CHECK_INTERVAL_MS = 200;
-
-/** Resident memory of a process, from /proc (Linux); null elsewhere or once it is gone. */
-async function residentBytes(pid: number): Promise<number | null> {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 export interface RunResult {
@@ -54,101 +35,45 @@ export class FfmpegError extends Error {
 }
 
 /**
- * Runs a binary (ffmpeg, ffprobe) with an argument array — never a shell string — and
+ * Runs ffmpeg or ffprobe (through runTool: an argument array, bounded output and memory) and
  * resolves with its output. Progress: pass `-progress pipe:1 -nostats` in args and an
  * `onProgressSeconds` callback; stdout is then parsed line by line as it streams.
  */
-export function runMediaTool(
+export async function runMediaTool(
   binary: string,
   args: string[],
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const {
-    signal,
-    onProgressSeconds,
-    maxStderrBytes = 64 * 1024,
-    maxMemoryBytes = MEDIA_TOOL_MAX_MEMORY_BYTES,
-  } = options;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(
-        signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError'),
-      );
-      return;
-    }
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let pending = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (!onProgressSeconds) {
-        stdout += chunk;
-        return;
-      }
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
+  const { signal, onProgressSeconds, maxStderrBytes, maxMemoryBytes } = options;
+  const exit = await runTool(binary, args, {
+    ...(signal && { signal }),
+    ...(maxStderrBytes !== undefined && { maxStderrBytes }),
+    ...(maxMemoryBytes !== undefined && { maxMemoryBytes }),
+    ...(onProgressSeconds && {
+      onStdoutLine: (line: string) => {
         const match = /^out_time_us=(\d+)/.exec(line.trim());
         if (match?.[1]) onProgressSeconds(Number(match[1]) / 1_000_000);
-      }
-    });
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.length > maxStderrBytes) stderr = stderr.slice(-maxStderrBytes);
-    });
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    // No rlimit from Node: the resident size is watched instead (Linux; elsewhere unbounded).
-    let overMemory = false;
-    const { pid } = child;
-    const memoryWatch =
-      pid === undefined
-        ? undefined
-        : setInterval(() => {
-            void residentBytes(pid).then((bytes) => {
-              if (bytes !== null && bytes > maxMemoryBytes && child.exitCode === null) {
-                overMemory = true;
-                child.kill('SIGKILL');
-              }
-            });
-          }, MEMORY_CHECK_INTERVAL_MS);
-    memoryWatch?.unref();
-    child.on('error', (error) => {
-      clearInterval(memoryWatch);
-      signal?.removeEventListener('abort', onAbort);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearInterval(memoryWatch);
-      signal?.removeEventListener('abort', onAbort);
-      if (overMemory) {
-        const mebibytes = Math.round(maxMemoryBytes / 1024 ** 2);
-        reject(
-          new FfmpegError(
-            `${binary} needed more than ${mebibytes} MiB of memory and was stopped`,
-            code,
-            stderr,
-          ),
-        );
-      } else if (signal?.aborted) {
-        reject(
-          signal.reason instanceof Error
-            ? signal.reason
-            : new DOMException('Aborted', 'AbortError'),
-        );
-      } else if (code === 0) {
-        resolve({ stdout, stderr });
-      } else {
-        const lastLines = stderr.trim().split('\n').slice(-5).join('\n');
-        reject(
-          new FfmpegError(`${binary} exited with code ${String(code)}: ${lastLines}`, code, stderr),
-        );
-      }
-    });
+      },
+    }),
   });
+  if (exit.spawnError) throw exit.spawnError;
+  if (exit.overMemory) {
+    const mebibytes = Math.round((maxMemoryBytes ?? MEDIA_TOOL_MAX_MEMORY_BYTES) / 1024 ** 2);
+    throw new FfmpegError(
+      `${binary} needed more than ${mebibytes} MiB of memory and was stopped`,
+      exit.code,
+      exit.stderr,
+    );
+  }
+  if (exit.aborted) throw abortReason(signal);
+  if (exit.code !== 0) {
+    throw new FfmpegError(
+      `${binary} exited with code ${String(exit.code)}: ${stderrTail(exit.stderr, 5)}`,
+      exit.code,
+      exit.stderr,
+    );
+  }
+  return { stdout: exit.stdout, stderr: exit.stderr };
 }
 
 /**

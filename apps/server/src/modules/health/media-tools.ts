@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import type { MediaToolState } from '@cadence/shared/schemas/user';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
+import { runTool, type ToolExit, type ToolRunOptions } from '../../lib/run-tool.ts';
 
 /**
  * Whether the media tools Cadence shells out to can do their job. ffmpeg and ffprobe are
@@ -36,44 +36,16 @@ const VARIABLE: Record<MediaToolName, string> = {
   ytDlp: 'YTDLP_PATH',
 };
 
-interface ToolRun {
-  /** null when the process could not be started (then `spawnError` says why) or was killed. */
-  code: number | null;
-  spawnError: NodeJS.ErrnoException | null;
-  stdout: string;
-  stderr: string;
-}
+/** A check that hangs (a wedged binary, a full disk) is killed and reported, not awaited forever. */
+const CHECK_RUN: ToolRunOptions = {
+  timeoutMs: 20_000,
+  maxStdoutBytes: 64 * 1024,
+  maxStderrBytes: 4096,
+};
 
-const TIMEOUT_MS = 20_000;
+const runCheck = (binary: string, args: string[]) => runTool(binary, args, CHECK_RUN);
 
-function runTool(binary: string, args: string[]): Promise<ToolRun> {
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = spawn(binary, args, {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch (error) {
-      // e.g. an empty path: spawn throws instead of emitting 'error'.
-      const spawnError: NodeJS.ErrnoException =
-        error instanceof Error ? error : new Error(String(error));
-      resolve({ code: null, spawnError, stdout: '', stderr: '' });
-      return;
-    }
-    let stdout = '';
-    let stderr = '';
-    let spawnError: NodeJS.ErrnoException | null = null;
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (stdout = (stdout + chunk).slice(0, 64 * 1024)));
-    child.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4096)));
-    child.on('error', (error: NodeJS.ErrnoException) => (spawnError = error));
-    child.on('close', (code) => resolve({ code, spawnError, stdout, stderr }));
-  });
-}
-
-function describeRun(binary: string, args: string[], run: ToolRun): string {
+function describeRun(binary: string, args: string[], run: ToolExit): string {
   const command = `${binary} ${args.join(' ')}`;
   if (run.spawnError) return `${command}: ${run.spawnError.code ?? run.spawnError.message}`;
   const output = run.stderr.trim().split('\n').slice(-3).join(' | ');
@@ -85,7 +57,7 @@ async function checkVersion(
   args: string[],
   looksRight: (stdout: string) => boolean,
 ): Promise<MediaToolCheck> {
-  const run = await runTool(binary, args);
+  const run = await runCheck(binary, args);
   if (run.spawnError?.code === 'ENOENT' || run.spawnError?.code === 'EACCES') {
     return { state: 'missing', detail: describeRun(binary, args, run) };
   }
@@ -112,19 +84,19 @@ async function checkRoundTrip(
       ...['-t', '0.5', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
       ...['-f', 'mp4', '-y', file],
     ];
-    const encode = await runTool(media.ffmpegPath, encodeArgs);
+    const encode = await runCheck(media.ffmpegPath, encodeArgs);
     const size = (await stat(file).catch(() => null))?.size ?? 0;
     if (encode.code !== 0 || size === 0) {
       return { tool: 'ffmpeg', detail: describeRun(media.ffmpegPath, encodeArgs, encode) };
     }
     const probeArgs = ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file];
-    const probe = await runTool(media.ffprobePath, probeArgs);
+    const probe = await runCheck(media.ffprobePath, probeArgs);
     const streams = probe.stdout.split('\n').map((line) => line.trim());
     if (probe.code !== 0 || !streams.includes('video') || !streams.includes('audio')) {
       return { tool: 'ffprobe', detail: describeRun(media.ffprobePath, probeArgs, probe) };
     }
     const decodeArgs = ['-v', 'error', '-nostdin', '-i', file, '-f', 'null', '-'];
-    const decode = await runTool(media.ffmpegPath, decodeArgs);
+    const decode = await runCheck(media.ffmpegPath, decodeArgs);
     if (decode.code !== 0) {
       return { tool: 'ffmpeg', detail: describeRun(media.ffmpegPath, decodeArgs, decode) };
     }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { abortReason, runTool, stderrTail } from '../../../lib/run-tool.ts';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { YouTubeLink } from '@cadence/shared/youtube-url';
@@ -138,83 +138,37 @@ export function classifyYtDlpFailure(summary: string): 'network' | 'unavailable'
   return 'failed';
 }
 
-interface RunResult {
-  stdout: string;
-  stderr: string;
-}
-
-function runYtDlp(
+/** Runs yt-dlp through runTool and turns a failure into a VideoFetchError saying what it means. */
+async function runYtDlp(
   binary: string,
   args: string[],
   options: { signal?: AbortSignal; onStdoutLine?: (line: string) => void },
-): Promise<RunResult> {
+): Promise<{ stdout: string; stderr: string }> {
   const { signal, onStdoutLine } = options;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortReason(signal));
-      return;
-    }
-    // Never a shell, whatever the arguments.
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
-    let stdout = '';
-    let stderr = '';
-    let pending = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (!onStdoutLine) {
-        stdout += chunk;
-        return;
-      }
-      pending += chunk;
-      const lines = pending.split(/\r?\n|\r/);
-      pending = lines.pop() ?? '';
-      for (const line of lines) onStdoutLine(line);
-    });
-    child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-16 * 1024);
-    });
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (error.code === 'ENOENT' || error.code === 'EACCES') {
-        reject(
-          new VideoFetchError('downloader_missing', `yt-dlp cannot be run: ${error.code}`, binary),
-        );
-      } else {
-        reject(new VideoFetchError('failed', `yt-dlp failed to start: ${error.message}`));
-      }
-    });
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (pending && onStdoutLine) onStdoutLine(pending);
-      if (signal?.aborted) {
-        reject(abortReason(signal));
-      } else if (code === 0) {
-        resolve({ stdout, stderr });
-      } else {
-        const errorLines = stderr
-          .split('\n')
-          .filter((line) => line.startsWith('ERROR'))
-          .join('\n');
-        const summary = errorLines || stderr.trim().split('\n').slice(-3).join('\n');
-        reject(
-          new VideoFetchError(
-            classifyYtDlpFailure(summary),
-            `yt-dlp exited with code ${String(code)}`,
-            summary,
-          ),
-        );
-      }
-    });
+  const exit = await runTool(binary, args, {
+    ...(signal && { signal }),
+    ...(onStdoutLine && { onStdoutLine }),
+    maxStderrBytes: 16 * 1024,
   });
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : new DOMException('The operation was aborted', 'AbortError');
+  const { spawnError } = exit;
+  if (spawnError?.code === 'ENOENT' || spawnError?.code === 'EACCES') {
+    throw new VideoFetchError(
+      'downloader_missing',
+      `yt-dlp cannot be run: ${spawnError.code}`,
+      binary,
+    );
+  }
+  if (spawnError)
+    throw new VideoFetchError('failed', `yt-dlp failed to start: ${spawnError.message}`);
+  if (exit.aborted) throw abortReason(signal);
+  if (exit.code === 0) return { stdout: exit.stdout, stderr: exit.stderr };
+  const errorLines = exit.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('ERROR'))
+    .join('\n');
+  const summary = errorLines || stderrTail(exit.stderr, 3);
+  const reason = exit.overMemory ? 'failed' : classifyYtDlpFailure(summary);
+  throw new VideoFetchError(reason, `yt-dlp exited with code ${String(exit.code)}`, summary);
 }
 
 export interface FetchYouTubeVideoParams {
