@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import helmet from '@fastify/helmet';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import Fastify, {
   type FastifyBaseLogger,
@@ -34,6 +36,9 @@ declare module 'fastify' {
     requireUser(request: FastifyRequest): Promise<SessionUser>;
   }
 }
+
+/** Text worth compressing: JSON, HTML, JS, XML — not text/event-stream, media or uploads. */
+const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]xml(?:;|$)|javascript/u;
 
 export const webDistDir = path.resolve(import.meta.dirname, '../../web/dist');
 
@@ -95,6 +100,18 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
     // HSTS only means something over HTTPS; on plain-HTTP local installs it is noise.
     hsts: context.config.publicUrl.startsWith('https://'),
+  });
+
+  // API answers (JSON, the OpenAPI document) are compressed when the client accepts it; the web
+  // app's files are compressed once at build time and served as they are (registerSpa). Never the
+  // live event stream (each event must leave at once), media or uploads (binary, ranged).
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSIBLE_TYPES,
+    // Quality 4: most of the gain at a few percent of quality 11's time, per response.
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
   app.decorate('requireUser', (request: FastifyRequest) =>
@@ -189,6 +206,8 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
     wildcard: false,
     index: false,
     allowedPath: (pathname) => !isSourceMap(pathname),
+    // The .br and .gz copies the build made (apps/web/vite.config.ts), chosen by Accept-Encoding.
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
       // Vite fingerprints assets: cache them for a year; index.html never.
       void reply.header(

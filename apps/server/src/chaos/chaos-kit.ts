@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { SandboxState, tiktokSandbox, type SandboxStateOptions } from '@cadence/tiktok-sandbox';
+import { ensureServerBuild } from '../../../../scripts/server-build.mjs';
 import { createTikTokClient } from '../tiktok/tiktok-client.ts';
 import {
   CLIENT_KEY,
@@ -105,8 +106,11 @@ export interface KillRecord {
 }
 
 /**
- * `count` real worker processes (`node --import tsx apps/server/src/worker.ts`, the entry of
- * `npm run worker`) that can be SIGKILLed and are restarted at once in the same slot.
+ * `count` real worker processes — the compiled worker `npm run worker` runs in production
+ * (apps/server/dist/worker.js) — that can be SIGKILLed and are restarted at once in the same
+ * slot. Call `WorkerPool.prepare()` first: it builds the server when its build is missing or
+ * older than the sources, so a run never tests old code. (Under tsx, each start compiled the
+ * sources again: 20–50 s per restart on a loaded machine, most of a chaos run's time.)
  */
 export class WorkerPool {
   private readonly slots: WorkerSlot[] = [];
@@ -123,12 +127,17 @@ export class WorkerPool {
     private readonly count: number,
   ) {}
 
+  /** Builds apps/server/dist when it is missing or stale (`npm test` has built it already). */
+  static async prepare(): Promise<void> {
+    await ensureServerBuild(repoRoot);
+  }
+
   start(): void {
     for (let slot = 0; slot < this.count; slot++) this.slots[slot] = this.spawn();
   }
 
   private spawn(): WorkerSlot {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+    const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/worker.js'], {
       cwd: repoRoot,
       env: { ...process.env, ...this.env, TEST_DATABASE: undefined },
       stdio: ['ignore', 'pipe', 'pipe'],

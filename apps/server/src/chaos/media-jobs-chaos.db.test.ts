@@ -62,6 +62,7 @@ describe.runIf(testDatabaseKind() === 'postgres')(
     let pool: WorkerPool | null = null;
 
     beforeAll(async () => {
+      await WorkerPool.prepare();
       dataDir = path.join(os.tmpdir(), `cadence-chaos-media-${randomBytes(4).toString('hex')}`);
       // The workers' scratch space (os.tmpdir() honours TMPDIR): counted before and after.
       tmpDir = path.join(dataDir, 'tmp');

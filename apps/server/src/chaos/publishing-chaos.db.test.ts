@@ -80,6 +80,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('publishing under chaos', () =
   let pool: WorkerPool | null = null;
 
   beforeAll(async () => {
+    await WorkerPool.prepare();
     // TikTok's documented per-token rate limits stay as they are: Cadence paces its inits at
     // 6 per minute per account itself, and a 429 it meets anyway is part of the test.
     kit = await startCountingSandbox({ processingMs: 1_500 });

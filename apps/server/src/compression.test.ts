@@ -1,0 +1,127 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSpa } from './app.ts';
+import { createTestApp, signUpViaApi, type TestApp } from './test-support/app.ts';
+
+// What travels over the wire: the web app's files in the compressed copies the build made, API
+// answers compressed when the client accepts it, and the live event stream never held back.
+
+describe('the built web app, compressed at build time', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cadence-web-dist-'));
+  const bundle = `export const texts = ${JSON.stringify('Programmez vos vidéos. '.repeat(400))};\n`;
+  const html = `<!doctype html><title>Cadence</title>${'<meta name="x">'.repeat(200)}`;
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  // What `vite build` leaves (apps/web/vite.config.ts): each text file with .br and .gz beside it.
+  mkdirSync(path.join(root, 'assets'));
+  for (const [file, text] of [
+    ['index.html', html],
+    ['assets/index-abc123.js', bundle],
+  ] as const) {
+    writeFileSync(path.join(root, file), text);
+    writeFileSync(path.join(root, `${file}.br`), brotliCompressSync(text));
+    writeFileSync(path.join(root, `${file}.gz`), gzipSync(text));
+  }
+
+  let app: ReturnType<typeof Fastify>;
+  beforeAll(async () => {
+    app = Fastify();
+    await registerSpa(app, root);
+  });
+  afterAll(() => app.close());
+
+  it.each([
+    ['br, gzip', 'br', brotliDecompressSync],
+    ['gzip, deflate', 'gzip', gunzipSync],
+  ] as const)(
+    'sends a bundle as %s → %s, the same bytes once decoded',
+    async (accept, encoding, decode) => {
+      const response = await app.inject({
+        url: '/assets/index-abc123.js',
+        headers: { 'accept-encoding': accept },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/javascript/);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.rawPayload.length).toBeLessThan(Buffer.byteLength(bundle) / 5);
+      expect(decode(response.rawPayload).toString()).toBe(bundle);
+    },
+  );
+
+  it('sends the plain file to a client that accepts no compression', async () => {
+    const response = await app.inject({ url: '/assets/index-abc123.js' });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe(bundle);
+  });
+
+  it('sends the app page of any route compressed, never cached', async () => {
+    const response = await app.inject({
+      url: '/scheduler/calendar',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(html);
+  });
+});
+
+describe('API answers', () => {
+  let test: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    test = await createTestApp({}, { listen: true });
+    cookie = await signUpViaApi(test.app, { email: 'wire@example.com' }, test.url);
+  });
+  afterAll(() => test.close());
+
+  it('are compressed when the client accepts it, and decode to the same JSON', async () => {
+    const plain = await test.app.inject({ url: '/api/openapi.json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [accept, encoding, decode] of [
+      ['br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const response = await test.app.inject({
+        url: '/api/openapi.json',
+        headers: { 'accept-encoding': accept },
+      });
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+      expect(JSON.parse(decode(response.rawPayload).toString())).toEqual(plain.json());
+    }
+  });
+
+  it('leave small answers as they are', async () => {
+    const response = await test.app.inject({
+      url: '/api/me',
+      headers: { cookie, 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.length).toBeLessThan(1024);
+    expect(response.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('never compress the live event stream: its first event arrives at once', async () => {
+    const controller = new AbortController();
+    try {
+      const response = await fetch(`${test.url}/api/posts/events`, {
+        headers: { cookie, 'accept-encoding': 'br, gzip' },
+        signal: controller.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(response.headers.get('content-encoding')).toBeNull();
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toMatch(/^(:|data:|event:|retry:)/m);
+    } finally {
+      controller.abort();
+    }
+  });
+});
