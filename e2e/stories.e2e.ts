@@ -189,6 +189,8 @@ describe('story creator', () => {
 
     const storyMediaId = href!.split('/')[3]!;
     await card.getByRole('link', { name: 'Programmer' }).click();
-    await page.waitForURL(`**/scheduler?media=${storyMediaId}`);
+    // A client-side navigation: the URL is what changes (no load event to wait for).
+    await page.waitForURL(`**/scheduler?media=${storyMediaId}`, { waitUntil: 'commit' });
+    await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
   });
 });
