@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL, the web app in jsdom, and the end-to-end suite in Chromium.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
+    // where most test time is spent waiting on PostgreSQL, ffmpeg, Chromium and child processes.
+    maxWorkers: 2,
     projects: [
       {
         test: {
