@@ -2,6 +2,7 @@
 // restart (the sweep re-queues posts whose lease lapsed) and killed it again, forever. A worker
 // that dies leaves only its claim; here each "run" claims the post as the real job does, then dies.
 import { describe, expect, it } from 'vitest';
+import { newLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createPublishingRepository } from './repository.ts';
@@ -36,7 +37,7 @@ describe('a post whose publishing kills the worker', () => {
     const repository = createPublishingRepository(db);
     const id = await duePostNobodyWakes('Poison post');
     for (let death = 1; death <= MAX_JOB_ATTEMPTS; death++) {
-      expect(await repository.claim(id, `dead-worker-${death}`, 60_000)).toBeDefined();
+      expect(await repository.claim(id, newLease(60_000))).toBeDefined();
       // The process died: its lease lapses, and the restarted worker's sweep finds the post.
       await db
         .updateTable('posts')
@@ -72,7 +73,7 @@ describe('a post whose publishing kills the worker', () => {
       .where('id', '=', id)
       .execute();
     for (let death = 1; death <= MAX_JOB_ATTEMPTS + 1; death++) {
-      expect(await repository.claim(id, `dead-worker-${death}`, 60_000)).toBeDefined();
+      expect(await repository.claim(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('posts')
         .set({ lease_until: new Date(Date.now() - 1000), wake_at: new Date(Date.now() - 1000) })
@@ -100,7 +101,7 @@ describe('a post whose publishing kills the worker', () => {
     const repository = createPublishingRepository(db);
     const id = await duePostNobodyWakes('Survivor post');
     for (let death = 1; death < MAX_JOB_ATTEMPTS; death++) {
-      expect(await repository.claim(id, `dead-worker-${death}`, 60_000)).toBeDefined();
+      expect(await repository.claim(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('posts')
         .set({ lease_until: new Date(Date.now() - 1000) })
