@@ -439,6 +439,43 @@ describe('tokens across processes', () => {
     }
     await api(alice, 'DELETE', `/api/accounts/${id}`);
   });
+
+  it('keeps the refresh lock while a refresh outlasts its lease: still one refresh at TikTok', async () => {
+    const id = await addAccount(alice, 'slow_refresh');
+    await connect(alice, id, { username: 'slow_refresh' });
+    await sql`update tiktok_accounts set access_token_expires_at = now() + interval '1 minute' where id = ${id}`.execute(
+      t.context.database.db,
+    );
+    let refreshCalls = 0;
+    const counting: TikTokClient = {
+      ...t.context.tiktok,
+      refreshToken: (token, options) => {
+        refreshCalls++;
+        return t.context.tiktok.refreshToken(token, options);
+      },
+    };
+    // A 600 ms lease and a TikTok answering in 1.5 s: only its renewals keep the lock the holder's.
+    const processes = [1, 2].map(() =>
+      createTokenService({
+        accounts: createAccountRepository(t.context.database.db),
+        cipher: t.context.cipher,
+        tiktok: counting,
+        lockMs: 600,
+      }),
+    );
+    t.context.sandbox!.control.setLatency(1_500);
+    try {
+      const tokens = await Promise.all(processes.map((tokens) => tokens.getAccessToken(id)));
+      expect(refreshCalls).toBe(1);
+      expect(tokens[0]).toBe(tokens[1]);
+    } finally {
+      t.context.sandbox!.control.setLatency(0);
+    }
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'connected',
+    });
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
 });
 
 describe('settings and deletion', () => {

@@ -77,6 +77,8 @@ export function createTokenService(deps: {
   lockMs?: number;
   /** How often a process waiting for another's refresh looks again (default 100 ms). */
   lockPollMs?: number;
+  /** How long a process waits for another's refresh before giving up (default 2 × REFRESH_LOCK_MS). */
+  lockWaitMs?: number;
   /** Where failed lock renewals are reported. */
   logger?: Pick<Logger, 'warn'>;
 }) {
@@ -84,6 +86,8 @@ export function createTokenService(deps: {
   const now = deps.now ?? Date.now;
   const lockMs = deps.lockMs ?? REFRESH_LOCK_MS;
   const lockPollMs = deps.lockPollMs ?? 100;
+  // A live holder keeps renewing its lock, so this bounds only a refresh that hangs.
+  const lockWaitMs = deps.lockWaitMs ?? 2 * REFRESH_LOCK_MS;
   const inFlight = new Map<string, Promise<Grant>>();
 
   /** The account's stored grant, or why there is none to use. */
@@ -144,7 +148,7 @@ export function createTokenService(deps: {
    * `seen` (null: refresh in any case), and returns the grant to use.
    */
   async function refreshAcrossProcesses(accountId: string, seen: string | null): Promise<Grant> {
-    const deadline = Date.now() + 2 * lockMs;
+    const deadline = Date.now() + lockWaitMs;
     for (;;) {
       const lease = newLease(lockMs);
       if (await accounts.tryLockRefresh(accountId, lease)) {
