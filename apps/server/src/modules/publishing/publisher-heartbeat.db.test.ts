@@ -3,7 +3,6 @@
 // of the lease it had just let go could still land. It now uses the one heartbeat (lib/heartbeat.ts).
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createPublisher } from './publisher.ts';
 import { createPublishingRepository, type PublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -21,20 +20,8 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("the publisher's heartbeat", () => {
   it('is stopped before advance returns: a renewal in flight is waited for', async () => {
-    const { id: account } = await kit.freshAccount();
-    const video = await addVideo(kit.t, kit.user, kit.dir, 'heartbeat');
-    const created = await createSchedule(kit.t, kit.user, {
-      ...scheduleBody(account, [video.mediaId], {
-        publishType: 'scheduled',
-        date: '2099-01-01',
-        time: '09:00',
-      }),
-      posts: [{ mediaId: video.mediaId, title: 'Heartbeat' }],
-    });
-    const postId = created.posts[0]?.id ?? '';
-    // Due now, but its wake-up stays in 2099: only this test's publisher touches it.
+    const postId = await kit.duePostNobodyWakes('Heartbeat');
     const { db } = kit.t.context.database;
-    await db.updateTable('posts').set({ due_at: new Date() }).where('id', '=', postId).execute();
 
     const events: string[] = [];
     const renewalSent = deferred();

@@ -2,7 +2,7 @@ import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
 import { privacyLevels } from '@cadence/shared/schemas/account';
 import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
-import { newLease } from '../../db/lease.ts';
+import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { startHeartbeat } from '../../lib/heartbeat.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
@@ -103,7 +103,7 @@ export function createPublisher(deps: PublisherDeps) {
     const kept = await repository.update(
       post.id,
       owner,
-      { wake_at: at, lease_owner: null, lease_until: null },
+      { wake_at: at, ...noLease },
       { touch: false },
     );
     if (kept) await wake(post.id, at);
