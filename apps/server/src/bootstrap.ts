@@ -87,7 +87,12 @@ export async function bootstrap(
     : null;
   const accountRepository = createAccountRepository(database.db);
   const scheduleRepository = createScheduleRepository(database.db);
-  const tokens = createTokenService({ accounts: accountRepository, cipher, tiktok });
+  const tokens = createTokenService({
+    accounts: accountRepository,
+    cipher,
+    tiktok,
+    logger: options.logger,
+  });
   const accounts = createAccountService({
     accounts: accountRepository,
     tokens,

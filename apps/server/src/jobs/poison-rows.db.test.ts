@@ -4,6 +4,7 @@
 // (writes nothing more); "start-up" is the real recovery, then the real job handler.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newLease } from '../db/lease.ts';
 import { createMemeRepository } from '../modules/memes/repository.ts';
 import { createStoryRepository } from '../modules/stories/repository.ts';
 import { createTestApp, signUpViaApi, type TestApp } from '../test-support/app.ts';
@@ -43,7 +44,7 @@ async function insertStory(): Promise<string> {
   return id;
 }
 
-/** The dead worker stopped beating a while ago: its row may be taken again. */
+/** The dead worker stopped renewing its lease a while ago: its row may be taken again. */
 const longAgo = () => new Date(Date.now() - 10 * 60_000);
 
 describe('a row whose processing kills the worker', () => {
@@ -55,10 +56,10 @@ describe('a row whose processing kills the worker', () => {
       // Start-up: the interrupted render is queued again…
       expect(await t.context.stories.recoverInterrupted()).toBe(1);
       // …its job takes the row, and the process dies in the middle of the render.
-      expect(await stories.claim(id, new Date())).toBeDefined();
+      expect(await stories.claim(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('stories')
-        .set({ heartbeat_at: longAgo() })
+        .set({ lease_until: longAgo() })
         .where('id', '=', id)
         .execute();
     }
@@ -91,10 +92,10 @@ describe('a row whose processing kills the worker', () => {
       .execute();
     for (let death = 1; death <= MAX_JOB_ATTEMPTS; death++) {
       expect(await t.context.memes.recoverInterrupted()).toBe(1);
-      expect(await memes.claimAnalysis(id, randomUUID(), new Date())).toBeDefined();
+      expect(await memes.claimAnalysis(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('meme_analyses')
-        .set({ heartbeat_at: longAgo() })
+        .set({ lease_until: longAgo() })
         .where('id', '=', id)
         .execute();
     }
@@ -110,10 +111,10 @@ describe('a row whose processing kills the worker', () => {
     const stories = createStoryRepository(db);
     const id = await insertStory();
     for (let death = 1; death < MAX_JOB_ATTEMPTS; death++) {
-      expect(await stories.claim(id, new Date())).toBeDefined();
+      expect(await stories.claim(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('stories')
-        .set({ heartbeat_at: longAgo() })
+        .set({ lease_until: longAgo() })
         .where('id', '=', id)
         .execute();
     }

@@ -1,43 +1,98 @@
+/** Why a heartbeat stopped the work: its lease is no longer, or may no longer be, its own. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+  constructor(
+    /** 'taken': a renewal found it gone; 'unconfirmed': no renewal landed within the lease. */
+    readonly kind: 'taken' | 'unconfirmed',
+  ) {
+    super(kind === 'taken' ? 'lease lost' : 'lease not renewed in time');
+  }
+}
+
+export interface Heartbeat {
+  /**
+   * Aborted when the lease is lost (reason: LeaseLostError) or the caller's `signal` aborts (its
+   * reason): the work stops and writes nothing more. Beating stops with it.
+   */
+  readonly signal: AbortSignal;
+  /** Stops beating; resolves once no renewal is in flight, so none lands after the caller's end. */
+  stop(): Promise<void>;
+}
+
 /**
- * Beats every `intervalMs` while a job runs: `beat` both tells other workers the job is alive and
- * tells the job whether it still owns its row. When `beat` answers false (cancelled, deleted,
- * lease taken) the heartbeat stops and `onLost` runs; a beat that throws is reported and the next
- * one is tried. `stop()` resolves once no beat is in flight, so nothing writes after the caller.
+ * Keeps a lease while work runs (docs/decisions/018-one-lease.md): `renew` every `intervalMs`.
+ * A renewal answering false (taken over, cancelled, deleted) aborts `signal`; so does a lease with
+ * no renewal confirmed for `lostAfterMs` (database unreachable or slow: by then another worker may
+ * hold it), counted from when the last confirmed renewal — or the claim, `since` — was sent. A
+ * renewal that throws is reported and the next one tried.
  */
 export function startHeartbeat({
   intervalMs,
-  beat,
-  onLost,
+  renew,
+  lostAfterMs,
+  since = Date.now(),
+  signal,
   onError,
 }: {
   intervalMs: number;
-  beat: () => Promise<boolean>;
-  onLost: () => void;
+  renew: () => Promise<boolean>;
+  lostAfterMs?: number;
+  since?: number;
+  signal?: AbortSignal;
   onError: (error: unknown) => void;
-}): { stop: () => Promise<void> } {
-  let beating = true;
+}): Heartbeat {
+  const lost = new AbortController();
+  const work = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
   let timer: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
   let inFlight = Promise.resolve();
+  let beating = true;
+
+  const halt = () => {
+    beating = false;
+    clearTimeout(timer);
+    clearTimeout(deadline);
+  };
+  const lose = (kind: LeaseLostError['kind']) => {
+    halt();
+    lost.abort(new LeaseLostError(kind));
+  };
+  const confirmedFrom = (sentAt: number) => {
+    if (lostAfterMs === undefined) return;
+    clearTimeout(deadline);
+    deadline = setTimeout(() => lose('unconfirmed'), sentAt + lostAfterMs - Date.now());
+    deadline.unref();
+  };
   const schedule = () => {
     timer = setTimeout(() => {
       inFlight = (async () => {
+        const sentAt = Date.now();
         try {
-          if (!(await beat())) {
-            onLost();
+          const kept = await renew();
+          if (!beating) return;
+          if (!kept) {
+            lose('taken');
             return;
           }
+          confirmedFrom(sentAt);
         } catch (error) {
           onError(error);
         }
         if (beating) schedule();
       })();
     }, intervalMs);
+    // A heartbeat never keeps a process alive on its own: the work it guards does.
+    timer.unref();
   };
+
+  work.addEventListener('abort', halt, { once: true });
+  confirmedFrom(since);
   schedule();
   return {
+    signal: work,
     async stop() {
-      beating = false;
-      clearTimeout(timer);
+      work.removeEventListener('abort', halt);
+      halt();
       await inFlight;
     },
   };

@@ -378,6 +378,27 @@ describe('tokens over time', () => {
   });
 });
 
+/** The app's TikTok client, counting the refreshes it is asked for. */
+function countingRefreshes() {
+  let calls = 0;
+  const client: TikTokClient = {
+    ...t.context.tiktok,
+    refreshToken: (token, options) => {
+      calls++;
+      return t.context.tiktok.refreshToken(token, options);
+    },
+  };
+  return {
+    client,
+    get calls() {
+      return calls;
+    },
+    reset() {
+      calls = 0;
+    },
+  };
+}
+
 describe('tokens across processes', () => {
   // Regression: refreshes were shared only inside one process. Two workers refreshing with the
   // same refresh token: TikTok rotated it, the loser got invalid_grant and marked the account
@@ -394,26 +415,19 @@ describe('tokens across processes', () => {
     const second = url
       ? await openDatabase({ databaseUrl: url, pgliteDataDir: '', poolSize: 2 })
       : null;
-    let refreshCalls = 0;
-    const counting: TikTokClient = {
-      ...t.context.tiktok,
-      refreshToken: (token, options) => {
-        refreshCalls++;
-        return t.context.tiktok.refreshToken(token, options);
-      },
-    };
+    const counting = countingRefreshes();
     const processes = [t.context.database.db, second?.db ?? t.context.database.db].map((db) =>
       createTokenService({
         accounts: createAccountRepository(db),
         cipher: t.context.cipher,
-        tiktok: counting,
+        tiktok: counting.client,
       }),
     );
     // TikTok answering slowly makes the two refreshes overlap for certain.
     t.context.sandbox!.control.setLatency(300);
     try {
       const tokens = await Promise.all(processes.map((tokens) => tokens.getAccessToken(id)));
-      expect(refreshCalls).toBe(1);
+      expect(counting.calls).toBe(1);
       expect(tokens[0]).toBe(tokens[1]);
       await expect(t.context.tiktok.queryCreatorInfo(tokens[0]!)).resolves.toMatchObject({
         creatorUsername: 'two_workers',
@@ -426,9 +440,9 @@ describe('tokens across processes', () => {
       await sql`update tiktok_accounts set access_token_expires_at = now() + interval '1 minute' where id = ${id}`.execute(
         t.context.database.db,
       );
-      refreshCalls = 0;
+      counting.reset();
       const results = await Promise.all(processes.map((tokens) => tokens.refreshDue()));
-      expect(refreshCalls).toBe(1);
+      expect(counting.calls).toBe(1);
       expect(results.map((result) => result.failed)).toEqual([0, 0]);
       expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
         status: 'connected',
@@ -437,6 +451,36 @@ describe('tokens across processes', () => {
       t.context.sandbox!.control.setLatency(0);
       await second?.close();
     }
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('keeps the refresh lock while a refresh outlasts its lease: still one refresh at TikTok', async () => {
+    const id = await addAccount(alice, 'slow_refresh');
+    await connect(alice, id, { username: 'slow_refresh' });
+    await sql`update tiktok_accounts set access_token_expires_at = now() + interval '1 minute' where id = ${id}`.execute(
+      t.context.database.db,
+    );
+    const counting = countingRefreshes();
+    // A 600 ms lease and a TikTok answering in 1.5 s: only its renewals keep the lock the holder's.
+    const processes = [1, 2].map(() =>
+      createTokenService({
+        accounts: createAccountRepository(t.context.database.db),
+        cipher: t.context.cipher,
+        tiktok: counting.client,
+        lockMs: 600,
+      }),
+    );
+    t.context.sandbox!.control.setLatency(1_500);
+    try {
+      const tokens = await Promise.all(processes.map((tokens) => tokens.getAccessToken(id)));
+      expect(counting.calls).toBe(1);
+      expect(tokens[0]).toBe(tokens[1]);
+    } finally {
+      t.context.sandbox!.control.setLatency(0);
+    }
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      status: 'connected',
+    });
     await api(alice, 'DELETE', `/api/accounts/${id}`);
   });
 });

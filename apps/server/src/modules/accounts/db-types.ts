@@ -1,7 +1,8 @@
 export interface TikTokTokenRefreshLockTable {
   account_id: string;
-  owner: string;
-  expires_at: Date;
+  /** A held lock (db/lease.ts, migration 0012). */
+  lease_owner: string;
+  lease_until: Date;
 }
 
 declare module '../../db/schema.ts' {

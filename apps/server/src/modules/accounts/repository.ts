@@ -1,7 +1,7 @@
 import type { AccountSettings } from '@cadence/shared/schemas/account';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TikTokAccountTable } from '../../db/schema.ts';
-import { leaseEnd } from '../../db/lease.ts';
+import { leaseStatements, type Lease } from '../../db/lease.ts';
 import './db-types.ts';
 
 export type AccountRow = Selectable<TikTokAccountTable>;
@@ -32,6 +32,7 @@ export function createAccountRepository(db: Kysely<Database>) {
 export type AccountQueries = ReturnType<typeof accountQueries>;
 
 function accountQueries(db: Kysely<Database>) {
+  const refreshLocks = leaseStatements(db, 'tiktok_token_refresh_locks', 'account_id');
   return {
     listForUser(userId: string) {
       return db
@@ -233,38 +234,16 @@ function accountQueries(db: Kysely<Database>) {
     },
 
     /** Takes the account's refresh lock when it is free or its lease ran out: true when taken. */
-    async tryLockRefresh(accountId: string, owner: string, leaseMs: number): Promise<boolean> {
-      const row = await db
-        .insertInto('tiktok_token_refresh_locks')
-        .values({ account_id: accountId, owner, expires_at: leaseEnd(leaseMs) })
-        .onConflict((conflict) =>
-          conflict
-            .column('account_id')
-            .doUpdateSet({ owner, expires_at: leaseEnd(leaseMs) })
-            .where('tiktok_token_refresh_locks.expires_at', '<=', sql<Date>`now()`),
-        )
-        .returning('owner')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    tryLockRefresh: (accountId: string, lease: Lease) => refreshLocks.claim(accountId, lease),
+
+    /** Extends the refresh lock's lease; false when it is no longer ours. */
+    renewRefreshLock: (accountId: string, lease: Lease) => refreshLocks.renew(accountId, lease),
 
     /** True while some process holds an unexpired refresh lock on the account. */
-    async refreshLocked(accountId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('tiktok_token_refresh_locks')
-        .select('owner')
-        .where('account_id', '=', accountId)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    refreshLocked: (accountId: string) => refreshLocks.isHeld(accountId),
 
     async unlockRefresh(accountId: string, owner: string): Promise<void> {
-      await db
-        .deleteFrom('tiktok_token_refresh_locks')
-        .where('account_id', '=', accountId)
-        .where('owner', '=', owner)
-        .execute();
+      await refreshLocks.release(accountId, owner);
     },
   };
 }

@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { newLease } from '../../db/lease.ts';
+import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { TikTokClient, TikTokTokenSet } from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
@@ -8,8 +10,9 @@ import type { AccountRepository, AccountRow, TokenUpdate } from './repository.ts
 /** Refresh this long before expiry, so a publish never starts with a token about to die. */
 export const REFRESH_AHEAD_MS = 10 * 60 * 1000;
 /**
- * How long a process may hold an account's refresh lock: longer than one refresh call can take
- * (the TikTok client gives up after 30 s), so it only runs out when its holder died.
+ * An account's refresh lock lease: longer than one refresh call can take (the TikTok client gives
+ * up after 30 s), so it only runs out when its holder died, even if a renewal fails. Its holder
+ * renews it every third of it all the same (db/lease.ts, lib/heartbeat.ts).
  */
 export const REFRESH_LOCK_MS = 45_000;
 
@@ -74,11 +77,17 @@ export function createTokenService(deps: {
   lockMs?: number;
   /** How often a process waiting for another's refresh looks again (default 100 ms). */
   lockPollMs?: number;
+  /** How long a process waits for another's refresh before giving up (default 2 × REFRESH_LOCK_MS). */
+  lockWaitMs?: number;
+  /** Where failed lock renewals are reported. */
+  logger?: Pick<Logger, 'warn'>;
 }) {
   const { accounts, cipher, tiktok } = deps;
   const now = deps.now ?? Date.now;
   const lockMs = deps.lockMs ?? REFRESH_LOCK_MS;
   const lockPollMs = deps.lockPollMs ?? 100;
+  // A live holder keeps renewing its lock, so this bounds only a refresh that hangs.
+  const lockWaitMs = deps.lockWaitMs ?? 2 * REFRESH_LOCK_MS;
   const inFlight = new Map<string, Promise<Grant>>();
 
   /** The account's stored grant, or why there is none to use. */
@@ -92,8 +101,16 @@ export function createTokenService(deps: {
     };
   }
 
-  /** Refreshes at TikTok; the caller holds the account's refresh lock. */
-  async function refreshLocked(accountId: string, seen: string | null): Promise<Grant> {
+  /**
+   * Refreshes at TikTok; the caller holds the account's refresh lock while `lock` is not aborted.
+   * Once TikTok is asked, the answer is stored whatever happens to the lock: TikTok has rotated
+   * the refresh token, and the store's own condition keeps a newer grant.
+   */
+  async function refreshLocked(
+    accountId: string,
+    seen: string | null,
+    lock: AbortSignal,
+  ): Promise<Grant> {
     const account = await accounts.findById(accountId);
     if (!account) throw new AccountDeletedError(accountId);
     if (!account.refresh_token_enc || account.status === 'not_connected')
@@ -102,6 +119,8 @@ export function createTokenService(deps: {
     if (seen !== null && account.refresh_token_enc !== seen && account.status === 'connected')
       return usableGrant(accountId, account);
     const used = account.refresh_token_enc;
+    // This process stalled past the lock's lease and another took it: that one refreshes.
+    lock.throwIfAborted();
     let tokens: TikTokTokenSet;
     try {
       tokens = await tiktok.refreshToken(cipher.decrypt(used));
@@ -129,14 +148,26 @@ export function createTokenService(deps: {
    * `seen` (null: refresh in any case), and returns the grant to use.
    */
   async function refreshAcrossProcesses(accountId: string, seen: string | null): Promise<Grant> {
-    const deadline = Date.now() + 2 * lockMs;
+    const deadline = Date.now() + lockWaitMs;
     for (;;) {
-      const owner = randomUUID();
-      if (await accounts.tryLockRefresh(accountId, owner, lockMs)) {
+      const lease = newLease(lockMs);
+      if (await accounts.tryLockRefresh(accountId, lease)) {
+        const heartbeat = startHeartbeat({
+          intervalMs: lockMs / 3,
+          renew: () => accounts.renewRefreshLock(accountId, lease),
+          lostAfterMs: lockMs,
+          since: lease.claimedAt,
+          onError: (error) =>
+            deps.logger?.warn({ err: error, accountId }, 'token refresh lock renewal failed'),
+        });
         try {
-          return await refreshLocked(accountId, seen);
+          return await refreshLocked(accountId, seen, heartbeat.signal);
+        } catch (error) {
+          if (!(error instanceof LeaseLostError)) throw error;
+          // Lost before TikTok was asked: wait for the new holder below, like any waiter.
         } finally {
-          await accounts.unlockRefresh(accountId, owner);
+          await heartbeat.stop();
+          await accounts.unlockRefresh(accountId, lease.owner);
         }
       }
       // Another process is refreshing this account: wait for it, then take what it stored.

@@ -30,8 +30,9 @@ export interface MemeAnalysisTable {
   extracts: ColumnType<StoredExtract[] | null, string | null, string | null>;
   result_media_id: string | null;
   fail_reason: MemeFailReason | null;
-  lease: string | null;
-  heartbeat_at: Date | null;
+  /** The running stage's lease (db/lease.ts, migration 0012). */
+  lease_owner: string | null;
+  lease_until: Date | null;
   /** Runs started in a row that never finished (migration 0011). */
   unfinished_runs: Generated<number>;
   created_at: Generated<Date>;

@@ -10,7 +10,7 @@ const payloadSchema = z.object({ v: z.literal(1), analysisId: z.string().min(1) 
 // A download + analysis of a 3-hour video, or a one-minute compilation, ends well within three
 // hours even on slow machines. A job still active after that belonged to a dead worker and is
 // retried (the lease makes that safe). Stage failures are recorded on the row, not thrown, so
-// retries only ever cover crashes; they wait out STALE_AFTER_MS so the retry can take the row.
+// retries only ever cover crashes; they wait out LEASE_MS so the retry can take the row.
 const memeQueue = (name: string) =>
   defineQueue({
     name,

@@ -5,6 +5,14 @@ import {
   type MemeStatus,
 } from '@cadence/shared/schemas/meme';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import {
+  heldBy,
+  holdLease,
+  leaseFree,
+  leaseStatements,
+  noLease,
+  type Lease,
+} from '../../db/lease.ts';
 import type { Database } from '../../db/schema.ts';
 import './db-types.ts';
 import type { MemeAnalysisTable, StoredExtract } from './db-types.ts';
@@ -19,28 +27,24 @@ export interface AnalysisOutcome {
   extracts: StoredExtract[];
 }
 
-/** Nobody works on the row: no lease, or a lease whose holder stopped beating (it died). */
-const unleased = (staleBefore: Date) =>
-  sql<boolean>`(lease is null or heartbeat_at is null or heartbeat_at < ${staleBefore})`;
-
 /** What every way of failing an analysis writes: the reason, and the end of its run. */
 const failedRow = (reason: MemeFailReason) =>
   ({
     status: 'failed',
     fail_reason: reason,
     finished_at: new Date(),
-    lease: null,
-    heartbeat_at: null,
     unfinished_runs: 0,
+    ...noLease,
   }) as const;
 
 /**
  * Meme analyses SQL. Every user-facing query is scoped by user id; the worker's by analysis id
- * and lease: a job's writes land only while it holds the lease (see the migration).
+ * and lease: a job's writes land only while it holds the lease (db/lease.ts).
  */
 export function createMemeRepository(db: Kysely<Database>) {
-  const leased = (id: string, lease: string) =>
-    db.updateTable('meme_analyses').where('id', '=', id).where('lease', '=', lease);
+  const leases = leaseStatements(db, 'meme_analyses', 'id');
+  const leased = (id: string, owner: string) =>
+    db.updateTable('meme_analyses').where('id', '=', id).where(heldBy(owner));
 
   /** Fails the row if it is in one of `statuses`, lease or not. */
   async function failIn(id: string, statuses: readonly MemeStatus[], reason: MemeFailReason) {
@@ -101,9 +105,8 @@ export function createMemeRepository(db: Kysely<Database>) {
         .set({
           status: 'cancelled',
           finished_at: new Date(),
-          lease: null,
-          heartbeat_at: null,
           unfinished_runs: 0,
+          ...noLease,
         })
         .where('user_id', '=', userId)
         .where('id', '=', id)
@@ -113,25 +116,25 @@ export function createMemeRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Takes an analysis for its first stage: a queued one, or one whose download/analysis worker
-     * died (the stage starts again). Undefined otherwise: a duplicate or late job does nothing.
+     * Takes an analysis for its first stage under `lease`: a queued one, or one whose
+     * download/analysis worker died, its lease run out (the stage starts again). Undefined
+     * otherwise: a duplicate or late job does nothing.
      */
-    claimAnalysis(id: string, lease: string, staleBefore: Date) {
+    claimAnalysis(id: string, lease: Lease) {
       return db
         .updateTable('meme_analyses')
         .set({
           status: sql<MemeStatus>`case when source_type = 'youtube' then 'downloading' else 'analysing' end`,
           progress: 0,
           fail_reason: null,
-          lease,
-          heartbeat_at: new Date(),
+          ...holdLease(lease),
           unfinished_runs: sql<number>`unfinished_runs + 1`,
         })
         .where('id', '=', id)
         .where((eb) =>
           eb.or([
             eb('status', '=', 'queued'),
-            eb.and([eb('status', 'in', ['downloading', 'analysing']), unleased(staleBefore)]),
+            eb.and([eb('status', 'in', ['downloading', 'analysing']), leaseFree()]),
           ]),
         )
         .returningAll()
@@ -139,43 +142,39 @@ export function createMemeRepository(db: Kysely<Database>) {
     },
 
     /** Takes a compilation nobody is running (just handed over or re-requested, or orphaned). */
-    claimCompilation(id: string, lease: string, staleBefore: Date) {
+    claimCompilation(id: string, lease: Lease) {
       return db
         .updateTable('meme_analyses')
         .set({
           progress: 0,
-          lease,
-          heartbeat_at: new Date(),
+          ...holdLease(lease),
           unfinished_runs: sql<number>`unfinished_runs + 1`,
         })
         .where('id', '=', id)
         .where('status', '=', 'compiling')
-        .where(unleased(staleBefore))
+        .where(leaseFree())
         .returningAll()
         .executeTakeFirst();
     },
 
-    /** Marks the job alive; false once it lost the lease (cancelled, recompile requested). */
-    async heartbeat(id: string, lease: string): Promise<boolean> {
-      const result = await leased(id, lease).set({ heartbeat_at: new Date() }).executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+    /** Extends the stage's lease; false once it is lost (cancelled, recompile, taken over). */
+    renewLease: (id: string, lease: Lease) => leases.renew(id, lease),
+
+    async setProgress(id: string, owner: string, progress: number): Promise<void> {
+      await leased(id, owner).set({ progress }).execute();
     },
 
-    async setProgress(id: string, lease: string, progress: number): Promise<void> {
-      await leased(id, lease).set({ progress }).execute();
-    },
-
-    async setTitle(id: string, lease: string, title: string): Promise<void> {
-      await leased(id, lease).set({ title }).execute();
+    async setTitle(id: string, owner: string, title: string): Promise<void> {
+      await leased(id, owner).set({ title }).execute();
     },
 
     /** Download done: the file is in storage, the analysis starts. False without the lease. */
     async downloaded(
       id: string,
-      lease: string,
+      owner: string,
       fields: { sourceKey: string; title: string; durationSeconds: number | null },
     ): Promise<boolean> {
-      const result = await leased(id, lease)
+      const result = await leased(id, owner)
         .set({
           status: 'analysing',
           progress: 0,
@@ -191,8 +190,8 @@ export function createMemeRepository(db: Kysely<Database>) {
      * Analysis done: extracts stored and the lease released, so the compile job can claim the
      * row. False without the lease.
      */
-    async analysed(id: string, lease: string, outcome: AnalysisOutcome): Promise<boolean> {
-      const result = await leased(id, lease)
+    async analysed(id: string, owner: string, outcome: AnalysisOutcome): Promise<boolean> {
+      const result = await leased(id, owner)
         .set({
           status: 'compiling',
           progress: 0,
@@ -200,32 +199,30 @@ export function createMemeRepository(db: Kysely<Database>) {
           has_audio: outcome.hasAudio,
           shorter_than_target: outcome.shorterThanTarget,
           extracts: JSON.stringify(outcome.extracts),
-          lease: null,
-          heartbeat_at: null,
           unfinished_runs: 0,
+          ...noLease,
         })
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
     /** False without the lease (cancelled or re-requested meanwhile): the result is unwanted. */
-    async complete(id: string, lease: string, resultMediaId: string): Promise<boolean> {
-      const result = await leased(id, lease)
+    async complete(id: string, owner: string, resultMediaId: string): Promise<boolean> {
+      const result = await leased(id, owner)
         .set({
           status: 'completed',
           progress: 1,
           result_media_id: resultMediaId,
           finished_at: new Date(),
-          lease: null,
-          heartbeat_at: null,
           unfinished_runs: 0,
+          ...noLease,
         })
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
-    async fail(id: string, lease: string, reason: MemeFailReason): Promise<void> {
-      await leased(id, lease).set(failedRow(reason)).execute();
+    async fail(id: string, owner: string, reason: MemeFailReason): Promise<void> {
+      await leased(id, owner).set(failedRow(reason)).execute();
     },
 
     /** For a job that could not even start (queue down): fails whatever runs, lease or not. */
@@ -255,9 +252,8 @@ export function createMemeRepository(db: Kysely<Database>) {
           extracts: JSON.stringify(extracts),
           fail_reason: null,
           finished_at: null,
-          lease: null,
-          heartbeat_at: null,
           unfinished_runs: 0,
+          ...noLease,
         })
         .where('user_id', '=', userId)
         .where('id', '=', id)

@@ -13,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { newLease, type Lease } from '../../db/lease.ts';
 import { startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { expectedRenderBytes, QuotaExceededError, type MediaService } from '../media/service.ts';
@@ -28,10 +29,10 @@ import { parseYouTubeUrl } from './engine/youtube-url.ts';
 import type { StoredExtract } from './db-types.ts';
 import type { MemeAnalysisRow, MemeRepository } from './repository.ts';
 
-/** How often a running stage says it is alive and checks it was not cancelled (any process). */
+/** How often a running stage renews its lease, which also tells it of a cancel (any process). */
 export const HEARTBEAT_MS = 500;
-/** An active analysis silent for this long belongs to a dead worker; its stage runs again. */
-export const STALE_AFTER_MS = 60_000;
+/** A stage's lease: an active analysis whose lease ran out (its worker died) runs its stage again. */
+export const LEASE_MS = 60_000;
 
 export type StageOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped';
 
@@ -57,6 +58,8 @@ export interface MemeServiceDeps {
   logger: Logger;
   /** Active analyses allowed per user (default MAX_ACTIVE_MEME_ANALYSES_PER_USER). */
   maxActivePerUser?: number;
+  /** A stage's lease and how often it is renewed (defaults LEASE_MS, HEARTBEAT_MS). */
+  lease?: { ms: number; heartbeatMs: number };
 }
 
 class StageStoppedError extends Error {
@@ -96,6 +99,7 @@ function compilationName(title: string | null): string {
 export function createMemeService(deps: MemeServiceDeps) {
   const { repository, media, storage, users, logger } = deps;
   const maxActive = deps.maxActivePerUser ?? MAX_ACTIVE_MEME_ANALYSES_PER_USER;
+  const { ms: leaseMs, heartbeatMs } = deps.lease ?? { ms: LEASE_MS, heartbeatMs: HEARTBEAT_MS };
   /** Stages running in this process, so a cancel here stops the tool at once (others poll). */
   const running = new Map<string, AbortController>();
 
@@ -152,45 +156,44 @@ export function createMemeService(deps: MemeServiceDeps) {
   }
 
   /**
-   * Runs a claimed stage with a heartbeat: every HEARTBEAT_MS the lease is renewed; losing it
-   * (cancel, recompile, from any process) aborts the stage. Progress writes are throttled, kept
-   * in order, and never reach 1 (reserved for the finished row). The heartbeat has stopped, and
-   * every write has landed, when this resolves: the caller can then hand the row over.
+   * Runs a claimed stage with a heartbeat: the lease is renewed every `heartbeatMs`; losing it
+   * (cancel, recompile, takeover, from any process) aborts the stage. Progress writes are
+   * throttled, kept in order, and never reach 1 (reserved for the finished row). The heartbeat has
+   * stopped, and every write has landed, when this resolves: the caller can then hand the row over.
    */
   async function withLease<TResult>(
     id: string,
-    lease: string,
+    lease: Lease,
     jobSignal: AbortSignal | undefined,
     fn: (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<TResult>,
   ): Promise<TResult> {
+    // A cancel in this process stops the tool at once; elsewhere, the next renewal notices.
     const controller = new AbortController();
     running.set(id, controller);
-    // An abandoned job (see jobs/queue.ts) stops its tools and its heartbeat like a cancel.
-    jobSignal?.addEventListener('abort', () =>
-      controller.abort(new StageStoppedError('abandoned')),
-    );
     const progress = createProgressWriter({
-      write: (fraction) => repository.setProgress(id, lease, fraction),
+      write: (fraction) => repository.setProgress(id, lease.owner, fraction),
       onError: (error) => logger.warn({ err: error, analysisId: id }, 'progress write failed'),
     });
     const heartbeat = startHeartbeat({
-      intervalMs: HEARTBEAT_MS,
-      beat: () =>
-        controller.signal.aborted ? Promise.resolve(false) : repository.heartbeat(id, lease),
-      onLost: () => controller.abort(new StageStoppedError('lease lost')),
-      onError: (error) => logger.warn({ err: error, analysisId: id }, 'meme heartbeat failed'),
+      intervalMs: heartbeatMs,
+      renew: () => repository.renewLease(id, lease),
+      lostAfterMs: lease.ms,
+      since: lease.claimedAt,
+      // An abandoned job (see jobs/queue.ts) stops its tools and lets its lease lapse, like a cancel.
+      signal: jobSignal ? AbortSignal.any([controller.signal, jobSignal]) : controller.signal,
+      onError: (error) => logger.warn({ err: error, analysisId: id }, 'meme lease renewal failed'),
     });
     let outcome: { ok: true; value: TResult } | { ok: false; error: unknown };
     try {
-      outcome = { ok: true, value: await fn(controller.signal, progress.onProgress) };
+      outcome = { ok: true, value: await fn(heartbeat.signal, progress.onProgress) };
     } catch (error) {
       outcome = { ok: false, error };
     }
     await heartbeat.stop();
     await progress.settled();
-    running.delete(id);
+    if (running.get(id) === controller) running.delete(id);
     // Once the lease is gone nobody wants the stage's result, whatever it resolved with.
-    if (controller.signal.aborted) throw new StageStoppedError('stopped');
+    if (heartbeat.signal.aborted) throw new StageStoppedError('stopped');
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }
@@ -198,7 +201,7 @@ export function createMemeService(deps: MemeServiceDeps) {
   /** Logs and records a failed stage; a stopped one (cancel) is just reported. */
   async function settleFailure(
     row: MemeAnalysisRow,
-    lease: string,
+    lease: Lease,
     error: unknown,
     stage: 'analyse' | 'compile',
   ): Promise<StageOutcome> {
@@ -212,7 +215,7 @@ export function createMemeService(deps: MemeServiceDeps) {
     } else {
       logger.info({ analysisId: row.id, stage, reason, err: error }, 'meme stage refused');
     }
-    await repository.fail(row.id, lease, reason);
+    await repository.fail(row.id, lease.owner, reason);
     return 'failed';
   }
 
@@ -240,7 +243,7 @@ export function createMemeService(deps: MemeServiceDeps) {
   /** Download (links), analysis and thumbnails; hands over to the compile job. */
   async function analyseClaimed(
     row: MemeAnalysisRow,
-    lease: string,
+    lease: Lease,
     workDir: string,
     jobSignal?: AbortSignal,
   ): Promise<void> {
@@ -269,7 +272,7 @@ export function createMemeService(deps: MemeServiceDeps) {
         await putLocalFile(storage, sourceKey, fetched.filePath, {
           contentType: `video/${extension}`,
         });
-        const stillOurs = await repository.downloaded(row.id, lease, {
+        const stillOurs = await repository.downloaded(row.id, lease.owner, {
           sourceKey,
           title: fetched.metadata.title,
           durationSeconds: fetched.metadata.durationSeconds,
@@ -278,7 +281,7 @@ export function createMemeService(deps: MemeServiceDeps) {
         downloadedPath = fetched.filePath;
       } else {
         const source = await sourceMedia(row);
-        await repository.setTitle(row.id, lease, source.original_name);
+        await repository.setTitle(row.id, lease.owner, source.original_name);
       }
       const run = async (inputPath: string) => {
         const tempDir = path.join(workDir, 'analysis');
@@ -328,7 +331,7 @@ export function createMemeService(deps: MemeServiceDeps) {
         thumbnailKey: key,
       });
     }
-    const handedOver = await repository.analysed(row.id, lease, {
+    const handedOver = await repository.analysed(row.id, lease.owner, {
       durationSeconds: analysis.result.durationSeconds,
       hasAudio: analysis.result.hasAudio,
       shorterThanTarget: analysis.result.shorterThanTarget,
@@ -340,7 +343,7 @@ export function createMemeService(deps: MemeServiceDeps) {
 
   async function compileClaimed(
     row: MemeAnalysisRow,
-    lease: string,
+    lease: Lease,
     workDir: string,
     jobSignal?: AbortSignal,
   ) {
@@ -373,7 +376,7 @@ export function createMemeService(deps: MemeServiceDeps) {
       kind: 'compilation',
       originalName: compilationName(row.title),
     });
-    if (!(await repository.complete(row.id, lease, result.id))) {
+    if (!(await repository.complete(row.id, lease.owner, result.id))) {
       await discardMedia(row.user_id, result.id);
       throw new StageStoppedError('cancelled after the compilation');
     }
@@ -396,17 +399,16 @@ export function createMemeService(deps: MemeServiceDeps) {
     jobSignal: AbortSignal | undefined,
     fn: (
       row: MemeAnalysisRow,
-      lease: string,
+      lease: Lease,
       workDir: string,
       jobSignal?: AbortSignal,
     ) => Promise<void>,
   ): Promise<StageOutcome> {
-    const lease = randomUUID();
-    const staleBefore = new Date(Date.now() - STALE_AFTER_MS);
+    const lease = newLease(leaseMs);
     const row =
       stage === 'analyse'
-        ? await repository.claimAnalysis(analysisId, lease, staleBefore)
-        : await repository.claimCompilation(analysisId, lease, staleBefore);
+        ? await repository.claimAnalysis(analysisId, lease)
+        : await repository.claimCompilation(analysisId, lease);
     if (!row) return 'skipped';
     // Every earlier run of this stage since the last one that finished died with its process:
     // running it again would take the worker down again. The claim counted this run too.
@@ -415,7 +417,7 @@ export function createMemeService(deps: MemeServiceDeps) {
         { analysisId, stage, unfinishedRuns: row.unfinished_runs - 1 },
         'meme stage crashed its worker too often: failed, not run again',
       );
-      await repository.fail(row.id, lease, 'memes.failures.crashed');
+      await repository.fail(row.id, lease.owner, 'memes.failures.crashed');
       return 'failed';
     }
     const workDir = await makeWorkDir(`memes-${stage}-`);
@@ -563,12 +565,12 @@ export function createMemeService(deps: MemeServiceDeps) {
 
     /**
      * At worker start: queue again what a stopped process left behind. A running stage is retried
-     * once its heartbeat is stale; if a worker is in fact still on it, the claim finds a fresh
-     * lease and the job does nothing.
+     * once its lease can have run out; if a worker is in fact still on it, the claim finds the
+     * lease renewed and the job does nothing.
      */
     async recoverInterrupted(): Promise<number> {
       const rows = await repository.findInterrupted();
-      const delaySeconds = Math.ceil(STALE_AFTER_MS / 1000) + 5;
+      const delaySeconds = Math.ceil(leaseMs / 1000) + 5;
       for (const row of rows) {
         if (row.status === 'compiling') await deps.enqueueCompilation(row.id, { delaySeconds });
         else if (row.status === 'queued') await deps.enqueueAnalysis(row.id);

@@ -2,41 +2,20 @@
 // restart (the sweep re-queues posts whose lease lapsed) and killed it again, forever. A worker
 // that dies leaves only its claim; here each "run" claims the post as the real job does, then dies.
 import { describe, expect, it } from 'vitest';
+import { newLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
-import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 const kit = usePublishingTestApp();
 
-async function duePostNobodyWakes(title: string): Promise<string> {
-  const { id: account } = await kit.freshAccount();
-  const video = await addVideo(kit.t, kit.user, kit.dir, title.replace(/\W/g, '_'));
-  const created = await createSchedule(kit.t, kit.user, {
-    ...scheduleBody(account, [video.mediaId], {
-      publishType: 'scheduled',
-      date: '2099-01-01',
-      time: '09:00',
-    }),
-    posts: [{ mediaId: video.mediaId, title }],
-  });
-  const id = created.posts[0]?.id ?? '';
-  // Due now, but its wake-up stays in 2099: only this test's runs touch it.
-  await kit.t.context.database.db
-    .updateTable('posts')
-    .set({ due_at: new Date() })
-    .where('id', '=', id)
-    .execute();
-  return id;
-}
-
 describe('a post whose publishing kills the worker', () => {
   it('is failed as publisher_crashed after MAX_JOB_ATTEMPTS deaths, never posted nor re-queued again', async () => {
     const { db } = kit.t.context.database;
     const repository = createPublishingRepository(db);
-    const id = await duePostNobodyWakes('Poison post');
+    const id = await kit.duePostNobodyWakes('Poison post');
     for (let death = 1; death <= MAX_JOB_ATTEMPTS; death++) {
-      expect(await repository.claim(id, `dead-worker-${death}`, 60_000)).toBeDefined();
+      expect(await repository.claim(id, newLease(60_000))).toBeDefined();
       // The process died: its lease lapses, and the restarted worker's sweep finds the post.
       await db
         .updateTable('posts')
@@ -65,14 +44,14 @@ describe('a post whose publishing kills the worker', () => {
   it('never calls failed a post TikTok already has: its status checks back off instead', async () => {
     const { db } = kit.t.context.database;
     const repository = createPublishingRepository(db);
-    const id = await duePostNobodyWakes('Post TikTok has');
+    const id = await kit.duePostNobodyWakes('Post TikTok has');
     await db
       .updateTable('posts')
       .set({ status: 'publishing', init_started_at: new Date(), publish_id: 'v_pub_file~kept' })
       .where('id', '=', id)
       .execute();
     for (let death = 1; death <= MAX_JOB_ATTEMPTS + 1; death++) {
-      expect(await repository.claim(id, `dead-worker-${death}`, 60_000)).toBeDefined();
+      expect(await repository.claim(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('posts')
         .set({ lease_until: new Date(Date.now() - 1000), wake_at: new Date(Date.now() - 1000) })
@@ -98,9 +77,9 @@ describe('a post whose publishing kills the worker', () => {
   it('still publishes, exactly once, a post whose worker died fewer than MAX_JOB_ATTEMPTS times', async () => {
     const { db } = kit.t.context.database;
     const repository = createPublishingRepository(db);
-    const id = await duePostNobodyWakes('Survivor post');
+    const id = await kit.duePostNobodyWakes('Survivor post');
     for (let death = 1; death < MAX_JOB_ATTEMPTS; death++) {
-      expect(await repository.claim(id, `dead-worker-${death}`, 60_000)).toBeDefined();
+      expect(await repository.claim(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('posts')
         .set({ lease_until: new Date(Date.now() - 1000) })

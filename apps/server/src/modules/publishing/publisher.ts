@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
 import { privacyLevels } from '@cadence/shared/schemas/account';
 import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
+import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
+import { startHeartbeat } from '../../lib/heartbeat.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import {
   VIDEO_CONTENT_TYPES,
@@ -102,7 +103,7 @@ export function createPublisher(deps: PublisherDeps) {
     const kept = await repository.update(
       post.id,
       owner,
-      { wake_at: at, lease_owner: null, lease_until: null },
+      { wake_at: at, ...noLease },
       { touch: false },
     );
     if (kept) await wake(post.id, at);
@@ -388,8 +389,8 @@ export function createPublisher(deps: PublisherDeps) {
       const current = await repository.findStatus(postId);
       if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
         return 'not_ready';
-      if (current.status === 'pending' && current.due_at.getTime() > Date.now()) return 'not_ready';
-      if (current.lease_until !== null && current.lease_until.getTime() > Date.now()) return 'busy';
+      if (current.status === 'pending' && !current.due) return 'not_ready';
+      if (current.leased) return 'busy';
       let reserved = false;
       if (current.status === 'pending' && current.account_id !== null) {
         // Reserve the init slot before taking the post, so a paced post simply stays pending.
@@ -400,8 +401,9 @@ export function createPublisher(deps: PublisherDeps) {
         }
         reserved = true;
       }
-      const owner = randomUUID();
-      const post = await repository.claim(postId, owner, leaseMs);
+      const lease = newLease(leaseMs);
+      const owner = lease.owner;
+      const post = await repository.claim(postId, lease);
       if (!post) return 'busy';
       // Every earlier run on this post since the last release died with its process: another
       // would take the worker down again. The claim counted this run too.
@@ -409,28 +411,20 @@ export function createPublisher(deps: PublisherDeps) {
         if (post.publish_id !== null) return quarantine(post, owner);
         return fail(post, owner, 'publisher_crashed', { unfinishedRuns: post.unfinished_runs - 1 });
       }
-      const lost = new AbortController();
-      // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload.
-      const heartbeat = setInterval(
-        () => {
-          repository.renewLease(postId, owner, leaseMs).then(
-            (kept) => {
-              if (!kept) lost.abort(new Error('lease lost'));
-            },
-            (error: unknown) => logger.warn({ err: error, postId }, 'lease renewal failed'),
-          );
-        },
-        Math.max(1_000, Math.floor(leaseMs / 3)),
-      );
-      // An abandoned job (see jobs/queue.ts) lets its lease lapse and stops touching TikTok.
-      jobSignal?.addEventListener('abort', () => {
-        clearInterval(heartbeat);
-        lost.abort(new Error('job abandoned'));
+      // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload. An
+      // abandoned job (see jobs/queue.ts) lets its lease lapse and stops touching TikTok.
+      const heartbeat = startHeartbeat({
+        intervalMs: Math.max(1_000, Math.floor(leaseMs / 3)),
+        renew: () => repository.renewLease(postId, lease),
+        lostAfterMs: leaseMs,
+        since: lease.claimedAt,
+        ...(jobSignal && { signal: jobSignal }),
+        onError: (error) => logger.warn({ err: error, postId }, 'lease renewal failed'),
       });
       try {
-        return await step(post, owner, reserved, lost.signal);
+        return await step(post, owner, reserved, heartbeat.signal);
       } finally {
-        clearInterval(heartbeat);
+        await heartbeat.stop();
       }
     },
 

@@ -1,5 +1,13 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { CommercialContent } from '@cadence/shared/schemas/schedule';
+import {
+  heldBy,
+  holdLease,
+  leaseFree,
+  leaseStatements,
+  noLease,
+  type Lease,
+} from '../../db/lease.ts';
 import type { Database } from '../../db/schema.ts';
 import '../schedules/db-types.ts';
 import type { PostTable } from '../schedules/db-types.ts';
@@ -30,6 +38,7 @@ const now = () => sql<Date>`clock_timestamp()`;
  * holds, so a worker that lost its lease (it stalled, another took over) changes nothing.
  */
 export function createPublishingRepository(db: Kysely<Database>) {
+  const leases = leaseStatements(db, 'posts', 'id', { heldWhile: sql`status = 'publishing'` });
   return {
     /**
      * Takes the post for `leaseMs`: a due pending post becomes 'publishing' (attempt + 1), a
@@ -37,16 +46,14 @@ export function createPublishingRepository(db: Kysely<Database>) {
      * or another worker holds it. Two workers never both get it: the UPDATE re-checks its WHERE
      * after waiting for the row lock.
      */
-    async claim(postId: string, owner: string, leaseMs: number): Promise<PublishRow | undefined> {
-      const leaseUntil = sql<Date>`clock_timestamp() + ${`${leaseMs} milliseconds`}::interval`;
+    async claim(postId: string, lease: Lease): Promise<PublishRow | undefined> {
       const claimed = await db
         .updateTable('posts')
         .set({
           status: 'publishing',
           attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
           unfinished_runs: sql<number>`unfinished_runs + 1`,
-          lease_owner: owner,
-          lease_until: leaseUntil,
+          ...holdLease(lease),
           updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
         })
         .where('id', '=', postId)
@@ -56,7 +63,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
             eb('status', '=', 'publishing'),
           ]),
         )
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now())]))
+        .where(leaseFree())
         .returning('id')
         .executeTakeFirst();
       if (!claimed) return undefined;
@@ -81,18 +88,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
     },
 
     /** Extends the lease; false when it was lost (then the caller must stop touching TikTok). */
-    async renewLease(postId: string, owner: string, leaseMs: number): Promise<boolean> {
-      const result = await db
-        .updateTable('posts')
-        .set({
-          lease_until: sql<Date>`clock_timestamp() + ${`${leaseMs} milliseconds`}::interval`,
-        })
-        .where('id', '=', postId)
-        .where('lease_owner', '=', owner)
-        .where('status', '=', 'publishing')
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
+    renewLease: (postId: string, lease: Lease) => leases.renew(postId, lease),
 
     /** Applies `changes` while the lease is still ours; false when it is not. */
     async update(
@@ -106,23 +102,25 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .set({
           ...changes,
           // Releasing ends a run the process lived through (migration 0011).
-          ...(options.release === true && {
-            lease_owner: null,
-            lease_until: null,
-            unfinished_runs: 0,
-          }),
+          ...(options.release === true && { ...noLease, unfinished_runs: 0 }),
           ...(options.touch !== false && { updated_at: now() }),
         })
         .where('id', '=', postId)
-        .where('lease_owner', '=', owner)
+        .where(heldBy(owner))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
+    /** Where the post stands, with its due time and lease judged by the database's clock. */
     findStatus(postId: string) {
       return db
         .selectFrom('posts')
-        .select(['status', 'due_at', 'lease_until', 'account_id'])
+        .select([
+          'status',
+          'account_id',
+          sql<boolean>`due_at <= ${now()}`.as('due'),
+          sql<boolean>`not ${leaseFree()}`.as('leased'),
+        ])
         .where('id', '=', postId)
         .executeTakeFirst();
     },

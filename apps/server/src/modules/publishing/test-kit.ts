@@ -32,6 +32,8 @@ export interface PublishingTestApp extends ScheduleTestApp {
     title: string,
     overrides?: Partial<CreateScheduleInput>,
   ) => Promise<{ post: Post; sha256: string }>;
+  /** A post due now whose wake-up stays in 2099: only the test's own calls touch it. */
+  duePostNobodyWakes: (title: string) => Promise<string>;
 }
 
 /**
@@ -110,6 +112,25 @@ export function usePublishingTestApp(): PublishingTestApp {
     },
     postNamed,
     freshAccount,
+    async duePostNobodyWakes(title) {
+      const { id: account } = await freshAccount();
+      const video = await addVideo(base.t, creator(), base.dir, title.replace(/\W/g, '_'));
+      const created = await createSchedule(base.t, creator(), {
+        ...scheduleBody(account, [video.mediaId], {
+          publishType: 'scheduled',
+          date: '2099-01-01',
+          time: '09:00',
+        }),
+        posts: [{ mediaId: video.mediaId, title }],
+      });
+      const id = created.posts[0]?.id ?? '';
+      await base.t.context.database.db
+        .updateTable('posts')
+        .set({ due_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+      return id;
+    },
     async publishNow(title, overrides = {}) {
       const { id: account } = await freshAccount();
       const video = await addVideo(base.t, creator(), base.dir, title.replace(/\W/g, '_'));

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { noLease } from '../../db/lease.ts';
 import type { Database } from '../../db/schema.ts';
 import './db-types.ts';
 import type { PostTable, ScheduleTable } from './db-types.ts';
@@ -126,8 +127,7 @@ export function createScheduleRepository(db: Kysely<Database>) {
           wake_at: now,
           fail_reason: null,
           attempt: 0,
-          lease_owner: null,
-          lease_until: null,
+          ...noLease,
           init_started_at: null,
           publish_id: null,
           upload_url: null,

@@ -12,7 +12,9 @@ export interface StoryTable {
   result_media_id: string | null;
   fail_reason: StoryFailReason | null;
   position: Generated<number>;
-  heartbeat_at: Date | null;
+  /** The render's lease (db/lease.ts, migration 0012). */
+  lease_owner: string | null;
+  lease_until: Date | null;
   /** Runs started in a row that never finished (migration 0011). */
   unfinished_runs: Generated<number>;
   created_at: Generated<Date>;

@@ -9,7 +9,7 @@ const renderPayloadSchema = z.object({ v: z.literal(1), storyId: z.string().min(
 
 // A story lasts at most 600 s; even slow machines render that well within three hours. A job
 // still active after that belonged to a dead worker and is retried (the claim makes it safe).
-// Retries wait out STALE_AFTER_MS, so the retry can take a row its failed attempt left claimed.
+// Retries wait out LEASE_MS, so the retry can take a row its failed attempt left claimed.
 export const storyRenderQueue = defineQueue({
   name: 'stories.render',
   payload: renderPayloadSchema,

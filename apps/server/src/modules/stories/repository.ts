@@ -1,5 +1,13 @@
 import type { StoryFailReason } from '@cadence/shared/schemas/story';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import {
+  heldBy,
+  holdLease,
+  leaseFree,
+  leaseStatements,
+  noLease,
+  type Lease,
+} from '../../db/lease.ts';
 import type { Database } from '../../db/schema.ts';
 import './db-types.ts';
 import type { StoryTable } from './db-types.ts';
@@ -8,8 +16,29 @@ export type StoryRow = Selectable<StoryTable>;
 
 const active = ['queued', 'rendering'] as const;
 
-/** Stories SQL. Every user-facing query is scoped by user id; the worker's by story id. */
+/** What every way of failing a story writes: the reason, and the end of its run. */
+const failedRow = (reason: StoryFailReason) =>
+  ({
+    status: 'failed',
+    fail_reason: reason,
+    finished_at: new Date(),
+    unfinished_runs: 0,
+    ...noLease,
+  }) as const;
+
+/**
+ * Stories SQL. Every user-facing query is scoped by user id; the worker's by story id and lease:
+ * its writes land only while it holds the render's lease (db/lease.ts).
+ */
 export function createStoryRepository(db: Kysely<Database>) {
+  // A lease is worth keeping only while the story renders: a cancel elsewhere stops the render.
+  const leases = leaseStatements(db, 'stories', 'id', { heldWhile: sql`status = 'rendering'` });
+  const leased = (id: string, owner: string) =>
+    db
+      .updateTable('stories')
+      .where('id', '=', id)
+      .where('status', '=', 'rendering')
+      .where(heldBy(owner));
   return {
     /**
      * Inserts the rows unless the user would then have more than `limit` active stories; null when
@@ -57,7 +86,7 @@ export function createStoryRepository(db: Kysely<Database>) {
     cancel(userId: string, id: string) {
       return db
         .updateTable('stories')
-        .set({ status: 'cancelled', finished_at: new Date(), unfinished_runs: 0 })
+        .set({ status: 'cancelled', finished_at: new Date(), unfinished_runs: 0, ...noLease })
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where('status', 'in', active)
@@ -75,75 +104,63 @@ export function createStoryRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Takes a story for rendering: a queued one, or a 'rendering' one whose worker stopped beating
-     * before `staleBefore` (it died; the render restarts from scratch). Undefined otherwise, which
+     * Takes a story for rendering under `lease`: a queued one, or a 'rendering' one whose lease
+     * ran out (its worker died; the render restarts from scratch). Undefined otherwise, which
      * makes a duplicate or late job harmless.
      */
-    claim(id: string, staleBefore: Date) {
+    claim(id: string, lease: Lease) {
       return db
         .updateTable('stories')
         .set({
           status: 'rendering',
           progress: 0,
           fail_reason: null,
-          heartbeat_at: new Date(),
+          ...holdLease(lease),
           unfinished_runs: sql<number>`unfinished_runs + 1`,
         })
         .where('id', '=', id)
         .where((eb) =>
           eb.or([
             eb('status', '=', 'queued'),
-            eb.and([
-              eb('status', '=', 'rendering'),
-              eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]),
-            ]),
+            eb.and([eb('status', '=', 'rendering'), leaseFree()]),
           ]),
         )
         .returningAll()
         .executeTakeFirst();
     },
 
-    /** Marks the render alive; false once the story is no longer rendering (cancelled, deleted). */
-    async heartbeat(id: string): Promise<boolean> {
-      const result = await db
-        .updateTable('stories')
-        .set({ heartbeat_at: new Date() })
-        .where('id', '=', id)
-        .where('status', '=', 'rendering')
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+    /** Extends the render's lease; false once it is lost (cancelled, deleted, taken over). */
+    renewLease: (id: string, lease: Lease) => leases.renew(id, lease),
+
+    async setProgress(id: string, owner: string, progress: number): Promise<void> {
+      await leased(id, owner).set({ progress }).execute();
     },
 
-    async setProgress(id: string, progress: number): Promise<void> {
-      await db
-        .updateTable('stories')
-        .set({ progress })
-        .where('id', '=', id)
-        .where('status', '=', 'rendering')
-        .execute();
-    },
-
-    /** False when the story stopped rendering meanwhile (cancelled or deleted): the result is unwanted. */
-    async complete(id: string, resultMediaId: string): Promise<boolean> {
-      const result = await db
-        .updateTable('stories')
+    /** False when the render is no longer `owner`'s (cancelled, deleted, taken over): unwanted. */
+    async complete(id: string, owner: string, resultMediaId: string): Promise<boolean> {
+      const result = await leased(id, owner)
         .set({
           status: 'completed',
           progress: 1,
           result_media_id: resultMediaId,
           finished_at: new Date(),
           unfinished_runs: 0,
+          ...noLease,
         })
-        .where('id', '=', id)
-        .where('status', '=', 'rendering')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
-    async fail(id: string, reason: StoryFailReason): Promise<void> {
+    /** Fails the render `owner` holds; nothing when it is no longer its. */
+    async fail(id: string, owner: string, reason: StoryFailReason): Promise<void> {
+      await leased(id, owner).set(failedRow(reason)).execute();
+    },
+
+    /** Fails the story if still active, lease or not (a job that gave up, a queue that refused). */
+    async failUnleased(id: string, reason: StoryFailReason): Promise<void> {
       await db
         .updateTable('stories')
-        .set({ status: 'failed', fail_reason: reason, finished_at: new Date(), unfinished_runs: 0 })
+        .set(failedRow(reason))
         .where('id', '=', id)
         .where('status', 'in', active)
         .execute();

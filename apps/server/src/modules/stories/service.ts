@@ -12,6 +12,7 @@ import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { newLease } from '../../db/lease.ts';
 import { startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { FfmpegError } from '../../media/ffmpeg.ts';
@@ -24,11 +25,15 @@ import { renderStory } from './render/render-story.ts';
 import { storyDurationSeconds } from './render/story-render-args.ts';
 import type { StoryRepository, StoryRow } from './repository.ts';
 
-/** How often a render checks it was not cancelled (from any process) and says it is alive. */
+/** How often a render renews its lease, which also tells it of a cancel from any process. */
 export const HEARTBEAT_MS = 500;
-/** A 'rendering' story silent for this long belongs to a dead worker and is rendered again. */
-export const STALE_AFTER_MS = 60_000;
+/**
+ * A render's lease: a 'rendering' story whose lease ran out (its worker stopped renewing it:
+ * dead) is rendered again, by whichever worker claims it first.
+ */
+export const LEASE_MS = 60_000;
 
+/** 'cancelled': stopped with nothing recorded (cancelled, deleted, or its lease taken over). */
 export type RenderOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped';
 
 export interface StoryServiceDeps {
@@ -41,6 +46,8 @@ export interface StoryServiceDeps {
   logger: Logger;
   /** Active stories allowed per user (default MAX_ACTIVE_STORIES_PER_USER). */
   maxActivePerUser?: number;
+  /** The render's lease and how often it is renewed (defaults LEASE_MS, HEARTBEAT_MS). */
+  lease?: { ms: number; heartbeatMs: number };
 }
 
 class StoryCancelledError extends Error {
@@ -56,6 +63,7 @@ function storyFileName(top: MediaRow): string {
 export function createStoryService(deps: StoryServiceDeps) {
   const { repository, media, users, enqueue, ffmpegPath, logger } = deps;
   const maxActive = deps.maxActivePerUser ?? MAX_ACTIVE_STORIES_PER_USER;
+  const { ms: leaseMs, heartbeatMs } = deps.lease ?? { ms: LEASE_MS, heartbeatMs: HEARTBEAT_MS };
   /** Renders running in this process, so a cancel here stops ffmpeg at once (others poll). */
   const running = new Map<string, AbortController>();
 
@@ -96,8 +104,15 @@ export function createStoryService(deps: StoryServiceDeps) {
     });
   }
 
-  /** Runs one claimed render; the caller has registered `controller` and beats the heartbeat. */
-  async function renderClaimed(row: StoryRow, controller: AbortController): Promise<RenderOutcome> {
+  /**
+   * Runs one claimed render while `signal` (the heartbeat's: cancelled, lease lost) lets it;
+   * every write is `owner`'s, so a render whose lease was taken over records nothing.
+   */
+  async function renderClaimed(
+    row: StoryRow,
+    owner: string,
+    signal: AbortSignal,
+  ): Promise<RenderOutcome> {
     const sources = await media.findMany(
       row.user_id,
       [row.top_media_id, row.bottom_media_id].filter((id): id is string => id !== null),
@@ -105,7 +120,7 @@ export function createStoryService(deps: StoryServiceDeps) {
     const top = sources.find((source) => source.id === row.top_media_id);
     const bottom = sources.find((source) => source.id === row.bottom_media_id);
     if (!top || !bottom) {
-      await repository.fail(row.id, 'stories.failures.sourceMissing');
+      await repository.fail(row.id, owner, 'stories.failures.sourceMissing');
       return 'failed';
     }
     // No render the user has no room to keep (the stored file's real size is checked again).
@@ -115,7 +130,7 @@ export function createStoryService(deps: StoryServiceDeps) {
       const outputPath = path.join(workDir, 'story.mp4');
       // Progress writes are awaited before completing: a late one must not follow the result.
       const progress = createProgressWriter({
-        write: (fraction) => repository.setProgress(row.id, fraction),
+        write: (fraction) => repository.setProgress(row.id, owner, fraction),
         onError: (error) => logger.warn({ err: error, storyId: row.id }, 'progress write failed'),
       });
       await media.withLocalFile(top, (topPath) =>
@@ -126,19 +141,19 @@ export function createStoryService(deps: StoryServiceDeps) {
             bottom: { path: bottomPath, probe: bottom.probe },
             outputPath,
             mixBottomAudio: row.mix_bottom_audio,
-            signal: controller.signal,
+            signal,
             onProgress: progress.onProgress,
           }),
         ),
       );
       await progress.settled();
-      if (controller.signal.aborted) return 'cancelled';
+      if (signal.aborted) return 'cancelled';
       const result = await media.createFromFile(row.user_id, {
         localPath: outputPath,
         kind: 'story',
         originalName: storyFileName(top),
       });
-      if (!(await repository.complete(row.id, result.id))) {
+      if (!(await repository.complete(row.id, owner, result.id))) {
         await discardResult(row.user_id, result.id);
         return 'cancelled';
       }
@@ -190,7 +205,7 @@ export function createStoryService(deps: StoryServiceDeps) {
       } catch (error) {
         logger.error({ err: error }, 'could not queue story renders');
         await Promise.all(
-          inserted.map((row) => repository.fail(row.id, 'stories.failures.internal')),
+          inserted.map((row) => repository.failUnleased(row.id, 'stories.failures.internal')),
         );
         throw new AppError('unavailable', 'Render queue unavailable');
       }
@@ -228,7 +243,8 @@ export function createStoryService(deps: StoryServiceDeps) {
      * would fail again); the row carries the reason instead.
      */
     async render(storyId: string, jobSignal?: AbortSignal): Promise<RenderOutcome> {
-      const row = await repository.claim(storyId, new Date(Date.now() - STALE_AFTER_MS));
+      const lease = newLease(leaseMs);
+      const row = await repository.claim(storyId, lease);
       if (!row) return 'skipped';
       // Every earlier render since the last one that finished died with its process: rendering
       // again would take the worker down again. The claim counted this run too.
@@ -237,30 +253,28 @@ export function createStoryService(deps: StoryServiceDeps) {
           { storyId, unfinishedRuns: row.unfinished_runs - 1 },
           'story render crashed its worker too often: failed, not run again',
         );
-        await repository.fail(storyId, 'stories.failures.crashed');
+        await repository.fail(storyId, lease.owner, 'stories.failures.crashed');
         return 'failed';
       }
+      // A cancel in this process stops ffmpeg at once; elsewhere, the next renewal notices.
       const controller = new AbortController();
       running.set(storyId, controller);
-      // An abandoned job (see jobs/queue.ts) stops ffmpeg and its heartbeat like a cancel.
-      jobSignal?.addEventListener('abort', () =>
-        controller.abort(new StoryCancelledError('abandoned')),
-      );
-      // Cross-process cancel: poll the row; the same query tells other workers we are alive.
       const heartbeat = startHeartbeat({
-        intervalMs: HEARTBEAT_MS,
-        beat: () =>
-          controller.signal.aborted ? Promise.resolve(false) : repository.heartbeat(storyId),
-        onLost: () => controller.abort(new StoryCancelledError('no longer rendering')),
-        onError: (error) => logger.warn({ err: error, storyId }, 'story heartbeat failed'),
+        intervalMs: heartbeatMs,
+        renew: () => repository.renewLease(storyId, lease),
+        lostAfterMs: leaseMs,
+        since: lease.claimedAt,
+        // An abandoned job (see jobs/queue.ts) stops ffmpeg and lets its lease lapse, like a cancel.
+        signal: jobSignal ? AbortSignal.any([controller.signal, jobSignal]) : controller.signal,
+        onError: (error) => logger.warn({ err: error, storyId }, 'story lease renewal failed'),
       });
       try {
-        const outcome = await renderClaimed(row, controller);
+        const outcome = await renderClaimed(row, lease.owner, heartbeat.signal);
         logger.info({ storyId, outcome }, 'story render finished');
         return outcome;
       } catch (error) {
-        if (controller.signal.aborted) {
-          logger.info({ storyId }, 'story render cancelled');
+        if (heartbeat.signal.aborted) {
+          logger.info({ storyId, reason: String(heartbeat.signal.reason) }, 'story render stopped');
           return 'cancelled';
         }
         const reason: StoryFailReason =
@@ -274,30 +288,30 @@ export function createStoryService(deps: StoryServiceDeps) {
         } else {
           logger.error({ err: error, storyId }, 'story render failed');
         }
-        await repository.fail(storyId, reason);
+        await repository.fail(storyId, lease.owner, reason);
         return 'failed';
       } finally {
         await heartbeat.stop();
-        running.delete(storyId);
+        if (running.get(storyId) === controller) running.delete(storyId);
       }
     },
 
     /** The render's job failed MAX_JOB_ATTEMPTS times: the row says so, if still active. */
     async giveUp(storyId: string): Promise<void> {
-      await repository.fail(storyId, 'stories.failures.crashed');
+      await repository.failUnleased(storyId, 'stories.failures.crashed');
     },
 
     /**
      * At worker start: queue again what a stopped process left queued or half-rendered. A
-     * 'rendering' story is retried once its heartbeat is stale: if another worker is in fact
-     * still rendering it, the claim then finds a fresh heartbeat and the job does nothing.
+     * 'rendering' story is retried once its lease can have run out: if another worker is in fact
+     * still rendering it, the claim then finds the lease renewed and the job does nothing.
      */
     async recoverInterrupted(): Promise<number> {
       const rows = await repository.findInterrupted();
       for (const row of rows) {
         await enqueue(
           row.id,
-          row.status === 'rendering' ? { delaySeconds: Math.ceil(STALE_AFTER_MS / 1000) + 5 } : {},
+          row.status === 'rendering' ? { delaySeconds: Math.ceil(leaseMs / 1000) + 5 } : {},
         );
       }
       return rows.length;

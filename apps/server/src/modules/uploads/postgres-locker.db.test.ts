@@ -60,10 +60,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgresLocker across process
     (
       await database.db
         .selectFrom('upload_locks')
-        .select('owner')
+        .select('lease_owner')
         .where('upload_id', '=', uploadId)
         .executeTakeFirst()
-    )?.owner ?? null;
+    )?.lease_owner ?? null;
 
   it('makes a second process wait while the first holds the lock, and wakes it on release', async () => {
     const first = await startProcess();
@@ -158,7 +158,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgresLocker across process
   it('takes over the lock of a process that died once its lease expires', async () => {
     const uploadId = newUploadId();
     // What a killed process leaves behind: a row nobody renews and nobody will release.
-    await sql`insert into upload_locks (upload_id, owner, expires_at)
+    await sql`insert into upload_locks (upload_id, lease_owner, lease_until)
       values (${uploadId}, 'process-that-died', now() + interval '1 second')`.execute(database.db);
     const survivor = await startProcess({ acquireTimeoutMs: 10_000, retryIntervalMs: 100 });
 
@@ -207,7 +207,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgresLocker across process
     // As if this process had stalled past its lease and another had taken the lock meanwhile.
     await database.db
       .updateTable('upload_locks')
-      .set({ owner: 'another-process' })
+      .set({ lease_owner: 'another-process' })
       .where('upload_id', '=', uploadId)
       .execute();
 

@@ -3,12 +3,13 @@
 // retrying on another process while its first PATCH still streams would have two writers on one
 // file. This locker keeps the locks in PostgreSQL, with tus's semantics: a waiter asks the holder
 // to finish quickly (LISTEN/NOTIFY), then gets the lock, or ERR_LOCK_TIMEOUT.
-import { randomUUID } from 'node:crypto';
 import { ERRORS } from '@tus/server';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { newLease, type Lease } from '../../db/lease.ts';
 import type { Database } from '../../db/schema.ts';
+import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import {
   RELEASED_CHANNEL,
   RELEASE_REQUESTED_CHANNEL,
@@ -116,7 +117,6 @@ export class PostgresLocker implements Locker {
     stopSignal: AbortSignal,
     requestRelease: RequestRelease,
   ): Promise<Holder> {
-    const owner = randomUUID();
     const deadline = Date.now() + this.acquireTimeoutMs;
     for (;;) {
       // Armed before trying, so a release announced while the attempt runs is not missed.
@@ -126,9 +126,9 @@ export class PostgresLocker implements Locker {
         stopSignal,
       );
       try {
-        const sentAt = Date.now();
-        if (await this.repository.tryAcquire(uploadId, owner, this.leaseMs)) {
-          return this.hold(uploadId, owner, requestRelease, sentAt);
+        const lease = newLease(this.leaseMs);
+        if (await this.repository.tryAcquire(uploadId, lease)) {
+          return this.hold(uploadId, lease, requestRelease);
         }
         // As MemoryLocker: a stopped request and a timeout both end with ERR_LOCK_TIMEOUT.
         if (stopSignal.aborted || Date.now() >= deadline) throw new LockTimeoutError(uploadId);
@@ -162,67 +162,38 @@ export class PostgresLocker implements Locker {
     };
   }
 
-  /**
-   * Registers a lock just taken (its lease counted from `leaseStartedAt`, when the statement that
-   * took it was sent) and keeps the lease alive until the lock is released.
-   */
-  private hold(
-    uploadId: string,
-    owner: string,
-    requestRelease: RequestRelease,
-    leaseStartedAt: number,
-  ): Holder {
-    let released = false;
-    let renewTimer: NodeJS.Timeout | undefined;
-    let doubtTimer: NodeJS.Timeout | undefined;
-    // A lease not confirmed for half its length (database unreachable or slow): the request stops
-    // while the other half, minus tus's 3 s drain, still keeps the upload ours.
-    const doubtAfterHalfOf = (leaseFrom: number) => {
-      clearTimeout(doubtTimer);
-      doubtTimer = setTimeout(
-        () => {
-          this.report(new Error(`could not renew the lock on upload ${uploadId} in time`));
-          this.askToRelease(holder);
-        },
-        leaseFrom + this.leaseMs / 2 - Date.now(),
+  /** Registers a lock just taken and keeps its lease alive until the lock is released. */
+  private hold(uploadId: string, lease: Lease, requestRelease: RequestRelease): Holder {
+    const heartbeat = startHeartbeat({
+      intervalMs: this.leaseMs / 3,
+      renew: () => this.repository.renew(uploadId, lease),
+      // Not confirmed for half the lease (database unreachable or slow): the request stops while
+      // the other half, minus tus's 3 s drain, still keeps the upload ours.
+      lostAfterMs: this.leaseMs / 2,
+      since: lease.claimedAt,
+      onError: (error) => this.report(error),
+    });
+    heartbeat.signal.addEventListener('abort', () => {
+      const reason: unknown = heartbeat.signal.reason;
+      this.report(
+        new Error(
+          reason instanceof LeaseLostError && reason.kind === 'taken'
+            ? // This process stalled past its lease and another took the lock: stop writing now.
+              `lost the lock on upload ${uploadId}: its lease expired`
+            : `could not renew the lock on upload ${uploadId} in time`,
+        ),
       );
-      doubtTimer.unref();
-    };
-    const renew = async () => {
-      const sentAt = Date.now();
-      try {
-        const stillHeld = await this.repository.renew(uploadId, owner, this.leaseMs);
-        if (released) return;
-        if (!stillHeld) {
-          // This process stalled past its lease and another took the lock: stop writing now.
-          clearTimeout(doubtTimer);
-          this.report(new Error(`lost the lock on upload ${uploadId}: its lease expired`));
-          this.askToRelease(holder);
-          return;
-        }
-        doubtAfterHalfOf(sentAt);
-      } catch (error) {
-        this.report(error);
-      }
-      if (!released) scheduleRenewal();
-    };
-    const scheduleRenewal = () => {
-      renewTimer = setTimeout(() => void renew(), this.leaseMs / 3);
-      renewTimer.unref();
-    };
+      this.askToRelease(holder);
+    });
     const holder: Holder = {
       requestRelease,
       release: async () => {
-        released = true;
-        clearTimeout(renewTimer);
-        clearTimeout(doubtTimer);
         if (this.holders.get(uploadId) === holder) this.holders.delete(uploadId);
-        await this.repository.release(uploadId, owner);
+        await heartbeat.stop();
+        await this.repository.release(uploadId, lease.owner);
       },
     };
     this.holders.set(uploadId, holder);
-    doubtAfterHalfOf(leaseStartedAt);
-    scheduleRenewal();
     return holder;
   }
 

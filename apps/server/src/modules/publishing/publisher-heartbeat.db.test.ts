@@ -1,0 +1,75 @@
+// Issue 10, item 1: the publisher hand-rolled its heartbeat with setInterval, and stopping it did
+// not wait for a renewal in flight: `advance` returned, and the worker moved on, while a renewal
+// of the lease it had just let go could still land. It now uses the one heartbeat (lib/heartbeat.ts).
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createPublisher } from './publisher.ts';
+import { createPublishingRepository, type PublishingRepository } from './repository.ts';
+import { usePublishingTestApp } from './test-kit.ts';
+
+const kit = usePublishingTestApp();
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Lets the promise callbacks and I/O callbacks already due run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("the publisher's heartbeat", () => {
+  it('is stopped before advance returns: a renewal in flight is waited for', async () => {
+    const postId = await kit.duePostNobodyWakes('Heartbeat');
+    const { db } = kit.t.context.database;
+
+    const events: string[] = [];
+    const renewalSent = deferred();
+    const renewalMayAnswer = deferred();
+    const real = createPublishingRepository(db);
+    const repository: PublishingRepository = {
+      ...real,
+      renewLease: async (id, lease) => {
+        events.push('renewal sent');
+        renewalSent.resolve();
+        await renewalMayAnswer.promise;
+        const kept = await real.renewLease(id, lease);
+        events.push('renewal answered');
+        return kept;
+      },
+    };
+    // The step's last act is queuing the next wake-up: held until a renewal is in flight.
+    const stepEnding = deferred();
+    const stepMayEnd = deferred();
+    const { context } = kit.t;
+    const publisher = createPublisher({
+      repository,
+      tiktok: context.tiktok,
+      tokens: context.tokens,
+      storage: context.storage,
+      wake: async () => {
+        stepEnding.resolve();
+        await stepMayEnd.promise;
+      },
+      logger: pino({ level: 'silent' }),
+      // Renewed every 2 s.
+      leaseMs: 6_000,
+    });
+
+    const advancing = publisher.advance(postId).then((outcome) => {
+      events.push('advance returned');
+      return outcome;
+    });
+    await Promise.all([renewalSent.promise, stepEnding.promise]);
+    stepMayEnd.resolve();
+    await settle();
+    await settle();
+    expect(events).toEqual(['renewal sent']);
+
+    renewalMayAnswer.resolve();
+    // Init and upload done; the post waits for its first status check.
+    expect(await advancing).toBe('waiting');
+    expect(events).toEqual(['renewal sent', 'renewal answered', 'advance returned']);
+    expect(kit.ledgerPostsTitled('Heartbeat')).toHaveLength(1);
+  });
+});
