@@ -1,8 +1,10 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AccountsPage } from '../features/accounts/accounts-page.tsx';
 import { AuthPage } from '../features/auth/components/auth-page.tsx';
 import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
+import type { RouteTitle } from '../lib/document-title.ts';
+import { TitledOutlet } from './document-title.tsx';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 
 // Screens most visits never open are split off the initial bundle and loaded on navigation.
@@ -19,27 +21,48 @@ const lazyPrivacy = () =>
 const lazyTerms = () =>
   import('../features/legal/components/terms-page.tsx').then((m) => ({ Component: m.TermsPage }));
 
-/** Routes of spec §2. Signed out, everything but /privacy, /terms and /auth leads to /auth. */
+const titled = (handle: RouteTitle) => handle;
+
+/**
+ * Routes of spec §2. Signed out, everything but /privacy, /terms and /auth leads to /auth. Every
+ * route with a path names its browser tab in `handle` (document-title.tsx; a test checks).
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <TitledOutlet />,
+    errorElement: <ErrorPage />,
+    children: [
+      { path: '/privacy', lazy: lazyPrivacy, handle: titled({ title: 'Privacy Policy' }) },
+      { path: '/terms', lazy: lazyTerms, handle: titled({ title: 'Terms of Service' }) },
+      {
+        element: <RedirectIfSignedIn />,
+        children: [
+          { path: '/auth', element: <AuthPage />, handle: titled({ titleKey: 'auth.login' }) },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          { index: true, element: <Navigate to="/tiktok" replace /> },
+          {
+            path: '/tiktok',
+            element: <AccountsPage />,
+            handle: titled({ titleKey: 'nav.tiktok' }),
+          },
+          {
+            path: '/scheduler',
+            lazy: lazyScheduler,
+            handle: titled({ titleKey: 'nav.scheduler' }),
+          },
+          { path: '/stories', lazy: lazyStories, handle: titled({ titleKey: 'nav.stories' }) },
+          { path: '/memes', lazy: lazyMemes, handle: titled({ titleKey: 'nav.memes' }) },
+          { path: '*', element: <NotFoundPage />, handle: titled({ titleKey: 'notFound.title' }) },
+        ],
+      },
+    ],
+  },
+];
+
 export function createRouter() {
-  return createBrowserRouter([
-    {
-      errorElement: <ErrorPage />,
-      children: [
-        { path: '/privacy', lazy: lazyPrivacy },
-        { path: '/terms', lazy: lazyTerms },
-        { element: <RedirectIfSignedIn />, children: [{ path: '/auth', element: <AuthPage /> }] },
-        {
-          element: <RequireAuth />,
-          children: [
-            { index: true, element: <Navigate to="/tiktok" replace /> },
-            { path: '/tiktok', element: <AccountsPage /> },
-            { path: '/scheduler', lazy: lazyScheduler },
-            { path: '/stories', lazy: lazyStories },
-            { path: '/memes', lazy: lazyMemes },
-            { path: '*', element: <NotFoundPage /> },
-          ],
-        },
-      ],
-    },
-  ]);
+  return createBrowserRouter(routes);
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { BrandMark } from '../../components/ui/brand.tsx';
 import { Button, buttonClassName } from '../../components/ui/button.tsx';
+import { documentTitle } from '../../lib/document-title.ts';
 
 /** Replaces React Router's 'Unexpected Application Error!' page: translated, with a way back. */
 export function ErrorPage() {
@@ -11,8 +12,12 @@ export function ErrorPage() {
   useEffect(() => {
     console.error(error);
   }, [error]);
+  const title = documentTitle([{ titleKey: 'errorBoundary.title' }], (key) => t(key));
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
-    <div className="flex min-h-screen items-center justify-center bg-slate-50 px-4" role="alert">
+    <main className="flex min-h-screen items-center justify-center bg-slate-50 px-4" role="alert">
       <div className="max-w-md text-center">
         <BrandMark className="mx-auto h-12 w-12" />
         <h1 className="mt-6 text-2xl font-bold text-slate-900">{t('errorBoundary.title')}</h1>
@@ -26,6 +31,6 @@ export function ErrorPage() {
           </a>
         </div>
       </div>
-    </div>
+    </main>
   );
 }
