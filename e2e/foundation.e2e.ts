@@ -347,6 +347,12 @@ describe('signed in', () => {
     await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
     await menu.getByRole('button', { name: 'EN' }).click();
     await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
+    // Escape closes it and gives focus back to the button that opened it.
+    await menu.getByRole('link', { name: 'TikTok accounts' }).focus();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    expect(focused).toBe('Open menu');
   });
 
   it('shows a friendly translated error screen with a way back when rendering fails', async () => {

@@ -1,6 +1,6 @@
 import type { Me } from '@cadence/shared/schemas/user';
 import type { TranslationKey } from '@cadence/shared/translation-key';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { BrandMark } from '../components/ui/brand.tsx';
@@ -29,6 +29,18 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
   const navigate = useNavigate();
   const signOut = useSignOut();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the phone menu and puts focus back on its button (the disclosure pattern).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
   const items = navItems.filter((item) => !item.pro || me.isPro);
 
   function logout() {
@@ -73,6 +85,7 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
           <button
             type="button"
             className="ml-auto rounded-lg p-2 text-slate-200 hover:bg-white/10 xl:hidden"
+            ref={menuButton}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
