@@ -27,6 +27,7 @@ import { enqueueMemeAnalysis, enqueueMemeCompilation } from './modules/memes/job
 import { createMemeRepository } from './modules/memes/repository.ts';
 import { createMemeService } from './modules/memes/service.ts';
 import { enqueuePublish } from './modules/publishing/jobs.ts';
+import { createPasswordResetMailer } from './modules/users/password-reset-mail.ts';
 import { createUserRepository } from './modules/users/repository.ts';
 import { LocalDiskStorage } from './storage/local-disk-storage.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
@@ -187,6 +188,11 @@ export async function bootstrap(
       secret: config.sessionSecret,
       publicUrl: config.publicUrl,
       logger: options.logger,
+      sendPasswordReset: createPasswordResetMailer({
+        mail,
+        publicUrl: config.publicUrl,
+        logger: options.logger,
+      }),
     }),
     boss,
     users: createUserRepository(database.db),

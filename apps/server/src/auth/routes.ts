@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import {
   changePasswordSchema,
   emptyBodySchema,
+  requestPasswordResetSchema,
+  resetPasswordSchema,
   revokeSessionSchema,
   signInSchema,
   signUpSchema,
@@ -28,14 +30,31 @@ const endpoints: readonly {
   body?: z.ZodType;
   /** Turns the validated body into what better-auth expects. */
   prepare?: (auth: Auth, request: FastifyRequest, body: unknown) => Promise<unknown>;
-  limit?: 'sign-in' | 'sign-up';
+  limit?: 'sign-in' | 'sign-up' | 'password-reset';
 }[] = [
   { method: 'POST', path: 'sign-up/email', body: signUpSchema, limit: 'sign-up' },
   { method: 'POST', path: 'sign-in/email', body: signInSchema, limit: 'sign-in' },
   { method: 'POST', path: 'sign-out', body: emptyBodySchema },
   { method: 'GET', path: 'get-session' },
   { method: 'POST', path: 'update-user', body: updateUserSchema },
-  { method: 'POST', path: 'change-password', body: changePasswordSchema },
+  {
+    method: 'POST',
+    path: 'change-password',
+    body: changePasswordSchema,
+    prepare: async (_auth, _request, body) => ({
+      ...changePasswordSchema.parse(body),
+      revokeOtherSessions: true,
+    }),
+  },
+  // The reset link points at the web app (/auth/reset?token=…), never at better-auth's GET
+  // callback, so no redirect target is ever taken from a request.
+  {
+    method: 'POST',
+    path: 'request-password-reset',
+    body: requestPasswordResetSchema,
+    limit: 'password-reset',
+  },
+  { method: 'POST', path: 'reset-password', body: resetPasswordSchema, limit: 'password-reset' },
   { method: 'GET', path: 'list-sessions' },
   { method: 'POST', path: 'revoke-session', body: revokeSessionSchema, prepare: sessionTokenOf },
   { method: 'POST', path: 'revoke-sessions', body: emptyBodySchema },
@@ -52,6 +71,8 @@ const messageKeyByAuthCode: Partial<Record<string, TranslationKey>> = {
   INVALID_EMAIL_OR_PASSWORD: 'auth.errors.wrongCredentials',
   INVALID_PASSWORD: 'auth.errors.wrongCredentials',
   USER_NOT_FOUND: 'auth.errors.wrongCredentials',
+  // Unknown, used or expired reset token: one message, which of the three is nobody's business.
+  INVALID_TOKEN: 'auth.errors.resetLinkInvalid',
 };
 
 const authErrorBodySchema = z.object({ code: z.string(), message: z.string().optional() });
@@ -163,7 +184,13 @@ export async function authRoutes(
     auth,
     loginRateLimitPerMinute,
     signUpRateLimitPerHour,
-  }: { auth: Auth; loginRateLimitPerMinute: number; signUpRateLimitPerHour: number },
+    passwordResetRateLimitPerHour,
+  }: {
+    auth: Auth;
+    loginRateLimitPerMinute: number;
+    signUpRateLimitPerHour: number;
+    passwordResetRateLimitPerHour: number;
+  },
 ) {
   await app.register(rateLimit, { global: false });
   const rateLimits = {
@@ -183,6 +210,21 @@ export async function authRoutes(
         new AppError('rate_limited', `Too many sign-ups, retry in ${context.after}`, {
           _: 'auth.errors.tooManySignUps',
         }),
+    },
+    // Each request may send a mail, each reset attempt tries a token: a person needs a few an
+    // hour. Counted per route (asking, resetting) and per client IP; the mails one address can
+    // receive have their own limit (modules/users/password-reset-mail.ts).
+    'password-reset': {
+      max: passwordResetRateLimitPerHour,
+      timeWindow: 60 * 60_000,
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+        new AppError(
+          'rate_limited',
+          `Too many password reset requests, retry in ${context.after}`,
+          {
+            _: 'auth.errors.tooManyResets',
+          },
+        ),
     },
   };
 

@@ -16,10 +16,22 @@ const lazyPrivacy = () =>
   import('../features/legal/components/privacy-page.tsx').then((m) => ({
     Component: m.PrivacyPage,
   }));
+const lazyForgotPassword = () =>
+  import('../features/auth/components/forgot-password-page.tsx').then((m) => ({
+    Component: m.ForgotPasswordPage,
+  }));
+const lazyResetPassword = () =>
+  import('../features/auth/components/reset-password-page.tsx').then((m) => ({
+    Component: m.ResetPasswordPage,
+  }));
 const lazyTerms = () =>
   import('../features/legal/components/terms-page.tsx').then((m) => ({ Component: m.TermsPage }));
 
-/** Routes of spec §2. Signed out, everything but /privacy, /terms and /auth leads to /auth. */
+/**
+ * Routes of spec §2, plus /auth/forgot, /auth/reset and /settings. Signed out, everything but
+ * /privacy, /terms and /auth… leads to /auth. A reset link works signed in or out (it ends every
+ * session anyway).
+ */
 export function createRouter() {
   return createBrowserRouter([
     {
@@ -27,7 +39,14 @@ export function createRouter() {
       children: [
         { path: '/privacy', lazy: lazyPrivacy },
         { path: '/terms', lazy: lazyTerms },
-        { element: <RedirectIfSignedIn />, children: [{ path: '/auth', element: <AuthPage /> }] },
+        { path: '/auth/reset', lazy: lazyResetPassword },
+        {
+          element: <RedirectIfSignedIn />,
+          children: [
+            { path: '/auth', element: <AuthPage /> },
+            { path: '/auth/forgot', lazy: lazyForgotPassword },
+          ],
+        },
         {
           element: <RequireAuth />,
           children: [
