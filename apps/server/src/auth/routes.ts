@@ -31,6 +31,8 @@ const endpoints: readonly {
   /** Turns the validated body into what better-auth expects. */
   prepare?: (auth: Auth, request: FastifyRequest, body: unknown) => Promise<unknown>;
   limit?: 'sign-in' | 'sign-up' | 'password-reset';
+  /** better-auth refusals this endpoint pins on one of its fields, with its own message. */
+  fieldErrors?: Partial<Record<string, { field: string; key: TranslationKey }>>;
 }[] = [
   { method: 'POST', path: 'sign-up/email', body: signUpSchema, limit: 'sign-up' },
   { method: 'POST', path: 'sign-in/email', body: signInSchema, limit: 'sign-in' },
@@ -45,6 +47,9 @@ const endpoints: readonly {
       ...changePasswordSchema.parse(body),
       revokeOtherSessions: true,
     }),
+    fieldErrors: {
+      INVALID_PASSWORD: { field: 'currentPassword', key: 'auth.errors.wrongCurrentPassword' },
+    },
   },
   // The reset link points at the web app (/auth/reset?token=…), never at better-auth's GET
   // callback, so no redirect target is ever taken from a request.
@@ -81,15 +86,18 @@ const authErrorBodySchema = z.object({ code: z.string(), message: z.string().opt
  * better-auth answers its refusals with its own codes; the API speaks one closed set (ErrorCode)
  * with a translation key, so a client handles /api/auth like every other route.
  */
-export function toApiErrorBody(status: number, body: unknown): ApiErrorBody {
+export function toApiErrorBody(
+  status: number,
+  body: unknown,
+  fieldErrors: Partial<Record<string, { field: string; key: TranslationKey }>> = {},
+): ApiErrorBody {
   const parsed = authErrorBodySchema.safeParse(body);
   const code = codeForStatus(status);
+  const message = parsed.success ? (parsed.data.message ?? parsed.data.code) : code;
+  const pinned = parsed.success ? fieldErrors[parsed.data.code] : undefined;
+  if (pinned) return { code, message, fields: { [pinned.field]: pinned.key } };
   const key = parsed.success ? messageKeyByAuthCode[parsed.data.code] : undefined;
-  return {
-    code,
-    message: parsed.success ? (parsed.data.message ?? parsed.data.code) : code,
-    fields: { _: key ?? errorKey(code) },
-  };
+  return { code, message, fields: { _: key ?? errorKey(code) } };
 }
 
 /** The token of one of the requester's own sessions, from its id; 404 when it is not theirs. */
@@ -140,6 +148,7 @@ async function forwardToAuth(
   request: FastifyRequest,
   reply: FastifyReply,
   body: unknown,
+  fieldErrors?: Partial<Record<string, { field: string; key: TranslationKey }>>,
 ) {
   const pathname = new URL(request.url, 'http://internal').pathname;
   const headers = toWebHeaders(request);
@@ -170,7 +179,9 @@ async function forwardToAuth(
     return reply.send(text === '' ? null : text);
   }
   const json: unknown = JSON.parse(text);
-  if (response.status >= 400) return reply.send(toApiErrorBody(response.status, json));
+  if (response.status >= 400) {
+    return reply.send(toApiErrorBody(response.status, json, fieldErrors));
+  }
   return reply.send(JSON.stringify(withoutSessionTokens(json)));
 }
 
@@ -242,7 +253,7 @@ export async function authRoutes(
         const body = endpoint.prepare
           ? await endpoint.prepare(auth, request, parsed.data)
           : parsed.data;
-        return forwardToAuth(auth, request, reply, body);
+        return forwardToAuth(auth, request, reply, body, endpoint.fieldErrors);
       },
     });
   }

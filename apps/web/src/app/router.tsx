@@ -12,6 +12,8 @@ const lazyStories = () =>
   import('../features/stories/stories-page.tsx').then((m) => ({ Component: m.StoriesPage }));
 const lazyMemes = () =>
   import('../features/memes/memes-page.tsx').then((m) => ({ Component: m.MemesPage }));
+const lazySettings = () =>
+  import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage }));
 const lazyPrivacy = () =>
   import('../features/legal/components/privacy-page.tsx').then((m) => ({
     Component: m.PrivacyPage,
@@ -55,6 +57,7 @@ export function createRouter() {
             { path: '/scheduler', lazy: lazyScheduler },
             { path: '/stories', lazy: lazyStories },
             { path: '/memes', lazy: lazyMemes },
+            { path: '/settings', lazy: lazySettings },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -114,3 +114,20 @@ export const revokeSessionSchema = z.object({ id: z.string().min(1).max(256) }).
 
 /** Endpoints that take no input (sign-out, revoke-sessions…): nothing, or an empty object. */
 export const emptyBodySchema = z.object({}).strict().optional();
+
+/** One of my sessions, as GET /api/auth/list-sessions lists it (its token never leaves the server). */
+export const authSessionSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  /** Refreshed at most once a day while the session is used (better-auth's updateAge). */
+  updatedAt: z.string(),
+  expiresAt: z.string(),
+  ipAddress: z.string().nullish(),
+  userAgent: z.string().nullish(),
+});
+export type AuthSession = z.infer<typeof authSessionSchema>;
+
+/** GET /api/auth/get-session: the session this request came with, or null when signed out. */
+export const currentSessionSchema = z
+  .object({ session: authSessionSchema.pick({ id: true }) })
+  .nullable();

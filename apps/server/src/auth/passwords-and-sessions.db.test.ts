@@ -266,7 +266,10 @@ describe('changing the password', () => {
       laptop,
     );
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toMatchObject({ fields: { _: 'auth.errors.wrongCredentials' } });
+    expect(wrong.json()).toMatchObject({
+      code: 'validation_failed',
+      fields: { currentPassword: 'auth.errors.wrongCurrentPassword' },
+    });
     expect(await status(phone)).toBe(200);
 
     // Keeping the other sessions is not an option the API offers.
