@@ -61,6 +61,11 @@ export function ResetPasswordPage() {
           <Link to="/auth/forgot" className={buttonClassName('primary', 'w-full')}>
             {t('auth.reset.requestNew')}
           </Link>
+          <p className="text-center text-sm">
+            <Link to="/auth" className="font-semibold text-brand-600 hover:text-brand-700">
+              {t('auth.forgot.backToLogin')}
+            </Link>
+          </p>
         </div>
       )}
       {stage === 'done' && (
