@@ -129,7 +129,7 @@ export default tseslint.config(
     // Server layers under the modules (lib, db, storage, TikTok client, media tools, auth, the queue
     // plumbing) never reach up into a module; only the composition roots (app, context, worker,
     // jobs/worker) wire modules together. Integration tests of a layer may use modules.
-    files: ['apps/server/src/{lib,db,storage,tiktok,media,auth,jobs}/**/*.ts'],
+    files: ['apps/server/src/{lib,db,storage,tiktok,media,mail,auth,jobs}/**/*.ts'],
     ignores: ['**/*.test.ts', 'apps/server/src/jobs/worker.ts'],
     rules: {
       'import-x/no-restricted-paths': [

@@ -55,13 +55,13 @@ describe('signed out', () => {
     await expect(header(page).count()).resolves.toBe(0);
     await expect(page.getByRole('contentinfo').count()).resolves.toBe(0);
     // English text in a French app: the document says so, in a main landmark, with a way back.
-    await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe('en');
+    await expect(page.evaluate('document.documentElement.lang')).resolves.toBe('en');
     await expect(page.title()).resolves.toBe('Privacy Policy · Cadence');
     await expect(page.getByRole('main').count()).resolves.toBe(1);
     await page.getByRole('link', { name: 'Back to Cadence' }).click();
     await page.waitForURL('**/auth', { waitUntil: 'commit' });
     await page.getByRole('heading', { level: 1 }).first().waitFor();
-    await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe('fr');
+    await expect(page.evaluate('document.documentElement.lang')).resolves.toBe('fr');
     await expect(page.title()).resolves.toBe('Connexion · Cadence');
 
     await page.goto('/terms');
@@ -351,7 +351,7 @@ describe('signed in', () => {
     await menu.getByRole('link', { name: 'TikTok accounts' }).focus();
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
-    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    const focused = await page.evaluate("document.activeElement?.getAttribute('aria-label')");
     expect(focused).toBe('Open menu');
   });
 

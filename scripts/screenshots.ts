@@ -11,10 +11,22 @@ import { repoRoot, runAdmin, startServer } from '../e2e/support/server.ts';
 const outDir = path.join(repoRoot, 'screenshots');
 mkdirSync(outDir, { recursive: true });
 const only = process.argv.slice(2);
+// Screens only a signed-out visitor sees (a reset link's page works either way).
+const signedOutRoutes = ['/auth', '/auth/forgot', '/auth/reset?token=AbCdEfGhIjKlMnOpQrStUvWx'];
 const routes =
   only.length > 0
     ? only
-    : ['/auth', '/tiktok', '/scheduler', '/stories', '/memes', '/privacy', '/terms', '/nowhere'];
+    : [
+        ...signedOutRoutes,
+        '/tiktok',
+        '/scheduler',
+        '/stories',
+        '/memes',
+        '/settings',
+        '/privacy',
+        '/terms',
+        '/nowhere',
+      ];
 const widths = [390, 1280];
 
 const server = await startServer();
@@ -26,24 +38,22 @@ try {
         viewport: { width, height: 844 },
       });
       await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
-      await page.goto('/auth');
-      await page.screenshot({
-        path: path.join(outDir, `auth-${language}-${width}.png`),
-        fullPage: true,
-      });
-      const user = await signUp(page);
-      if (width === 1280 && language === 'en') {
-        await runAdmin(server, 'pro', 'grant', user.email);
-      }
-      for (const route of routes.filter((r) => r !== '/auth')) {
+      const shoot = async (route: string) => {
         await page.goto(route);
         await page.waitForLoadState('networkidle');
-        const name = route.replace(/\//g, '') || 'root';
+        // '/auth/reset?token=…' → 'auth-reset'
+        const name = route.split('?')[0]!.slice(1).replace(/\//g, '-') || 'root';
         await page.screenshot({
           path: path.join(outDir, `${name}-${language}-${width}.png`),
           fullPage: true,
         });
+      };
+      for (const route of routes.filter((r) => signedOutRoutes.includes(r))) await shoot(route);
+      const user = await signUp(page);
+      if (width === 1280 && language === 'en') {
+        await runAdmin(server, 'pro', 'grant', user.email);
       }
+      for (const route of routes.filter((r) => !signedOutRoutes.includes(r))) await shoot(route);
       await context.close();
     }
   }

@@ -124,6 +124,7 @@ export async function buildApp(
     auth: context.auth,
     loginRateLimitPerMinute: context.config.loginRateLimitPerMinute,
     signUpRateLimitPerHour: context.config.signUpRateLimitPerHour,
+    passwordResetRateLimitPerHour: context.config.passwordResetRateLimitPerHour,
   });
   await app.register(healthRoutes, {
     database: context.database,

@@ -12,6 +12,10 @@ import { sweepOrphanedWorkDirs } from './lib/work-dir.ts';
 import { createAccountRepository } from './modules/accounts/repository.ts';
 import { createAccountService } from './modules/accounts/service.ts';
 import { createTokenService } from './modules/accounts/token-service.ts';
+import { createMailTransport } from './mail/mail-transport.ts';
+import { enqueueMail } from './modules/mail/jobs.ts';
+import { createMailRepository } from './modules/mail/repository.ts';
+import { createMailService } from './modules/mail/service.ts';
 import { createMediaRepository } from './modules/media/repository.ts';
 import { createMediaService } from './modules/media/service.ts';
 import { createScheduleRepository } from './modules/schedules/repository.ts';
@@ -23,6 +27,7 @@ import { enqueueMemeAnalysis, enqueueMemeCompilation } from './modules/memes/job
 import { createMemeRepository } from './modules/memes/repository.ts';
 import { createMemeService } from './modules/memes/service.ts';
 import { enqueuePublish } from './modules/publishing/jobs.ts';
+import { createPasswordResetMailer } from './modules/users/password-reset-mail.ts';
 import { createUserRepository } from './modules/users/repository.ts';
 import { LocalDiskStorage } from './storage/local-disk-storage.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
@@ -153,8 +158,24 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const mailTransport = createMailTransport({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    outboxDir: config.mail.outboxDir,
+    messageIdDomain: new URL(config.publicUrl).hostname,
+    logger: options.logger,
+  });
+  const mail = createMailService({
+    repository: createMailRepository(database.db),
+    cipher,
+    transport: mailTransport,
+    enqueue: (messageId) => enqueueMail(boss, messageId),
+    logger: options.logger,
+  });
+
   const context: AppContext = {
     config,
+    mail,
     database,
     storage,
     media,
@@ -172,6 +193,11 @@ export async function bootstrap(
       secret: config.sessionSecret,
       publicUrl: config.publicUrl,
       logger: options.logger,
+      sendPasswordReset: createPasswordResetMailer({
+        mail,
+        publicUrl: config.publicUrl,
+        logger: options.logger,
+      }),
     }),
     boss,
     users: createUserRepository(database.db),
@@ -186,6 +212,7 @@ export async function bootstrap(
       closed = true;
       // Graceful: stop taking jobs, let running ones finish (up to 30 s), then close the database.
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      mailTransport.close();
       await database.close();
     },
   };

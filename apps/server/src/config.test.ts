@@ -130,4 +130,36 @@ describe('loadConfig', () => {
       );
     }
   });
+
+  it('writes mail to DATA_DIR/outbox unless SMTP_URL is set, from MAIL_FROM or no-reply@host', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).mail).toEqual({
+      smtpUrl: null,
+      from: 'Cadence <no-reply@localhost>',
+      outboxDir: path.join(dataDir, 'outbox'),
+    });
+    const configured = loadConfig({
+      DATA_DIR: tempDir(),
+      PUBLIC_URL: 'https://cadence.example',
+      SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+    });
+    expect(configured.mail).toMatchObject({
+      smtpUrl: 'smtps://user:pass@smtp.example.com:465',
+      from: 'Cadence <no-reply@cadence.example>',
+    });
+    for (const from of ['hello@cadence.example', 'Cadence Team <hello@cadence.example>']) {
+      expect(loadConfig({ DATA_DIR: tempDir(), MAIL_FROM: from }).mail.from).toBe(from);
+    }
+    for (const [name, value] of [
+      ['SMTP_URL', 'http://smtp.example.com'],
+      ['SMTP_URL', 'smtp.example.com:587'],
+      ['MAIL_FROM', 'not an address'],
+      ['MAIL_FROM', 'Cadence <not-an-address>'],
+      ['MAIL_FROM', 'a@b.c <d@e.f> <g@h.i>'],
+    ] as const) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value }), value).toThrow(
+        new RegExp(name),
+      );
+    }
+  });
 });

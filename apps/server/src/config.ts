@@ -14,6 +14,12 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** The address of `a@b.c` or `Name <a@b.c>`; null when it is neither. */
+function mailFromAddress(value: string): string | null {
+  const address = /^[^<>]*<([^<>]+)>$/.exec(value)?.[1] ?? value;
+  return z.email().safeParse(address.trim()).success ? address.trim() : null;
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -45,6 +51,24 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   SIGNUP_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+  PASSWORD_RESET_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  SMTP_URL: optionalString.pipe(
+    z
+      .url({
+        protocol: /^smtps?$/,
+        error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com',
+      })
+      .optional(),
+  ),
+  MAIL_FROM: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (value) => mailFromAddress(value) !== null,
+        'must be an address, or a name and an address: Cadence <no-reply@example.com>',
+      )
+      .optional(),
+  ),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   YTDLP_PATH: z.string().default('yt-dlp'),
@@ -126,6 +150,15 @@ export interface Config {
   worker: { embedded: boolean; concurrency: number };
   loginRateLimitPerMinute: number;
   signUpRateLimitPerHour: number;
+  /** Password reset requests (and reset attempts) per client IP per hour. */
+  passwordResetRateLimitPerHour: number;
+  mail: {
+    /** null: no SMTP server, each message is written to `outboxDir` as an .eml file. */
+    smtpUrl: string | null;
+    from: string;
+    /** DATA_DIR/outbox: never served over HTTP (the SPA is served from apps/web/dist only). */
+    outboxDir: string;
+  };
   media: { ffmpegPath: string; ffprobePath: string; ytDlpPath: string };
   storage:
     | { driver: 'local'; rootDir: string }
@@ -263,6 +296,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     worker: { embedded: env.WORKER === 'embedded', concurrency: env.WORKER_CONCURRENCY },
     loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,
     signUpRateLimitPerHour: env.SIGNUP_RATE_LIMIT_PER_HOUR,
+    passwordResetRateLimitPerHour: env.PASSWORD_RESET_RATE_LIMIT_PER_HOUR,
+    mail: {
+      smtpUrl: env.SMTP_URL ?? null,
+      from: env.MAIL_FROM ?? `Cadence <no-reply@${new URL(publicUrl).hostname}>`,
+      outboxDir: path.join(dataDir, 'outbox'),
+    },
     media: {
       ffmpegPath: env.FFMPEG_PATH,
       ffprobePath: env.FFPROBE_PATH,

@@ -7,6 +7,7 @@ import type { TokenCipher } from './lib/token-cipher.ts';
 import type { AccountRepository } from './modules/accounts/repository.ts';
 import type { AccountService } from './modules/accounts/service.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
+import type { MailService } from './modules/mail/service.ts';
 import type { MediaService } from './modules/media/service.ts';
 import type { ScheduleService } from './modules/schedules/service.ts';
 import type { StoryService } from './modules/stories/service.ts';
@@ -33,6 +34,8 @@ export interface AppContext {
   accountRepository: AccountRepository;
   tokens: TokenService;
   accounts: AccountService;
+  /** Outgoing mail: an outbox row per message, delivered by the 'mail.send' queue. */
+  mail: MailService;
   storage: MediaStorage;
   media: MediaService;
   schedules: ScheduleService;

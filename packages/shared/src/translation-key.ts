@@ -10,6 +10,7 @@ import media from '../../../apps/web/src/locales/fr/media.json';
 import memes from '../../../apps/web/src/locales/fr/memes.json';
 import scheduler from '../../../apps/web/src/locales/fr/scheduler.json';
 import schedules from '../../../apps/web/src/locales/fr/schedules.json';
+import settings from '../../../apps/web/src/locales/fr/settings.json';
 import stories from '../../../apps/web/src/locales/fr/stories.json';
 
 export type French = typeof accounts &
@@ -19,6 +20,7 @@ export type French = typeof accounts &
   typeof memes &
   typeof scheduler &
   typeof schedules &
+  typeof settings &
   typeof stories;
 
 /** i18next plurals (`key_one`, `key_many`, `key_other`) are used in code as plain `key`. */
@@ -49,7 +51,17 @@ function collectKeys(node: unknown, prefix: string, into: Set<string>): void {
 /** The runtime twin of `TranslationKey`: every key of fr/*.json, plural keys by their base. */
 export const translationKeys: ReadonlySet<string> = (() => {
   const keys = new Set<string>();
-  for (const namespace of [accounts, auth, common, media, memes, scheduler, schedules, stories]) {
+  for (const namespace of [
+    accounts,
+    auth,
+    common,
+    media,
+    memes,
+    scheduler,
+    schedules,
+    settings,
+    stories,
+  ]) {
     collectKeys(namespace, '', keys);
   }
   return keys;

@@ -432,11 +432,16 @@ describe('every better-auth route validates with the shared schemas', () => {
       'link-social',
       'delete-user',
       'verify-password',
-      'request-password-reset',
+      // Reset links open the web app's /auth/reset, never better-auth's redirecting callback.
+      'reset-password/some-token',
     ]) {
       const response = await post(`/api/auth/${path}`, {}, cookie);
       expect(response.statusCode, path).toBe(404);
     }
+    const callback = await t.app.inject({
+      url: '/api/auth/reset-password/some-token?callbackURL=https://evil.example',
+    });
+    expect(callback.statusCode).toBe(404);
   });
 });
 

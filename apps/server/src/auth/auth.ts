@@ -2,19 +2,40 @@ import { betterAuth } from 'better-auth';
 import { isAPIError } from 'better-auth/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Language } from '@cadence/shared/errors';
 import { maxPasswordLength, minPasswordLength } from '@cadence/shared/schemas/auth';
+import { languageSchema } from '@cadence/shared/schemas/user';
+import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60; // the original product's cookie lifetime
+
+/** A password reset link works once, for this long. */
+export const PASSWORD_RESET_LINK_SECONDS = 60 * 60;
+
+/** Whom a reset link goes to, and the single-use token it carries. */
+export interface PasswordResetRequest {
+  user: { id: string; email: string; name: string; preferredLanguage: Language };
+  token: string;
+}
 
 export interface AuthOptions {
   db: Kysely<Database>;
   secret: string;
   publicUrl: string;
   logger: FastifyBaseLogger;
+  /** Stores and queues the reset mail (modules/users/password-reset-mail.ts). */
+  sendPasswordReset: (request: PasswordResetRequest) => Promise<void>;
 }
 
-export function createAuth({ db, secret, publicUrl, logger }: AuthOptions) {
+const resetUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  preferredLanguage: languageSchema.catch('fr'),
+});
+
+export function createAuth({ db, secret, publicUrl, logger, sendPasswordReset }: AuthOptions) {
   return betterAuth({
     appName: 'Cadence',
     baseURL: publicUrl,
@@ -27,7 +48,27 @@ export function createAuth({ db, secret, publicUrl, logger }: AuthOptions) {
       minPasswordLength,
       maxPasswordLength,
       autoSignIn: true,
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_LINK_SECONDS,
+      // Whoever had the old password (or a stolen cookie) is signed out with it.
+      revokeSessionsOnPasswordReset: true,
+      // The answer must not depend on the address: the mail is queued after it, in the background,
+      // so neither the time taken nor a failure (database, queue) tells that the account exists.
+      sendResetPassword: async ({ user, token }) => {
+        const parsed = resetUserSchema.safeParse(user);
+        if (!parsed.success) {
+          logger.error({ userId: user.id }, 'password reset: unexpected user record');
+          return;
+        }
+        setImmediate(() => {
+          sendPasswordReset({ user: parsed.data, token }).catch((error: unknown) =>
+            logger.error({ err: error, userId: user.id }, 'password reset mail not queued'),
+          );
+        });
+      },
     },
+    // Reset links (and any later verification token) are stored as SHA-256 hashes: someone reading
+    // the database cannot use a pending link. better-auth hashes the token again to look it up.
+    verification: { storeIdentifier: 'hashed' },
     session: {
       expiresIn: SESSION_LIFETIME_SECONDS,
       updateAge: 24 * 60 * 60,

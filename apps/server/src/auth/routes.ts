@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import {
   changePasswordSchema,
   emptyBodySchema,
+  requestPasswordResetSchema,
+  resetPasswordSchema,
   revokeSessionSchema,
   signInSchema,
   signUpSchema,
@@ -28,14 +30,36 @@ const endpoints: readonly {
   body?: z.ZodType;
   /** Turns the validated body into what better-auth expects. */
   prepare?: (auth: Auth, request: FastifyRequest, body: unknown) => Promise<unknown>;
-  limit?: 'sign-in' | 'sign-up';
+  limit?: 'sign-in' | 'sign-up' | 'password-reset';
+  /** better-auth refusals this endpoint pins on one of its fields, with its own message. */
+  fieldErrors?: Partial<Record<string, { field: string; key: TranslationKey }>>;
 }[] = [
   { method: 'POST', path: 'sign-up/email', body: signUpSchema, limit: 'sign-up' },
   { method: 'POST', path: 'sign-in/email', body: signInSchema, limit: 'sign-in' },
   { method: 'POST', path: 'sign-out', body: emptyBodySchema },
   { method: 'GET', path: 'get-session' },
   { method: 'POST', path: 'update-user', body: updateUserSchema },
-  { method: 'POST', path: 'change-password', body: changePasswordSchema },
+  {
+    method: 'POST',
+    path: 'change-password',
+    body: changePasswordSchema,
+    prepare: async (_auth, _request, body) => ({
+      ...changePasswordSchema.parse(body),
+      revokeOtherSessions: true,
+    }),
+    fieldErrors: {
+      INVALID_PASSWORD: { field: 'currentPassword', key: 'auth.errors.wrongCurrentPassword' },
+    },
+  },
+  // The reset link points at the web app (/auth/reset?token=…), never at better-auth's GET
+  // callback, so no redirect target is ever taken from a request.
+  {
+    method: 'POST',
+    path: 'request-password-reset',
+    body: requestPasswordResetSchema,
+    limit: 'password-reset',
+  },
+  { method: 'POST', path: 'reset-password', body: resetPasswordSchema, limit: 'password-reset' },
   { method: 'GET', path: 'list-sessions' },
   { method: 'POST', path: 'revoke-session', body: revokeSessionSchema, prepare: sessionTokenOf },
   { method: 'POST', path: 'revoke-sessions', body: emptyBodySchema },
@@ -52,6 +76,8 @@ const messageKeyByAuthCode: Partial<Record<string, TranslationKey>> = {
   INVALID_EMAIL_OR_PASSWORD: 'auth.errors.wrongCredentials',
   INVALID_PASSWORD: 'auth.errors.wrongCredentials',
   USER_NOT_FOUND: 'auth.errors.wrongCredentials',
+  // Unknown, used or expired reset token: one message, which of the three is nobody's business.
+  INVALID_TOKEN: 'auth.errors.resetLinkInvalid',
 };
 
 const authErrorBodySchema = z.object({ code: z.string(), message: z.string().optional() });
@@ -60,15 +86,18 @@ const authErrorBodySchema = z.object({ code: z.string(), message: z.string().opt
  * better-auth answers its refusals with its own codes; the API speaks one closed set (ErrorCode)
  * with a translation key, so a client handles /api/auth like every other route.
  */
-export function toApiErrorBody(status: number, body: unknown): ApiErrorBody {
+export function toApiErrorBody(
+  status: number,
+  body: unknown,
+  fieldErrors: Partial<Record<string, { field: string; key: TranslationKey }>> = {},
+): ApiErrorBody {
   const parsed = authErrorBodySchema.safeParse(body);
   const code = codeForStatus(status);
+  const message = parsed.success ? (parsed.data.message ?? parsed.data.code) : code;
+  const pinned = parsed.success ? fieldErrors[parsed.data.code] : undefined;
+  if (pinned) return { code, message, fields: { [pinned.field]: pinned.key } };
   const key = parsed.success ? messageKeyByAuthCode[parsed.data.code] : undefined;
-  return {
-    code,
-    message: parsed.success ? (parsed.data.message ?? parsed.data.code) : code,
-    fields: { _: key ?? errorKey(code) },
-  };
+  return { code, message, fields: { _: key ?? errorKey(code) } };
 }
 
 /** The token of one of the requester's own sessions, from its id; 404 when it is not theirs. */
@@ -119,6 +148,7 @@ async function forwardToAuth(
   request: FastifyRequest,
   reply: FastifyReply,
   body: unknown,
+  fieldErrors?: Partial<Record<string, { field: string; key: TranslationKey }>>,
 ) {
   const pathname = new URL(request.url, 'http://internal').pathname;
   const headers = toWebHeaders(request);
@@ -149,7 +179,9 @@ async function forwardToAuth(
     return reply.send(text === '' ? null : text);
   }
   const json: unknown = JSON.parse(text);
-  if (response.status >= 400) return reply.send(toApiErrorBody(response.status, json));
+  if (response.status >= 400) {
+    return reply.send(toApiErrorBody(response.status, json, fieldErrors));
+  }
   return reply.send(JSON.stringify(withoutSessionTokens(json)));
 }
 
@@ -163,7 +195,13 @@ export async function authRoutes(
     auth,
     loginRateLimitPerMinute,
     signUpRateLimitPerHour,
-  }: { auth: Auth; loginRateLimitPerMinute: number; signUpRateLimitPerHour: number },
+    passwordResetRateLimitPerHour,
+  }: {
+    auth: Auth;
+    loginRateLimitPerMinute: number;
+    signUpRateLimitPerHour: number;
+    passwordResetRateLimitPerHour: number;
+  },
 ) {
   await app.register(rateLimit, { global: false });
   const rateLimits = {
@@ -184,6 +222,21 @@ export async function authRoutes(
           _: 'auth.errors.tooManySignUps',
         }),
     },
+    // Each request may send a mail, each reset attempt tries a token: a person needs a few an
+    // hour. Counted per route (asking, resetting) and per client IP; the mails one address can
+    // receive have their own limit (modules/users/password-reset-mail.ts).
+    'password-reset': {
+      max: passwordResetRateLimitPerHour,
+      timeWindow: 60 * 60_000,
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+        new AppError(
+          'rate_limited',
+          `Too many password reset requests, retry in ${context.after}`,
+          {
+            _: 'auth.errors.tooManyResets',
+          },
+        ),
+    },
   };
 
   for (const endpoint of endpoints) {
@@ -200,7 +253,7 @@ export async function authRoutes(
         const body = endpoint.prepare
           ? await endpoint.prepare(auth, request, parsed.data)
           : parsed.data;
-        return forwardToAuth(auth, request, reply, body);
+        return forwardToAuth(auth, request, reply, body, endpoint.fieldErrors);
       },
     });
   }

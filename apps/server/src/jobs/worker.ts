@@ -6,6 +6,8 @@ import type { Database } from '../db/schema.ts';
 import { startAccountWorkers } from '../modules/accounts/jobs.ts';
 import type { AccountRepository } from '../modules/accounts/repository.ts';
 import { startWorkerHeartbeat } from '../modules/health/worker-state.ts';
+import { startMailWorkers } from '../modules/mail/jobs.ts';
+import type { MailService } from '../modules/mail/service.ts';
 import type { MediaService } from '../modules/media/service.ts';
 import type { MemeService } from '../modules/memes/service.ts';
 import { startPublishingWorkers, type PublishingWorkerDeps } from '../modules/publishing/jobs.ts';
@@ -33,6 +35,7 @@ export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurren
   database: { db: Kysely<Database> };
   config: { worker: { concurrency: number }; stories: { renderConcurrency: number } };
   accountRepository: Pick<AccountRepository, 'purgeExpiredStates'>;
+  mail: MailService;
   media: MediaService;
   memes: MemeService;
   stories: StoryService;
@@ -70,6 +73,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
     },
     logger,
   );
+  // Sends outgoing mail (an outbox row per message), purges old outbox rows daily.
+  await startMailWorkers(boss, deps.mail, { logger });
   // Deletes unfinished uploads that expired, and the quota they held.
   await startUploadWorkers(boss, deps.media, { logger });
   // Last: a heartbeat says this process takes jobs (GET /api/health reads it from the database).

@@ -6,6 +6,7 @@ import { Link, NavLink, useNavigate } from 'react-router';
 import { BrandMark } from '../components/ui/brand.tsx';
 import { useSignOut } from '../features/auth/api/sign-out.ts';
 import { LanguageToggle } from '../components/language-toggle.tsx';
+import { SettingsIcon } from '../components/ui/icons.tsx';
 
 interface NavItem {
   to: string;
@@ -80,7 +81,8 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
           <MainNav items={items} className="ml-4 hidden flex-1 items-center gap-1 xl:flex" />
           <AccountActions
             onLogout={logout}
-            className="ml-auto hidden shrink-0 items-center gap-3 xl:flex"
+            layout="bar"
+            className="ml-auto hidden shrink-0 items-center gap-2 xl:flex"
           />
           <button
             type="button"
@@ -116,7 +118,9 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
             />
             <AccountActions
               onLogout={logout}
-              className="mt-3 flex items-center justify-between border-t border-white/10 pt-3"
+              layout="menu"
+              onNavigate={() => setMenuOpen(false)}
+              className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-white/10 pt-3"
             />
           </div>
         )}
@@ -151,11 +155,48 @@ function MainNav({
   );
 }
 
-function AccountActions({ onLogout, className }: { onLogout: () => void; className: string }) {
+/**
+ * Language, settings and logout. In the header bar the settings link is a cog (its name read out
+ * by assistive technology and shown on hover): the bar has no room left for a word at 1280 px.
+ */
+function AccountActions({
+  onLogout,
+  className,
+  onNavigate,
+  layout,
+}: {
+  onLogout: () => void;
+  className: string;
+  onNavigate?: () => void;
+  layout: 'bar' | 'menu';
+}) {
   const { t } = useTranslation();
   return (
     <div className={className}>
       <LanguageToggle tone="dark" />
+      {layout === 'bar' ? (
+        <NavLink
+          to="/settings"
+          aria-label={t('nav.settings')}
+          title={t('nav.settings')}
+          className={({ isActive }) =>
+            `rounded-lg p-2 transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`
+          }
+        >
+          <SettingsIcon className="h-5 w-5" />
+        </NavLink>
+      ) : (
+        <NavLink
+          to="/settings"
+          onClick={onNavigate}
+          className={({ isActive }) =>
+            `inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`
+          }
+        >
+          <SettingsIcon className="h-4 w-4" />
+          {t('nav.settings')}
+        </NavLink>
+      )}
       <button
         type="button"
         onClick={onLogout}

@@ -14,9 +14,19 @@ const lazyStories = () =>
   import('../features/stories/stories-page.tsx').then((m) => ({ Component: m.StoriesPage }));
 const lazyMemes = () =>
   import('../features/memes/memes-page.tsx').then((m) => ({ Component: m.MemesPage }));
+const lazySettings = () =>
+  import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage }));
 const lazyPrivacy = () =>
   import('../features/legal/components/privacy-page.tsx').then((m) => ({
     Component: m.PrivacyPage,
+  }));
+const lazyForgotPassword = () =>
+  import('../features/auth/components/forgot-password-page.tsx').then((m) => ({
+    Component: m.ForgotPasswordPage,
+  }));
+const lazyResetPassword = () =>
+  import('../features/auth/components/reset-password-page.tsx').then((m) => ({
+    Component: m.ResetPasswordPage,
   }));
 const lazyTerms = () =>
   import('../features/legal/components/terms-page.tsx').then((m) => ({ Component: m.TermsPage }));
@@ -24,8 +34,10 @@ const lazyTerms = () =>
 const titled = (handle: RouteTitle) => handle;
 
 /**
- * Routes of spec §2. Signed out, everything but /privacy, /terms and /auth leads to /auth. Every
- * route with a path names its browser tab in `handle` (document-title.tsx; a test checks).
+ * Routes of spec §2, plus /auth/forgot, /auth/reset and /settings. Signed out, everything but
+ * /privacy, /terms and /auth… leads to /auth. A reset link works signed in or out (it ends every
+ * session anyway). Every route with a path names its browser tab in `handle` (document-title.tsx;
+ * a test checks).
  */
 export const routes: RouteObject[] = [
   {
@@ -35,9 +47,19 @@ export const routes: RouteObject[] = [
       { path: '/privacy', lazy: lazyPrivacy, handle: titled({ title: 'Privacy Policy' }) },
       { path: '/terms', lazy: lazyTerms, handle: titled({ title: 'Terms of Service' }) },
       {
+        path: '/auth/reset',
+        lazy: lazyResetPassword,
+        handle: titled({ titleKey: 'auth.reset.title' }),
+      },
+      {
         element: <RedirectIfSignedIn />,
         children: [
           { path: '/auth', element: <AuthPage />, handle: titled({ titleKey: 'auth.login' }) },
+          {
+            path: '/auth/forgot',
+            lazy: lazyForgotPassword,
+            handle: titled({ titleKey: 'auth.forgot.title' }),
+          },
         ],
       },
       {
@@ -56,6 +78,11 @@ export const routes: RouteObject[] = [
           },
           { path: '/stories', lazy: lazyStories, handle: titled({ titleKey: 'nav.stories' }) },
           { path: '/memes', lazy: lazyMemes, handle: titled({ titleKey: 'nav.memes' }) },
+          {
+            path: '/settings',
+            lazy: lazySettings,
+            handle: titled({ titleKey: 'settings.title' }),
+          },
           { path: '*', element: <NotFoundPage />, handle: titled({ titleKey: 'notFound.title' }) },
         ],
       },

@@ -1,5 +1,5 @@
 import { defaultLanguage, languages, type Language } from '@cadence/shared/errors';
-import i18n from 'i18next';
+import i18n, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 const storageKey = 'cadence.language';
@@ -17,15 +17,18 @@ export function storedLanguage(): Language {
   }
 }
 
-/** Switches every visible string at once and remembers the choice on this device. */
-export async function applyLanguage(language: Language): Promise<void> {
+/**
+ * Switches every visible string at once and remembers the choice on this device. `instance`: the
+ * i18next instance the components read (the app's own unless a test provides another).
+ */
+export async function applyLanguage(language: Language, instance: I18n = i18n): Promise<void> {
   try {
     localStorage.setItem(storageKey, language);
   } catch {
     // Private mode: the choice still applies to this page.
   }
   document.documentElement.lang = language;
-  await i18n.changeLanguage(language);
+  await instance.changeLanguage(language);
 }
 
 type Messages = Record<string, unknown>;

@@ -3,6 +3,8 @@
 // copy or a literal. Prefixes matter: invalidating `accounts.all` also reaches creator info.
 export const queryKeys = {
   me: ['me'],
+  /** The signed-in person's sessions (list-sessions) and the current one (get-session). */
+  sessions: { all: ['sessions'], current: ['sessions', 'current'] },
   accounts: {
     all: ['accounts'],
     creatorInfo: (accountId: string) => ['accounts', accountId, 'creator-info'],

@@ -74,15 +74,37 @@ export const updateUserSchema = z
   });
 export type UpdateUser = z.infer<typeof updateUserSchema>;
 
-/** POST /api/auth/change-password */
+/**
+ * POST /api/auth/change-password. The person's other sessions always end (the server adds
+ * better-auth's `revokeOtherSessions`): whoever learnt the old password is signed out with it.
+ */
 export const changePasswordSchema = z
-  .object({
-    currentPassword: existingPasswordSchema,
-    newPassword: newPasswordSchema,
-    revokeOtherSessions: z.boolean().optional(),
-  })
+  .object({ currentPassword: existingPasswordSchema, newPassword: newPasswordSchema })
   .strict();
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** POST /api/auth/request-password-reset: the same answer whether or not the address exists. */
+export const requestPasswordResetSchema = z.object({ email: emailSchema }).strict();
+export type RequestPasswordReset = z.infer<typeof requestPasswordResetSchema>;
+
+/** The token of a reset link: better-auth's 24 letters and digits; anything else is no link of ours. */
+export const resetTokenSchema = z
+  .string(requiredString)
+  .regex(/^[A-Za-z0-9_-]{16,128}$/, messageKey('auth.errors.resetLinkInvalid'));
+
+/** POST /api/auth/reset-password: a new password for the account a reset link was sent to. */
+export const resetPasswordSchema = z
+  .object({ token: resetTokenSchema, newPassword: newPasswordSchema })
+  .strict();
+export type ResetPassword = z.infer<typeof resetPasswordSchema>;
+
+/** A new password typed twice (reset and change forms); the API gets `newPassword` only. */
+export const newPasswordConfirmationSchema = z
+  .object({ newPassword: newPasswordSchema, confirmPassword: z.string() })
+  .refine((form) => form.newPassword === form.confirmPassword, {
+    path: ['confirmPassword'],
+    message: messageKey('auth.errors.passwordsDiffer'),
+  });
 
 /**
  * POST /api/auth/revoke-session: one of my sessions, by the id list-sessions shows. (better-auth
@@ -92,3 +114,20 @@ export const revokeSessionSchema = z.object({ id: z.string().min(1).max(256) }).
 
 /** Endpoints that take no input (sign-out, revoke-sessions…): nothing, or an empty object. */
 export const emptyBodySchema = z.object({}).strict().optional();
+
+/** One of my sessions, as GET /api/auth/list-sessions lists it (its token never leaves the server). */
+export const authSessionSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  /** Refreshed at most once a day while the session is used (better-auth's updateAge). */
+  updatedAt: z.string(),
+  expiresAt: z.string(),
+  ipAddress: z.string().nullish(),
+  userAgent: z.string().nullish(),
+});
+export type AuthSession = z.infer<typeof authSessionSchema>;
+
+/** GET /api/auth/get-session: the session this request came with, or null when signed out. */
+export const currentSessionSchema = z
+  .object({ session: authSessionSchema.pick({ id: true }) })
+  .nullable();

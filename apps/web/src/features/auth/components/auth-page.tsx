@@ -1,17 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { BrandMark } from '../../../components/ui/brand.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { applyLanguage, isLanguage } from '../../../lib/i18n.ts';
-import {
-  LanguageToggle,
-  languageChosenWhileSignedOutKey,
-} from '../../../components/language-toggle.tsx';
+import { languageChosenWhileSignedOutKey } from '../../../components/language-toggle.tsx';
 import { getMe, updateLanguage } from '../../../lib/me.ts';
 import { useAuthenticate } from '../api/sign-in.ts';
+import { AuthShell } from './auth-shell.tsx';
 
 import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
 
@@ -66,129 +63,116 @@ export function AuthPage() {
   }
 
   return (
-    <div className="relative flex min-h-screen flex-col bg-slate-950">
-      <div className="pointer-events-none absolute inset-0 overflow-hidden" aria-hidden="true">
-        <div className="absolute -left-32 -top-32 h-96 w-96 rounded-full bg-brand-500/30 blur-3xl" />
-        <div className="absolute -bottom-32 -right-24 h-96 w-96 rounded-full bg-accent-500/25 blur-3xl" />
+    <AuthShell>
+      <div
+        className="mb-6 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-semibold"
+        role="tablist"
+      >
+        {(['login', 'signup'] as const).map((tabMode) => (
+          <button
+            key={tabMode}
+            type="button"
+            role="tab"
+            aria-selected={mode === tabMode}
+            onClick={() => {
+              setMode(tabMode);
+              setError(null);
+            }}
+            className={`rounded-md py-2 transition ${mode === tabMode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500 hover:text-slate-800'}`}
+          >
+            {t(tabMode === 'login' ? 'auth.login' : 'auth.signup')}
+          </button>
+        ))}
       </div>
-      <div className="relative flex justify-end p-4">
-        <LanguageToggle tone="dark" />
-      </div>
-      <main className="relative flex flex-1 items-center justify-center px-4 pb-16">
-        <div className="w-full max-w-md">
-          <div className="mb-8 flex flex-col items-center text-center text-white">
-            <BrandMark className="h-14 w-14" />
-            <p className="mt-4 text-3xl font-bold tracking-tight">{t('app.name')}</p>
-            <p className="mt-2 text-slate-300">{t('app.tagline')}</p>
+      <h1 className="text-xl font-bold text-slate-900">
+        {t(mode === 'login' ? 'auth.loginTitle' : 'auth.signupTitle')}
+      </h1>
+      <p className="mt-1 text-sm text-slate-500">
+        {t(mode === 'login' ? 'auth.loginSubtitle' : 'auth.signupSubtitle')}
+      </p>
+      <form className="mt-6 space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+        {mode === 'signup' && (
+          <div>
+            <label htmlFor="auth-name" className="mb-1.5 block text-sm font-medium text-slate-700">
+              {t('auth.name')}
+            </label>
+            <input
+              id="auth-name"
+              name="name"
+              autoComplete="name"
+              className={inputClass}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
           </div>
-          <div className="rounded-2xl bg-white p-6 shadow-2xl shadow-black/30 sm:p-8">
-            <div
-              className="mb-6 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-semibold"
-              role="tablist"
-            >
-              {(['login', 'signup'] as const).map((tabMode) => (
-                <button
-                  key={tabMode}
-                  type="button"
-                  role="tab"
-                  aria-selected={mode === tabMode}
-                  onClick={() => {
-                    setMode(tabMode);
-                    setError(null);
-                  }}
-                  className={`rounded-md py-2 transition ${mode === tabMode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500 hover:text-slate-800'}`}
-                >
-                  {t(tabMode === 'login' ? 'auth.login' : 'auth.signup')}
-                </button>
-              ))}
-            </div>
-            <h1 className="text-xl font-bold text-slate-900">
-              {t(mode === 'login' ? 'auth.loginTitle' : 'auth.signupTitle')}
-            </h1>
-            <p className="mt-1 text-sm text-slate-500">
-              {t(mode === 'login' ? 'auth.loginSubtitle' : 'auth.signupSubtitle')}
-            </p>
-            <form className="mt-6 space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
-              {mode === 'signup' && (
-                <div>
-                  <label
-                    htmlFor="auth-name"
-                    className="mb-1.5 block text-sm font-medium text-slate-700"
-                  >
-                    {t('auth.name')}
-                  </label>
-                  <input
-                    id="auth-name"
-                    name="name"
-                    autoComplete="name"
-                    className={inputClass}
-                    value={name}
-                    onChange={(event) => setName(event.target.value)}
-                  />
-                </div>
-              )}
-              <div>
-                <label
-                  htmlFor="auth-email"
-                  className="mb-1.5 block text-sm font-medium text-slate-700"
-                >
-                  {t('auth.email')}
-                </label>
-                <input
-                  id="auth-email"
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  className={inputClass}
-                  value={email}
-                  onChange={(event) => setEmail(event.target.value)}
-                />
-              </div>
-              <div>
-                <label
-                  htmlFor="auth-password"
-                  className="mb-1.5 block text-sm font-medium text-slate-700"
-                >
-                  {t('auth.password')}
-                </label>
-                <input
-                  id="auth-password"
-                  name="password"
-                  type="password"
-                  autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-                  aria-describedby={mode === 'signup' ? 'auth-password-hint' : undefined}
-                  className={inputClass}
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
-                />
-                {mode === 'signup' && (
-                  <p id="auth-password-hint" className="mt-1.5 text-xs text-slate-500">
-                    {t('auth.passwordHint')}
-                  </p>
-                )}
-              </div>
-              {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
-              <Button type="submit" className="w-full" disabled={loading}>
-                {loading && <Spinner className="h-4 w-4" />}
-                {loading
-                  ? t('auth.loading')
-                  : t(mode === 'login' ? 'auth.submitLogin' : 'auth.submitSignup')}
-              </Button>
-            </form>
-            <p className="mt-6 text-center text-sm text-slate-500">
-              {t(mode === 'login' ? 'auth.noAccount' : 'auth.haveAccount')}{' '}
-              <button
-                type="button"
-                onClick={switchMode}
-                className="font-semibold text-brand-600 hover:text-brand-700"
-              >
-                {t(mode === 'login' ? 'auth.switchToSignup' : 'auth.switchToLogin')}
-              </button>
-            </p>
-          </div>
+        )}
+        <div>
+          <label htmlFor="auth-email" className="mb-1.5 block text-sm font-medium text-slate-700">
+            {t('auth.email')}
+          </label>
+          <input
+            id="auth-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            className={inputClass}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
         </div>
-      </main>
-    </div>
+        <div>
+          <label
+            htmlFor="auth-password"
+            className="mb-1.5 block text-sm font-medium text-slate-700"
+          >
+            {t('auth.password')}
+          </label>
+          <input
+            id="auth-password"
+            name="password"
+            type="password"
+            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            aria-describedby={mode === 'signup' ? 'auth-password-hint' : undefined}
+            className={inputClass}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          {mode === 'signup' && (
+            <p id="auth-password-hint" className="mt-1.5 text-xs text-slate-500">
+              {t('auth.passwordHint')}
+            </p>
+          )}
+          {mode === 'login' && (
+            <p className="mt-2 text-right text-sm">
+              <Link
+                to="/auth/forgot"
+                state={{ email: email.trim() }}
+                className="font-medium text-brand-600 hover:text-brand-700"
+              >
+                {t('auth.forgotPassword')}
+              </Link>
+            </p>
+          )}
+        </div>
+        {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
+        <Button type="submit" className="w-full" disabled={loading}>
+          {loading && <Spinner className="h-4 w-4" />}
+          {loading
+            ? t('auth.loading')
+            : t(mode === 'login' ? 'auth.submitLogin' : 'auth.submitSignup')}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-500">
+        {t(mode === 'login' ? 'auth.noAccount' : 'auth.haveAccount')}{' '}
+        <button
+          type="button"
+          onClick={switchMode}
+          className="font-semibold text-brand-600 hover:text-brand-700"
+        >
+          {t(mode === 'login' ? 'auth.switchToSignup' : 'auth.switchToLogin')}
+        </button>
+      </p>
+    </AuthShell>
   );
 }
 

@@ -1,0 +1,115 @@
+import type { Language } from '@cadence/shared/errors';
+
+/** A rendered message: plain text and simple HTML saying the same, and the link it is about. */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+  link?: string;
+}
+
+/** What a message says, once per language; `text` and `html` are both built from it. */
+interface MailParts {
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /** After the action, e.g. "ignore this email if…". */
+  closing: string[];
+  signature: string;
+}
+
+const escapeHtml = (text: string) =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+
+/** '1 heure', '90 minutes', '2 hours': how long a link stays valid, in the reader's language. */
+export function formatValidity(minutes: number, language: Language): string {
+  const [value, unit] = minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(
+    value,
+  );
+}
+
+/**
+ * Plain text and HTML from the same parts. The HTML is one table-free column with inline styles:
+ * no images, no remote resources, no tracking pixel, links as they are (no redirect wrapper).
+ */
+function render(parts: MailParts, language: Language): MailContent {
+  const text = [
+    parts.greeting,
+    ...parts.paragraphs,
+    ...(parts.action ? [parts.action.url] : []),
+    ...parts.closing,
+    parts.signature,
+  ].join('\n\n');
+  const paragraph = (body: string) =>
+    `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(body)}</p>`;
+  const action = parts.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="display:inline-block;background:#0f172a;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(parts.action.label)}</a></p>` +
+      `<p style="margin:0 0 16px;line-height:1.5;font-size:13px;color:#475569;word-break:break-all">${escapeHtml(parts.action.url)}</p>`
+    : '';
+  const html = [
+    '<!doctype html>',
+    `<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(parts.subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f8fafc;color:#0f172a;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px">',
+    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">',
+    paragraph(parts.greeting),
+    ...parts.paragraphs.map(paragraph),
+    action,
+    ...parts.closing.map(paragraph),
+    paragraph(parts.signature),
+    '</div></body></html>',
+  ].join('');
+  return {
+    subject: parts.subject,
+    text,
+    html,
+    ...(parts.action && { link: parts.action.url }),
+  };
+}
+
+export interface PasswordResetMail {
+  name: string;
+  /** The reset page with its single-use token. */
+  link: string;
+  validForMinutes: number;
+}
+
+const passwordResetParts: Record<Language, (params: PasswordResetMail) => MailParts> = {
+  fr: ({ name, link, validForMinutes }) => ({
+    subject: 'Réinitialisez votre mot de passe Cadence',
+    greeting: `Bonjour ${name},`,
+    paragraphs: [
+      `Une demande de réinitialisation du mot de passe de votre compte Cadence a été faite. Pour choisir un nouveau mot de passe, ouvrez ce lien (valable ${formatValidity(validForMinutes, 'fr')}, utilisable une seule fois) :`,
+    ],
+    action: { label: 'Choisir un nouveau mot de passe', url: link },
+    closing: [
+      "Si vous n'êtes pas à l'origine de cette demande, ignorez cet email : votre mot de passe reste inchangé.",
+      'Une fois le mot de passe changé, toutes vos sessions ouvertes sont déconnectées.',
+    ],
+    signature: "L'équipe Cadence",
+  }),
+  en: ({ name, link, validForMinutes }) => ({
+    subject: 'Reset your Cadence password',
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Someone asked to reset the password of your Cadence account. To choose a new password, open this link (valid for ${formatValidity(validForMinutes, 'en')}, usable once):`,
+    ],
+    action: { label: 'Choose a new password', url: link },
+    closing: [
+      'If you did not ask for this, ignore this email: your password stays as it is.',
+      'Once the password is changed, every open session is signed out.',
+    ],
+    signature: 'The Cadence team',
+  }),
+};
+
+/** The password reset message in the account's language. */
+export function passwordResetMail(language: Language, params: PasswordResetMail): MailContent {
+  return render(passwordResetParts[language](params), language);
+}

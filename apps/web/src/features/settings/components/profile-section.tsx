@@ -1,0 +1,69 @@
+import { updateUserSchema } from '@cadence/shared/schemas/auth';
+import type { Me } from '@cadence/shared/schemas/user';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { TextField } from '../../../components/ui/text-field.tsx';
+import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
+import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
+import { useUpdateName } from '../api/update-name.ts';
+import { SettingsCard } from './settings-card.tsx';
+
+export function ProfileSection({ me }: { me: Me }) {
+  const { t } = useTranslation();
+  const updateName = useUpdateName();
+  const [name, setName] = useState(me.name);
+  const [fields, setFields] = useState<FieldErrors>({});
+  const [error, setError] = useState<AuthErrorMessage | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setFields({});
+    setError(null);
+    setSaved(false);
+    const parsed = updateUserSchema.safeParse({ name });
+    if (!parsed.success || parsed.data.name === undefined) {
+      setFields(parsed.success ? {} : zodFieldErrors(parsed.error));
+      return;
+    }
+    try {
+      await updateName.mutateAsync(parsed.data.name);
+      setName(parsed.data.name);
+      setSaved(true);
+    } catch (caught) {
+      const named = apiFieldErrors(caught);
+      if (named?.name) setFields(named);
+      else setError(authErrorMessage(caught));
+    }
+  }
+
+  return (
+    <SettingsCard title={t('settings.profile.title')}>
+      <form className="space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+        <TextField
+          id="settings-name"
+          name="name"
+          autoComplete="name"
+          label={t('settings.profile.name')}
+          value={name}
+          error={fields.name ? t(fields.name) : null}
+          onChange={(event) => {
+            setName(event.target.value);
+            setSaved(false);
+          }}
+        />
+        <div>
+          <p className="mb-1.5 text-sm font-medium text-slate-700">{t('settings.profile.email')}</p>
+          <p className="break-all text-sm text-slate-900">{me.email}</p>
+        </div>
+        {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
+        {saved && <Alert tone="success">{t('settings.profile.saved')}</Alert>}
+        <Button type="submit" disabled={updateName.isPending}>
+          {t('settings.profile.save')}
+        </Button>
+      </form>
+    </SettingsCard>
+  );
+}

@@ -1,0 +1,211 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resources } from '../../lib/i18n.ts';
+import { SettingsPage } from './settings-page.tsx';
+
+const i18n = i18next.createInstance();
+beforeAll(async () => {
+  await i18n.use(initReactI18next).init({ resources, lng: 'fr', fallbackLng: false });
+});
+
+const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+const iphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const session = (id: string, userAgent: string, createdAt: string) => ({
+  id,
+  createdAt,
+  updatedAt: createdAt,
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  ipAddress: '192.0.2.1',
+  userAgent,
+  userId: 'u1',
+});
+
+let requests: { method: string; path: string; body: unknown }[];
+let sessions: ReturnType<typeof session>[];
+let changePasswordAnswer: { status: number; body: unknown };
+
+beforeEach(() => {
+  requests = [];
+  sessions = [
+    session('other', iphone, '2026-03-01T08:00:00.000Z'),
+    session('this', firefox, '2026-02-01T08:00:00.000Z'),
+  ];
+  changePasswordAnswer = { status: 200, body: { token: null } };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string, init?: RequestInit) => {
+      const method = init?.method ?? 'GET';
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : null;
+      requests.push({ method, path, body });
+      const me = {
+        id: 'u1',
+        name: 'Zoé',
+        email: 'zoe@example.com',
+        isPro: false,
+        preferredLanguage: 'fr',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      };
+      const answer = ((): { status: number; body: unknown } => {
+        switch (`${method} ${path}`) {
+          case 'GET /api/me':
+            return { status: 200, body: me };
+          case 'PATCH /api/me':
+            return { status: 200, body: { ...me, ...(body as object) } };
+          case 'GET /api/auth/list-sessions':
+            return { status: 200, body: sessions };
+          case 'GET /api/auth/get-session':
+            return { status: 200, body: { session: { id: 'this' }, user: { id: 'u1' } } };
+          case 'POST /api/auth/update-user':
+            return { status: 200, body: { status: true } };
+          case 'POST /api/auth/change-password':
+            return changePasswordAnswer;
+          case 'POST /api/auth/revoke-other-sessions':
+            sessions = sessions.filter((item) => item.id === 'this');
+            return { status: 200, body: { status: true } };
+          default:
+            return { status: 404, body: { code: 'not_found' } };
+        }
+      })();
+      return new Response(JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'content-type': 'application/json' },
+      });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPage(language: 'fr' | 'en' = 'fr') {
+  void i18n.changeLanguage(language);
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <SettingsPage />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const posts = (path: string) =>
+  requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.body);
+
+describe('the settings page', () => {
+  it('shows the profile, language, password and sessions sections with their names', async () => {
+    renderPage();
+    await screen.findByRole('heading', { level: 1, name: 'Paramètres' });
+    for (const name of ['Profil', 'Langue', 'Mot de passe', 'Sessions']) {
+      expect(screen.getByRole('region', { name })).toBeTruthy();
+    }
+    expect(screen.getByLabelText<HTMLInputElement>('Nom').value).toBe('Zoé');
+    expect(screen.getByText('zoe@example.com')).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Français' }).checked).toBe(true);
+  });
+
+  it('saves a trimmed name and refuses an empty one with its message', async () => {
+    renderPage();
+    const user = userEvent.setup();
+    const name = await screen.findByLabelText('Nom');
+    await user.clear(name);
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le nom' }));
+    expect(screen.getByText('Veuillez remplir tous les champs')).toBeTruthy();
+    expect(posts('/api/auth/update-user')).toEqual([]);
+
+    await user.type(name, '  Zoé Martin ');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le nom' }));
+    await screen.findByText('Nom enregistré.');
+    expect(posts('/api/auth/update-user')).toEqual([{ name: 'Zoé Martin' }]);
+  });
+
+  it('changes the password only with matching new passwords, and names a wrong current one', async () => {
+    renderPage();
+    const user = userEvent.setup();
+    const current = await screen.findByLabelText('Mot de passe actuel');
+    const fresh = screen.getByLabelText('Nouveau mot de passe');
+    const confirm = screen.getByLabelText('Confirmez le nouveau mot de passe');
+    const submit = screen.getByRole('button', { name: 'Changer le mot de passe' });
+
+    await user.type(current, 'old-secret');
+    await user.type(fresh, 'new-secret');
+    await user.type(confirm, 'new-secreT');
+    await user.click(submit);
+    expect(screen.getByText('Les deux mots de passe ne correspondent pas')).toBeTruthy();
+    expect(posts('/api/auth/change-password')).toEqual([]);
+
+    changePasswordAnswer = {
+      status: 400,
+      body: {
+        code: 'validation_failed',
+        message: 'Invalid password',
+        fields: { currentPassword: 'auth.errors.wrongCurrentPassword' },
+      },
+    };
+    await user.clear(confirm);
+    await user.type(confirm, 'new-secret');
+    await user.click(submit);
+    await screen.findByText('Le mot de passe actuel est incorrect');
+    expect(current.getAttribute('aria-invalid')).toBe('true');
+
+    changePasswordAnswer = { status: 200, body: { token: null } };
+    await user.click(submit);
+    await screen.findByText('Mot de passe changé. Vos autres sessions ont été déconnectées.');
+    expect(posts('/api/auth/change-password').at(-1)).toEqual({
+      currentPassword: 'old-secret',
+      newPassword: 'new-secret',
+    });
+    expect((current as HTMLInputElement).value).toBe('');
+  });
+
+  it('lists this session first and signs out everywhere else', async () => {
+    renderPage('en');
+    const user = userEvent.setup();
+    const list = await screen.findByRole('list', { name: 'Open sessions' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items[0]!.textContent).toContain('Firefox on Windows');
+    expect(items[0]!.textContent).toContain('This session');
+    expect(items[1]!.textContent).toContain('Safari on iOS');
+    expect(within(items[0]!).queryByRole('button')).toBeNull();
+    expect(
+      within(items[1]!).getByRole('button', { name: /^Sign out the Safari on iOS session of / }),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    await screen.findByText('Your other sessions have been signed out.');
+    expect(posts('/api/auth/revoke-other-sessions')).toEqual([{}]);
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Open sessions' })).getAllByRole('listitem'),
+      ).toHaveLength(1),
+    );
+    expect(
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Sign out everywhere else' }).disabled,
+    ).toBe(true);
+  });
+
+  it('stores the language chosen on the account', async () => {
+    renderPage();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'English' }));
+    await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    await screen.findByText('Language saved.');
+    expect(document.documentElement.lang).toBe('en');
+    expect(
+      requests.filter((r) => r.method === 'PATCH' && r.path === '/api/me').map((r) => r.body),
+    ).toEqual([{ preferredLanguage: 'en' }]);
+  });
+});

@@ -1,0 +1,264 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startSmtpTestServer,
+  type SmtpTestServer,
+} from '../apps/server/src/test-support/smtp-test-server.ts';
+import { logIn, newUser, signUp, type TestUser } from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
+import { useBrowserSuite } from './support/suite.ts';
+
+// The server sends its mail to a real SMTP server in this process; tests read what arrived.
+let smtp: SmtpTestServer;
+beforeAll(async () => {
+  smtp = await startSmtpTestServer();
+});
+afterAll(() => smtp.close());
+
+const suite = useBrowserSuite(() => ({
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'Cadence <no-reply@cadence.test>',
+}));
+const { openPage } = suite;
+
+const phone = { width: 390, height: 844 };
+const desktop = { width: 1280, height: 800 };
+
+/** The page never scrolls sideways at its viewport width. */
+async function expectNoHorizontalScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate<{
+    scrollWidth: number;
+    innerWidth: number;
+  }>('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })');
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+async function expectAccessible(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/** The reset link of the latest mail to `user`, after `before` mails. */
+async function resetLinkFromMail(user: TestUser, before: number): Promise<string> {
+  const mail = await smtp.waitForMail(user.email, { after: before });
+  const link = /(http:\/\/\S+\/auth\/reset\?token=[\w-]+)/.exec(mail.text)?.[1];
+  expect(link, mail.text).toBeDefined();
+  expect(mail.html).toContain(`href="${link}"`);
+  return link!;
+}
+
+/** What /api/me answers this page's cookie: 200 signed in, 401 once its session ended. */
+const sessionStatus = (page: Page) =>
+  page.evaluate<number>("fetch('/api/me', { credentials: 'same-origin' }).then((r) => r.status)");
+
+describe('the accessibility check', () => {
+  it('finds a known problem, so a clean result means something', async () => {
+    const page = await openPage({ viewport: phone });
+    await page.goto('/auth/forgot');
+    await page.getByRole('heading', { name: 'Mot de passe oublié' }).waitFor();
+    await expectAccessible(page);
+    await page.evaluate(
+      "document.querySelector('main').append(Object.assign(document.createElement('input'), { id: 'unlabelled' }))",
+    );
+    const violations = await axeViolations(page);
+    expect(violations).toContainEqual(expect.objectContaining({ targets: ['#unlabelled'] }));
+  });
+});
+
+describe('forgot password', () => {
+  it('in French at 390 px: a mailed link sets a new password once and signs every session out', async () => {
+    const user = newUser();
+    const signedIn = await openPage({ viewport: phone });
+    await signUp(signedIn, user);
+
+    const page = await openPage({ viewport: phone });
+    await page.goto('/auth');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click();
+    await page.waitForURL('**/auth/forgot');
+    await page.getByRole('heading', { name: 'Mot de passe oublié' }).waitFor();
+    // The address typed on the login form came along.
+    expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page);
+
+    const before = smtp.mailsTo(user.email).length;
+    await page.getByRole('button', { name: 'Envoyer le lien' }).click();
+    await page.getByText(`Si un compte existe pour ${user.email}`).waitFor();
+    const mail = await smtp.waitForMail(user.email, { after: before });
+    expect(mail.subject).toBe('Réinitialisez votre mot de passe Cadence');
+    expect(mail.from).toBe('no-reply@cadence.test');
+    const link = await resetLinkFromMail(user, before);
+    expect(link.startsWith(suite.server().url)).toBe(true);
+
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Choisissez un nouveau mot de passe' }).waitFor();
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page);
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('brand-new-1');
+    await page.getByLabel('Confirmez le nouveau mot de passe').fill('brand-new-2');
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await page.getByText('Les deux mots de passe ne correspondent pas').waitFor();
+    await page.getByLabel('Confirmez le nouveau mot de passe').fill('brand-new-1');
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await page
+      .getByText('Votre mot de passe a été changé. Connectez-vous avec le nouveau.')
+      .waitFor();
+
+    // The session opened before the reset is over.
+    expect(await sessionStatus(signedIn)).toBe(401);
+    await signedIn.reload();
+    await signedIn.waitForURL('**/auth');
+
+    await page.getByRole('link', { name: 'Aller à la connexion' }).click();
+    await logIn(page, { ...user, password: 'brand-new-1' });
+
+    // The link worked once.
+    const again = await openPage({ viewport: phone });
+    await again.goto(link);
+    await again.getByLabel('Nouveau mot de passe', { exact: true }).fill('third-pass');
+    await again.getByLabel('Confirmez le nouveau mot de passe').fill('third-pass');
+    await again.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await again.getByText("Ce lien de réinitialisation n'est plus valable").waitFor();
+    await again.getByRole('link', { name: 'Demander un nouveau lien' }).click();
+    await again.waitForURL('**/auth/forgot');
+  });
+
+  it('in English at 1280 px: an unknown address gets the same answer, and no mail goes out', async () => {
+    const page = await openPage({ viewport: desktop });
+    await page.addInitScript("localStorage.setItem('cadence.language', 'en')");
+    await page.goto('/auth');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText('Invalid email address').waitFor();
+
+    const nobody = `nobody-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(nobody);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page
+      .getByText(`If an account exists for ${nobody}, an email with a reset link`)
+      .waitFor();
+    await expectNoHorizontalScroll(page);
+
+    // A known address, asked after: once its mail arrived, the unknown one had its chance.
+    const user = await signUp(await openPage({ viewport: desktop }));
+    const other = await openPage({ viewport: desktop });
+    await other.addInitScript("localStorage.setItem('cadence.language', 'en')");
+    await other.goto('/auth/forgot');
+    await other.getByLabel('Email').fill(user.email);
+    await other.getByRole('button', { name: 'Send the link' }).click();
+    await other.getByText(`If an account exists for ${user.email}`).waitFor();
+    // The account's language is French (signed up in French): so is its mail.
+    expect((await smtp.waitForMail(user.email)).subject).toBe(
+      'Réinitialisez votre mot de passe Cadence',
+    );
+    expect(smtp.mailsTo(nobody)).toEqual([]);
+
+    await page.goto('/auth/reset?token=AbCdEfGhIjKlMnOpQrStUvWx');
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-1');
+    await page.getByLabel('Confirm the new password').fill('brand-new-1');
+    await page.getByRole('button', { name: 'Save the password' }).click();
+    await page
+      .getByText('This reset link is no longer valid: it was already used or has expired.')
+      .waitFor();
+    await expectAccessible(page);
+  });
+});
+
+describe('settings', () => {
+  it('in French at 390 px: changes the name and the password, ending the other sessions', async () => {
+    const user = newUser();
+    const page = await openPage({ viewport: phone });
+    await signUp(page, user);
+    const otherDevice = await openPage({ viewport: phone });
+    await logIn(otherDevice, user);
+
+    await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+    await page.locator('#mobile-menu').getByRole('link', { name: 'Paramètres' }).click();
+    await page.waitForURL('**/settings');
+    await page.getByRole('heading', { level: 1, name: 'Paramètres' }).waitFor();
+    const sessions = page.getByRole('list', { name: 'Sessions ouvertes' });
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    await expect(sessions.getByRole('listitem').first().textContent()).resolves.toContain(
+      'Cette session',
+    );
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page);
+
+    await page.getByLabel('Nom', { exact: true }).fill('Zoé Martin');
+    await page.getByRole('button', { name: 'Enregistrer le nom' }).click();
+    await page.getByText('Nom enregistré.').waitFor();
+
+    await page.getByLabel('Mot de passe actuel').fill('not-my-password');
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('changed-pass');
+    await page.getByLabel('Confirmez le nouveau mot de passe').fill('changed-pass');
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await page.getByText('Le mot de passe actuel est incorrect').waitFor();
+    expect(await sessionStatus(otherDevice)).toBe(200);
+
+    await page.getByLabel('Mot de passe actuel').fill(user.password);
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await page
+      .getByText('Mot de passe changé. Vos autres sessions ont été déconnectées.')
+      .waitFor();
+    expect(await sessionStatus(otherDevice)).toBe(401);
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    await expectNoHorizontalScroll(page);
+
+    // This session carries on, with the new name.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Paramètres' }).waitFor();
+    expect(await page.getByLabel('Nom', { exact: true }).inputValue()).toBe('Zoé Martin');
+    await logIn(otherDevice, { ...user, password: 'changed-pass' });
+  });
+
+  it('in English at 1280 px: switches the language, renames, and signs out everywhere else', async () => {
+    const user = newUser();
+    const page = await openPage({ viewport: desktop });
+    await signUp(page, user);
+    const otherDevice = await openPage({ viewport: desktop });
+    await logIn(otherDevice, user);
+
+    await page.getByRole('link', { name: 'Paramètres' }).click();
+    await page.waitForURL('**/settings');
+    await page.getByRole('radio', { name: 'English' }).check();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.getByText('Language saved.').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    // The header's link is named in the new language too.
+    await page.getByRole('link', { name: 'Settings', exact: true }).waitFor();
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page);
+
+    await page.getByLabel('Name', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save the name' }).click();
+    await page.getByText('Please fill in all fields').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Zoé in English');
+    await page.getByRole('button', { name: 'Save the name' }).click();
+    await page.getByText('Name saved.').waitFor();
+
+    await page.getByLabel('Current password').fill(user.password);
+    await page.getByLabel('New password', { exact: true }).fill('abc');
+    await page.getByLabel('Confirm the new password').fill('abc');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await page.getByText('Password must be at least 6 characters').waitFor();
+
+    const sessions = page.getByRole('list', { name: 'Open sessions' });
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await page.getByText('Your other sessions have been signed out.').waitFor();
+    expect(await sessionStatus(otherDevice)).toBe(401);
+    expect(await sessionStatus(page)).toBe(200);
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Sign out everywhere else' }).isDisabled()).toBe(
+      true,
+    );
+
+    // The account's language changed with the page: the next sign-in elsewhere is in English.
+    const fresh = await openPage({ viewport: desktop });
+    await logIn(fresh, user);
+    await fresh.getByRole('heading', { name: 'TikTok Automation' }).waitFor();
+  });
+});
