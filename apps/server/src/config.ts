@@ -33,6 +33,8 @@ const envSchema = z.object({
   ),
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: readable lines on a terminal, JSON lines otherwise (lib/logger.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SESSION_SECRET: optionalString.pipe(
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
@@ -135,6 +137,7 @@ export interface Config {
   databaseUrl: string | null;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
+  logFormat: NonNullable<Env['LOG_FORMAT']> | null;
   sessionSecret: string;
   tokenEncryptionKey: Buffer;
   /** Local-only secret the admin CLI uses to reach a running server (PGlite allows one process). */
@@ -275,6 +278,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? null,
     publicUrl,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? null,
     sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
     tokenEncryptionKey: Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? secrets.tokenEncryptionKey, 'hex'),
     adminToken: secrets.adminToken,

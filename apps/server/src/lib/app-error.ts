@@ -85,6 +85,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       body = { code: 'internal', message: 'Internal error' };
     }
     if (status >= 500 && !(error instanceof AppError)) status = 500;
+    // A client's mistake is worth a line, not an alarm: errors are for what Cadence got wrong.
+    if (status < 500) request.log.warn({ statusCode: status, code: body.code }, 'request refused');
     void reply.status(status).send(body);
   });
 }
