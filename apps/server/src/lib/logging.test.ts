@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError, registerErrorHandler } from './app-error.ts';
 import { logFormat } from './logger.ts';
@@ -24,7 +23,7 @@ describe('refused and failed requests in the log', () => {
         done();
       },
     });
-    const app = Fastify({ loggerInstance: pino({ level: 'info' }, stream) });
+    const app = Fastify({ logger: { level: 'info', stream } });
     registerErrorHandler(app);
     app.get('/refused', () => {
       throw new AppError('validation_failed', 'bad input');
