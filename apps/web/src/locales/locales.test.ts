@@ -78,6 +78,34 @@ describe('translations', () => {
     expect(pluralForms(frKeys).size).toBeGreaterThan(0);
   });
 
+  // One word per concept in each language: TikTok's own (its French app says Duo and Collage).
+  // Each entry: the term to use, and the variants no text may use instead.
+  const glossary = {
+    fr: [
+      { term: /\bDuos?\b/, not: /\bDuets?\b|\bDuo(?:s)? vidéo/i },
+      { term: /\bCollages?\b/, not: /\bStitch/i },
+      { term: /\bcompte TikTok\b/i, not: /\baccount\b/i },
+    ],
+    en: [
+      { term: /\bDuets?\b/, not: /\bDuos?\b/ },
+      { term: /\bStitch(?:es)?\b/, not: /\bCollages?\b|\bStitchs\b/ },
+    ],
+  } as const;
+
+  it('uses one term per concept, TikTok’s own, in each language', () => {
+    for (const [language, keys] of [
+      ['fr', frKeys],
+      ['en', enKeys],
+    ] as const) {
+      const texts = [...keys.values()];
+      for (const { term, not } of glossary[language]) {
+        expect(texts.some((text) => term.test(text)), `${language}: ${term}`).toBe(true);
+        const offenders = [...keys].filter(([, text]) => not.test(text)).map(([key]) => key);
+        expect(offenders, `${language}: ${not}`).toEqual([]);
+      }
+    }
+  });
+
   it('keeps the original product texts of spec §2 and §8', () => {
     expect(fr.auth!.login).toBe('Connexion');
     expect(fr.auth!.signup).toBe('Inscription');
