@@ -72,4 +72,59 @@ describe("the publisher's heartbeat", () => {
     expect(events).toEqual(['renewal sent', 'renewal answered', 'advance returned']);
     expect(kit.ledgerPostsTitled('Heartbeat')).toHaveLength(1);
   });
+
+  it('hands a post back when its renewals stop being confirmed, as a run that ended, not died', async () => {
+    const postId = await kit.duePostNobodyWakes('Slow lease');
+    const { db } = kit.t.context.database;
+    const real = createPublishingRepository(db);
+    // A database too slow to confirm any renewal within the lease (a starved machine).
+    const repository: PublishingRepository = {
+      ...real,
+      renewLease: async (id, lease) => {
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        return real.renewLease(id, lease);
+      },
+    };
+    const { context } = kit.t;
+    const woken: string[] = [];
+    const publisher = createPublisher({
+      repository,
+      // Each chunk takes longer than the lease: the work notices the unconfirmed lease.
+      tiktok: {
+        ...context.tiktok,
+        uploadChunk: async (url, options) => {
+          await new Promise((resolve, reject) => {
+            const timer = setTimeout(resolve, 2_500);
+            options.signal?.addEventListener(
+              'abort',
+              () => {
+                clearTimeout(timer);
+                reject(new Error('upload aborted', { cause: options.signal?.reason }));
+              },
+              { once: true },
+            );
+          });
+          return context.tiktok.uploadChunk(url, options);
+        },
+      },
+      tokens: context.tokens,
+      storage: context.storage,
+      wake: async (id) => {
+        woken.push(id);
+      },
+      logger: pino({ level: 'silent' }),
+      leaseMs: 1_500,
+    });
+
+    expect(await publisher.advance(postId)).toBe('lease_lost');
+    const row = await db
+      .selectFrom('posts')
+      .select(['status', 'lease_owner', 'unfinished_runs'])
+      .where('id', '=', postId)
+      .executeTakeFirstOrThrow();
+    // Released, its run count reset (it would have counted towards the poison-row limit), and
+    // woken again at once; the next run resumes from the row.
+    expect(row).toMatchObject({ status: 'publishing', lease_owner: null, unfinished_runs: 0 });
+    expect(woken).toEqual([postId]);
+  }, 30_000);
 });

@@ -4,7 +4,7 @@ import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
 import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
-import { startHeartbeat } from '../../lib/heartbeat.ts';
+import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import {
   VIDEO_CONTENT_TYPES,
@@ -110,6 +110,25 @@ export function createPublisher(deps: PublisherDeps) {
     return kept ? 'waiting' : 'lease_lost';
   }
 
+  /**
+   * The work stopped because no renewal was confirmed in time (a slow database or a starved
+   * process), not because another worker took the post: when the lease is still ours, hand the
+   * post back at once, as a run that ended rather than one that died. Without this, every such
+   * stop on a loaded machine counted towards the poison-row limit and sent posts TikTok already
+   * had into quarantine. The update is conditional on the owner, so a post taken over is untouched.
+   */
+  async function giveBackUnconfirmed(post: PublishRow, owner: string, signal: AbortSignal) {
+    const reason: unknown = signal.reason;
+    if (!(reason instanceof LeaseLostError) || reason.kind !== 'unconfirmed') return;
+    try {
+      if (await later(post, owner, 0)) {
+        logger.warn({ postId: post.id }, 'lease not renewed in time: post handed back');
+      }
+    } catch (error) {
+      logger.warn({ err: error, postId: post.id }, 'could not hand back a post after a slow lease');
+    }
+  }
+
   /** `details` go to the log only: the error, or TikTok's own words behind the reason. */
   async function fail(
     post: PublishRow,
@@ -168,7 +187,11 @@ export function createPublisher(deps: PublisherDeps) {
     }
   }
 
-  async function init(post: AccountPublishRow, owner: string): Promise<AdvanceOutcome> {
+  async function init(
+    post: AccountPublishRow,
+    owner: string,
+    signal: AbortSignal,
+  ): Promise<AdvanceOutcome> {
     // Before TikTok creates a post we could never upload to.
     if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
     const creator = await tokens.withAccessToken(post.account_id, (token) =>
@@ -232,14 +255,15 @@ export function createPublisher(deps: PublisherDeps) {
       );
       return 'lease_lost';
     }
-    return upload({ ...post, ...progress }, owner, false);
+    // The same lease guards the upload that follows: a lost lease stops it mid-chunk.
+    return upload({ ...post, ...progress }, owner, false, signal);
   }
 
   async function upload(
     post: AccountPublishRow,
     owner: string,
     resumed: boolean,
-    signal?: AbortSignal,
+    signal: AbortSignal,
   ): Promise<AdvanceOutcome> {
     const {
       publish_id: publishId,
@@ -368,7 +392,7 @@ export function createPublisher(deps: PublisherDeps) {
                 : 'lease_lost';
             }
           }
-          return await init(post, owner);
+          return await init(post, owner, signal);
         }
         case 'upload':
           return await upload(post, owner, true, signal);
@@ -422,7 +446,9 @@ export function createPublisher(deps: PublisherDeps) {
         onError: (error) => logger.warn({ err: error, postId }, 'lease renewal failed'),
       });
       try {
-        return await step(post, owner, reserved, heartbeat.signal);
+        const outcome = await step(post, owner, reserved, heartbeat.signal);
+        if (outcome === 'lease_lost') await giveBackUnconfirmed(post, owner, heartbeat.signal);
+        return outcome;
       } finally {
         await heartbeat.stop();
       }
