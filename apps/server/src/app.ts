@@ -116,7 +116,10 @@ export async function buildApp(
   await app.register(userRoutes, { users: context.users });
   await app.register(accountRoutes, { service: context.accounts, auth: context.auth });
   await app.register(mediaRoutes, { media: context.media });
-  await app.register(scheduleRoutes, { schedules: context.schedules });
+  await app.register(scheduleRoutes, {
+    schedules: context.schedules,
+    listing: context.postListing,
+  });
   await app.register(storyRoutes, { stories: context.stories });
   await app.register(memeRoutes, { memes: context.memes });
   await app.register(uploadRoutes, {
@@ -144,6 +147,7 @@ export async function buildApp(
         ...context.config.publicInfo,
         tiktokSandbox: context.config.tiktok.sandbox,
         maxUploadBytes: context.config.uploads.maxBytes,
+        tiktokDailyPostCap: context.config.planning.dailyPostCap,
       }),
   );
 

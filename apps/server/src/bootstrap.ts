@@ -16,6 +16,8 @@ import { createMediaRepository } from './modules/media/repository.ts';
 import { createMediaService } from './modules/media/service.ts';
 import { createScheduleRepository } from './modules/schedules/repository.ts';
 import { accountPostStats, createScheduleService } from './modules/schedules/service.ts';
+import { createPostListingService } from './modules/schedules/listing-service.ts';
+import { createPostListing } from './modules/schedules/post-listing.ts';
 import { enqueueStoryRender } from './modules/stories/jobs.ts';
 import { createStoryRepository } from './modules/stories/repository.ts';
 import { createStoryService } from './modules/stories/service.ts';
@@ -148,12 +150,19 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const postListing = createPostListingService({
+    listing: createPostListing(database.db),
+    users: createUserRepository(database.db),
+    dailyPostCap: config.planning.dailyPostCap,
+  });
+
   const context: AppContext = {
     config,
     database,
     storage,
     media,
     schedules,
+    postListing,
     stories,
     memes,
     cipher,

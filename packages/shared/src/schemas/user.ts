@@ -27,6 +27,8 @@ export const publicConfigSchema = z.object({
   tiktokSandbox: z.boolean(),
   /** Largest file the server takes (MAX_UPLOAD_BYTES), so the browser can refuse bigger ones at once. */
   maxUploadBytes: z.number().int().positive(),
+  /** TIKTOK_DAILY_POST_CAP: posts per account per day Cadence plans for ('12/15 aujourd'hui'). */
+  tiktokDailyPostCap: z.number().int().positive(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

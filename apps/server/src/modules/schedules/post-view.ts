@@ -27,5 +27,12 @@ export function toPost(row: PostViewRow): Post {
     tiktokPostUrl:
       row.tiktok_post_id === null ? null : tiktokPostUrl(row.account_username, row.tiktok_post_id),
     createdAt: row.created_at.toISOString(),
+    timeZone: row.time_zone,
+    privacyLevel: row.privacy_level,
+    allowComment: row.allow_comment,
+    allowDuet: row.allow_duet,
+    allowStitch: row.allow_stitch,
+    note: row.note,
+    postponedFrom: row.postponed_from?.toISOString() ?? null,
   };
 }

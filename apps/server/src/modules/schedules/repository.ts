@@ -5,23 +5,43 @@ import type { PostTable, ScheduleTable } from './db-types.ts';
 
 export type PostRow = Selectable<PostTable>;
 
-/** A post with what its JSON needs from elsewhere (the video's thumbnail). */
-export type PostViewRow = PostRow & { thumbnail_key: string | null; schedule_created_at: Date };
+/** A post with what its JSON needs from elsewhere (the video's thumbnail, its schedule's settings). */
+export type PostViewRow = PostRow & {
+  thumbnail_key: string | null;
+  schedule_created_at: Date;
+  time_zone: string;
+  privacy_level: string;
+  allow_comment: boolean;
+  allow_duet: boolean;
+  allow_stitch: boolean;
+};
 
 export type NewPost = Omit<
   Insertable<PostTable>,
   'schedule_id' | 'user_id' | 'account_id' | 'account_username' | 'wake_at'
 >;
 
+/** Posts joined with what their JSON needs (postSchema); callers add the user scope. */
+export function selectPostViews(db: Kysely<Database>) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('schedules', 'schedules.id', 'posts.schedule_id')
+    .innerJoin('media', 'media.id', 'posts.media_id')
+    .selectAll('posts')
+    .select([
+      'media.thumbnail_key',
+      'schedules.created_at as schedule_created_at',
+      'schedules.time_zone',
+      'schedules.privacy_level',
+      'schedules.allow_comment',
+      'schedules.allow_duet',
+      'schedules.allow_stitch',
+    ]);
+}
+
 /** SQL for schedules and the user-facing side of posts. Every query is scoped by user id. */
 export function createScheduleRepository(db: Kysely<Database>) {
-  const postViews = () =>
-    db
-      .selectFrom('posts')
-      .innerJoin('schedules', 'schedules.id', 'posts.schedule_id')
-      .innerJoin('media', 'media.id', 'posts.media_id')
-      .selectAll('posts')
-      .select(['media.thumbnail_key', 'schedules.created_at as schedule_created_at']);
+  const postViews = () => selectPostViews(db);
 
   return {
     /** The schedule and its posts in one transaction: a request creates all of them or none. */

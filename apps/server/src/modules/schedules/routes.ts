@@ -1,4 +1,11 @@
 import { uuidParams } from '@cadence/shared/schemas/params';
+import {
+  calendarQuerySchema,
+  calendarSchema,
+  historyQuerySchema,
+  postPageSchema,
+  queueQuerySchema,
+} from '@cadence/shared/schemas/planning';
 import { createScheduleSchema, postSchema } from '@cadence/shared/schemas/schedule';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,6 +13,7 @@ import { z } from 'zod';
 import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { streamPostEvents, type PostStream } from './post-events.ts';
+import type { PostListingService } from './listing-service.ts';
 import type { ScheduleService } from './service.ts';
 import { messageKey } from '@cadence/shared/translation-key';
 
@@ -27,6 +35,7 @@ const existingPostId: preValidationAsyncHookHandler = async (request) => {
 
 export interface ScheduleRoutesOptions {
   schedules: ScheduleService;
+  listing: PostListingService;
   /** Live-stream poll period (tests shorten it). */
   eventsPollMs?: number;
   /** How often an open stream re-checks its session (tests shorten it). */
@@ -39,7 +48,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
   const preValidation = signedIn(fastify);
   const postAction = [preValidation, existingPostId];
   const tags = ['posts'];
-  const { schedules } = options;
+  const { schedules, listing } = options;
   const streams = new Set<PostStream>();
   // Open streams would keep app.close() waiting for their sockets: end them first.
   app.addHook('preClose', async () => {
@@ -57,6 +66,60 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     '/api/posts',
     { preValidation, schema: { tags, response: { 200: postsReply } } },
     async (request) => ({ posts: await schedules.list(userOf(request).id) }),
+  );
+
+  app.get(
+    '/api/posts/queue',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          'Upcoming posts (pending, publishing), soonest first, a page at a time (keyset cursor).',
+        querystring: queueQuerySchema,
+        response: { 200: postPageSchema },
+      },
+    },
+    async (request) => listing.page(userOf(request).id, 'queue', request.query),
+  );
+
+  app.get(
+    '/api/posts/history',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          'Past posts (completed, failed, cancelled), latest due time first, a page at a time.',
+        querystring: historyQuerySchema,
+        response: { 200: postPageSchema },
+      },
+    },
+    async (request) => listing.page(userOf(request).id, 'history', request.query),
+  );
+
+  app.get(
+    '/api/posts/calendar',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          'Posts due in [from, to) (at most 42 days, `limit` posts) and per-account counts per day.',
+        querystring: calendarQuerySchema,
+        response: { 200: calendarSchema },
+      },
+    },
+    async (request) => listing.calendar(userOf(request).id, request.query),
+  );
+
+  app.get(
+    '/api/posts/:id',
+    {
+      preValidation: postAction,
+      schema: { tags, params: uuidParams, response: { 200: postSchema } },
+    },
+    async (request) => schedules.get(userOf(request).id, request.params.id),
   );
 
   app.post(

@@ -198,6 +198,10 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return { scheduleId, posts: rows.map(toPost) };
     },
 
+    async get(userId: string, id: string): Promise<Post> {
+      return toPost(await requirePost(userId, id));
+    },
+
     async list(userId: string): Promise<Post[]> {
       return (await repository.listPostViews(userId)).map(toPost);
     },

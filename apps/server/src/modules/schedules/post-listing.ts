@@ -1,0 +1,238 @@
+// SQL of the planning lists: keyset pages of the queue and the history, a calendar range and its
+// per-day counts. Every query is scoped by user id and bounded in size.
+import { historyStatuses, upcomingStatuses } from '@cadence/shared/schemas/planning';
+import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { selectPostViews, type PostViewRow } from './repository.ts';
+import './db-types.ts';
+
+/** A position in a list: the (due_at, id) of the last post shown. */
+export interface PageKey {
+  dueAt: Date;
+  id: string;
+}
+
+const cursorShape = z.tuple([z.iso.datetime(), z.uuid()]);
+
+/** Opaque to clients: base64url of `[dueAt, id]`. */
+export function encodeCursor(key: PageKey): string {
+  return Buffer.from(JSON.stringify([key.dueAt.toISOString(), key.id])).toString('base64url');
+}
+
+/** The key of a cursor from `encodeCursor`; a 400 for anything else. */
+export function decodeCursor(cursor: string): PageKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const result = cursorShape.safeParse(parsed);
+  if (!result.success) {
+    throw new AppError('validation_failed', 'Invalid cursor', { cursor: 'errors.invalidCursor' });
+  }
+  return { dueAt: new Date(result.data[0]), id: result.data[1] };
+}
+
+export type ListKind = 'queue' | 'history';
+
+export interface PageRequest {
+  accountId?: string | undefined;
+  statuses?: readonly PostStatus[] | undefined;
+  after?: PageKey | undefined;
+  limit: number;
+}
+
+export interface DayCountRow {
+  date: string;
+  account_id: string | null;
+  account_username: string;
+  total: number;
+  towards_cap: number;
+}
+
+/** Statuses that use up one of TikTok's daily posts (or will). */
+export const capStatuses = ['pending', 'publishing', 'completed'] as const;
+
+/** PostgreSQL's refusal of a zone its tz database lacks (Intl may know zones it does not). */
+function isUnknownZone(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    error.code === '22023' &&
+    'message' in error &&
+    typeof error.message === 'string' &&
+    error.message.includes('time zone')
+  );
+}
+
+/** Runs a query that reads days in `timeZone`; a zone PostgreSQL does not know is the client's 400. */
+export async function inZone<TResult>(run: () => Promise<TResult>): Promise<TResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isUnknownZone(error)) {
+      throw new AppError('validation_failed', 'Unknown time zone', {
+        timeZone: 'errors.invalidTimeZone',
+      });
+    }
+    throw error;
+  }
+}
+
+export function createPostListing(db: Kysely<Database>) {
+  const postViews = () => selectPostViews(db);
+  /** An account's posts due in [from, to) that use up a daily post (see capStatuses). */
+  const accountCapPosts = (userId: string, accountId: string, from: Date, to: Date) =>
+    db
+      .selectFrom('posts')
+      .where('posts.user_id', '=', userId)
+      .where('posts.account_id', '=', accountId)
+      .where('posts.status', 'in', capStatuses)
+      .where('posts.due_at', '>=', from)
+      .where('posts.due_at', '<', to);
+
+  return {
+    /**
+     * One page (`limit` + 1 rows: the extra one says whether another page follows). The queue runs
+     * forward from the soonest due time, the history backward from the latest; both on (due_at,
+     * id), so posts inserted meanwhile never shift a page (no skipped or repeated post).
+     */
+    page(userId: string, kind: ListKind, request: PageRequest): Promise<PostViewRow[]> {
+      // Literal predicates, identical to the partial indexes' (migration 0012).
+      const statusClass =
+        kind === 'queue'
+          ? sql<boolean>`posts.status in ('pending', 'publishing')`
+          : sql<boolean>`posts.status in ('completed', 'failed', 'cancelled')`;
+      const allowed: readonly PostStatus[] = kind === 'queue' ? upcomingStatuses : historyStatuses;
+      const statuses = request.statuses?.filter((status) => allowed.includes(status));
+      let query = postViews()
+        .where('posts.user_id', '=', userId)
+        .where(statusClass)
+        .limit(request.limit + 1);
+      if (request.accountId !== undefined) {
+        query = query.where('posts.account_id', '=', request.accountId);
+      }
+      if (statuses !== undefined && statuses.length < allowed.length) {
+        query = query.where('posts.status', 'in', statuses);
+      }
+      const after = request.after;
+      if (kind === 'queue') {
+        if (after)
+          query = query.where(
+            sql<boolean>`(posts.due_at, posts.id) > (${after.dueAt}, ${after.id})`,
+          );
+        return query.orderBy('posts.due_at', 'asc').orderBy('posts.id', 'asc').execute();
+      }
+      if (after)
+        query = query.where(sql<boolean>`(posts.due_at, posts.id) < (${after.dueAt}, ${after.id})`);
+      return query.orderBy('posts.due_at', 'desc').orderBy('posts.id', 'desc').execute();
+    },
+
+    /** Posts due in [from, to), soonest first, at most `limit` + 1. */
+    range(
+      userId: string,
+      from: Date,
+      to: Date,
+      filter: { accountId?: string | undefined; statuses?: readonly PostStatus[] | undefined },
+      limit: number,
+    ): Promise<PostViewRow[]> {
+      let query = postViews()
+        .where('posts.user_id', '=', userId)
+        .where('posts.due_at', '>=', from)
+        .where('posts.due_at', '<', to);
+      if (filter.accountId !== undefined) {
+        query = query.where('posts.account_id', '=', filter.accountId);
+      }
+      if (filter.statuses !== undefined) query = query.where('posts.status', 'in', filter.statuses);
+      return query
+        .orderBy('posts.due_at', 'asc')
+        .orderBy('posts.id', 'asc')
+        .limit(limit + 1)
+        .execute();
+    },
+
+    /** Per account and per day of `timeZone`: every post, and those counting towards the cap. */
+    dayCounts(
+      userId: string,
+      from: Date,
+      to: Date,
+      timeZone: string,
+      filter: { accountId?: string | undefined; statuses?: readonly PostStatus[] | undefined },
+    ): Promise<DayCountRow[]> {
+      const day = sql<string>`to_char(posts.due_at at time zone ${timeZone}, 'YYYY-MM-DD')`;
+      // A deleted account's posts have no account id: they are told apart by the name they had.
+      const deletedName = sql<
+        string | null
+      >`case when posts.account_id is null then posts.account_username end`;
+      let query = db
+        .selectFrom('posts')
+        .select([
+          day.as('date'),
+          'posts.account_id',
+          sql<string>`max(posts.account_username)`.as('account_username'),
+          sql<number>`count(*)::int`.as('total'),
+          sql<number>`(count(*) filter (where posts.status in ('pending', 'publishing', 'completed')))::int`.as(
+            'towards_cap',
+          ),
+        ])
+        .where('posts.user_id', '=', userId)
+        .where('posts.due_at', '>=', from)
+        .where('posts.due_at', '<', to);
+      if (filter.accountId !== undefined) {
+        query = query.where('posts.account_id', '=', filter.accountId);
+      }
+      if (filter.statuses !== undefined) query = query.where('posts.status', 'in', filter.statuses);
+      // By position: a second `${timeZone}` would be another parameter, so another expression.
+      return inZone(() =>
+        query
+          .groupBy([sql`1`, 'posts.account_id', deletedName])
+          .orderBy(sql`1`)
+          .orderBy(sql`max(posts.account_username)`)
+          .orderBy('posts.account_id')
+          .execute(),
+      );
+    },
+
+    /**
+     * One account's posts that count towards TikTok's cap, per day of `timeZone`, for days
+     * starting in [from, to) (`excludePostId`: the post being moved, which must not count itself).
+     */
+    async accountDayCounts(
+      userId: string,
+      accountId: string,
+      from: Date,
+      to: Date,
+      timeZone: string,
+      excludePostId?: string,
+    ): Promise<Map<string, number>> {
+      const day = sql<string>`to_char(posts.due_at at time zone ${timeZone}, 'YYYY-MM-DD')`;
+      let query = accountCapPosts(userId, accountId, from, to).select([
+        day.as('date'),
+        sql<number>`count(*)::int`.as('count'),
+      ]);
+      if (excludePostId !== undefined) query = query.where('posts.id', '<>', excludePostId);
+      const rows = await inZone(() => query.groupBy(sql`1`).execute());
+      return new Map(rows.map((row) => [row.date, Number(row.count)]));
+    },
+
+    /** Due times of an account's posts in [from, to) that hold a posting slot (not cancelled or failed). */
+    async accountDueTimes(
+      userId: string,
+      accountId: string,
+      from: Date,
+      to: Date,
+    ): Promise<Date[]> {
+      const rows = await accountCapPosts(userId, accountId, from, to)
+        .select('posts.due_at')
+        .execute();
+      return rows.map((row) => row.due_at);
+    },
+  };
+}
+
+export type PostListing = ReturnType<typeof createPostListing>;
