@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { CommercialContent } from '@cadence/shared/schemas/schedule';
 import type { Database } from '../../db/schema.ts';
 import './db-types.ts';
 import type { PostTable, ScheduleTable } from './db-types.ts';
@@ -14,7 +15,33 @@ export type PostViewRow = PostRow & {
   allow_comment: boolean;
   allow_duet: boolean;
   allow_stitch: boolean;
+  commercial_content: CommercialContent;
 };
+
+/** A post's publish progress, forgotten when it starts over (a new TikTok post). */
+const freshProgress = {
+  fail_reason: null,
+  attempt: 0,
+  unfinished_runs: 0,
+  lease_owner: null,
+  lease_until: null,
+  init_started_at: null,
+  publish_id: null,
+  upload_url: null,
+  upload_url_expires_at: null,
+  uploaded_bytes: 0,
+  poll_count: 0,
+  tiktok_post_id: null,
+  published_at: null,
+} as const;
+
+/** The TikTok settings a schedule holds for its posts. */
+export interface PostSettings {
+  privacy_level: string;
+  allow_comment: boolean;
+  allow_duet: boolean;
+  allow_stitch: boolean;
+}
 
 export type NewPost = Omit<
   Insertable<PostTable>,
@@ -36,12 +63,45 @@ export function selectPostViews(db: Kysely<Database>) {
       'schedules.allow_comment',
       'schedules.allow_duet',
       'schedules.allow_stitch',
+      'schedules.commercial_content',
     ]);
 }
 
 /** SQL for schedules and the user-facing side of posts. Every query is scoped by user id. */
 export function createScheduleRepository(db: Kysely<Database>) {
   const postViews = () => selectPostViews(db);
+
+  /**
+   * A cancelled or failed post back to pending, due at `dueAt` (or, with 'keep', at its own
+   * time if that is still after `now`), its publish progress forgotten and its note cleared;
+   * not for a post whose account was deleted. False when nothing matched.
+   */
+  async function reopen(
+    userId: string,
+    id: string,
+    from: readonly ('cancelled' | 'failed')[],
+    dueAt: Date | { keep: true; after: Date },
+  ): Promise<boolean> {
+    const due = dueAt instanceof Date ? dueAt : sql<Date>`due_at`;
+    let query = db
+      .updateTable('posts')
+      .set({
+        ...freshProgress,
+        status: 'pending',
+        due_at: due,
+        wake_at: due,
+        note: null,
+        postponed_from: null,
+        updated_at: sql<Date>`clock_timestamp()`,
+      })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .where('account_id', 'is not', null);
+    if (!(dueAt instanceof Date)) query = query.where('due_at', '>', dueAt.after);
+    const result = await query.executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
 
   return {
     /** The schedule and its posts in one transaction: a request creates all of them or none. */
@@ -125,7 +185,13 @@ export function createScheduleRepository(db: Kysely<Database>) {
     async reschedule(userId: string, id: string, dueAt: Date): Promise<boolean> {
       const result = await db
         .updateTable('posts')
-        .set({ due_at: dueAt, wake_at: dueAt, updated_at: sql<Date>`clock_timestamp()` })
+        .set({
+          due_at: dueAt,
+          wake_at: dueAt,
+          note: null,
+          postponed_from: null,
+          updated_at: sql<Date>`clock_timestamp()`,
+        })
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where('status', '=', 'pending')
@@ -138,32 +204,103 @@ export function createScheduleRepository(db: Kysely<Database>) {
      * a post whose account was deleted.
      */
     async retry(userId: string, id: string, now: Date): Promise<boolean> {
-      const result = await db
-        .updateTable('posts')
-        .set({
-          status: 'pending',
-          due_at: now,
-          wake_at: now,
-          fail_reason: null,
-          attempt: 0,
-          lease_owner: null,
-          lease_until: null,
-          init_started_at: null,
-          publish_id: null,
-          upload_url: null,
-          upload_url_expires_at: null,
-          uploaded_bytes: 0,
-          poll_count: 0,
-          tiktok_post_id: null,
-          published_at: null,
-          updated_at: sql<Date>`clock_timestamp()`,
-        })
-        .where('user_id', '=', userId)
-        .where('id', '=', id)
-        .where('status', '=', 'failed')
-        .where('account_id', 'is not', null)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return reopen(userId, id, ['failed'], now);
+    },
+
+    reopen,
+
+    /**
+     * Changes a pending post (caption, due time, TikTok settings) in one transaction that holds
+     * its row, so the publisher either claimed it before (nothing changes: false) or sees it
+     * changed. Settings live on the schedule: a post sharing its schedule with others moves to a
+     * copy of it with the new settings, so its siblings keep theirs.
+     */
+    async editPending(
+      userId: string,
+      id: string,
+      changes: { title?: string | undefined; dueAt?: Date | undefined },
+      settings?: PostSettings,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const post = await trx
+          .selectFrom('posts')
+          .select(['schedule_id'])
+          .where('user_id', '=', userId)
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .forUpdate()
+          .executeTakeFirst();
+        if (!post) return false;
+        let scheduleId = post.schedule_id;
+        if (settings) {
+          const siblings = await trx
+            .selectFrom('posts')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('schedule_id', '=', scheduleId)
+            .executeTakeFirstOrThrow();
+          if (Number(siblings.count) > 1) {
+            const copy = await trx
+              .insertInto('schedules')
+              .columns([
+                'user_id',
+                'account_id',
+                'publish_type',
+                'time_zone',
+                'date',
+                'time',
+                'spaced_interval',
+                'privacy_level',
+                'allow_comment',
+                'allow_duet',
+                'allow_stitch',
+                'commercial_content',
+                'created_at',
+              ])
+              .expression((eb) =>
+                eb
+                  .selectFrom('schedules')
+                  .select([
+                    'user_id',
+                    'account_id',
+                    'publish_type',
+                    'time_zone',
+                    'date',
+                    'time',
+                    'spaced_interval',
+                    sql.val(settings.privacy_level).as('privacy_level'),
+                    sql.val(settings.allow_comment).as('allow_comment'),
+                    sql.val(settings.allow_duet).as('allow_duet'),
+                    sql.val(settings.allow_stitch).as('allow_stitch'),
+                    'commercial_content',
+                    'created_at',
+                  ])
+                  .where('id', '=', scheduleId),
+              )
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            scheduleId = copy.id;
+          } else {
+            await trx.updateTable('schedules').set(settings).where('id', '=', scheduleId).execute();
+          }
+        }
+        await trx
+          .updateTable('posts')
+          .set({
+            schedule_id: scheduleId,
+            ...(changes.title !== undefined && { title: changes.title }),
+            ...(changes.dueAt !== undefined && {
+              due_at: changes.dueAt,
+              wake_at: changes.dueAt,
+              // The user chose this time: Cadence's note about moving it no longer applies.
+              note: null,
+              postponed_from: null,
+            }),
+            updated_at: sql<Date>`clock_timestamp()`,
+          })
+          .where('id', '=', id)
+          .execute();
+        return true;
+      });
     },
 
     async pendingByAccount(

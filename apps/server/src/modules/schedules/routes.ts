@@ -2,9 +2,11 @@ import { uuidParams } from '@cadence/shared/schemas/params';
 import {
   calendarQuerySchema,
   calendarSchema,
+  editPostSchema,
   historyQuerySchema,
   postPageSchema,
   queueQuerySchema,
+  reschedulePostSchema,
 } from '@cadence/shared/schemas/planning';
 import { createScheduleSchema, postSchema } from '@cadence/shared/schemas/schedule';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
@@ -15,11 +17,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { streamPostEvents, type PostStream } from './post-events.ts';
 import type { PostListingService } from './listing-service.ts';
 import type { ScheduleService } from './service.ts';
-import { messageKey } from '@cadence/shared/translation-key';
 
-const rescheduleBody = z.object({
-  dueAt: z.iso.datetime({ offset: true, error: messageKey('errors.invalidDate') }),
-});
 const postsReply = z.object({ posts: z.array(postSchema) });
 const createReply = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
 
@@ -135,12 +133,49 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     '/api/posts/:id/reschedule',
     {
       preValidation: postAction,
-      schema: { tags, params: uuidParams, body: rescheduleBody, response: { 200: postSchema } },
+      schema: {
+        tags,
+        description:
+          'A new time for a pending post, or a cancelled or failed one (pending again, as a new TikTok post).',
+        params: uuidParams,
+        body: reschedulePostSchema,
+        response: { 200: postSchema },
+      },
     },
     async (request) => {
       const { id } = request.params;
       return schedules.reschedule(userOf(request).id, id, new Date(request.body.dueAt));
     },
+  );
+
+  app.patch(
+    '/api/posts/:id',
+    {
+      preValidation: postAction,
+      schema: {
+        tags,
+        description:
+          'Caption, privacy, interactions and time of a pending post; 409 once it started publishing.',
+        params: uuidParams,
+        body: editPostSchema,
+        response: { 200: postSchema },
+      },
+    },
+    async (request) => schedules.edit(userOf(request).id, request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/posts/:id/restore',
+    {
+      preValidation: postAction,
+      schema: {
+        tags,
+        description: 'A cancelled post back to pending, if its time is still ahead.',
+        params: uuidParams,
+        response: { 200: postSchema },
+      },
+    },
+    async (request) => schedules.restore(userOf(request).id, request.params.id),
   );
 
   app.post(

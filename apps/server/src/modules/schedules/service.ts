@@ -1,7 +1,9 @@
+import type { EditPost } from '@cadence/shared/schemas/planning';
 import {
   planErrorFields,
   type CreateScheduleRequest,
   type Post,
+  type PostStatus,
 } from '@cadence/shared/schemas/schedule';
 import { planSchedule } from '@cadence/shared/schedule/planner';
 import type { TranslationKey } from '@cadence/shared/translation-key';
@@ -16,7 +18,7 @@ import { AccountNeedsReconnectError, type TokenService } from '../accounts/token
 import type { MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
 import { toPost } from './post-view.ts';
-import type { ScheduleRepository } from './repository.ts';
+import type { PostSettings, PostViewRow, ScheduleRepository } from './repository.ts';
 
 /** Translation keys this module adds (fr/en texts are in the lead's locale files). */
 export const scheduleServiceErrorKeys = {
@@ -28,7 +30,13 @@ export const scheduleServiceErrorKeys = {
   notPending: 'schedules.errors.notPending',
   notFailed: 'schedules.errors.notFailed',
   accountDeleted: 'schedules.errors.accountDeleted',
-} as const;
+  lockedPublishing: 'schedules.errors.lockedPublishing',
+  lockedPublished: 'schedules.errors.lockedPublished',
+  lockedClosed: 'schedules.errors.lockedClosed',
+  notRestorable: 'schedules.errors.notRestorable',
+  restoreTimePassed: 'schedules.errors.restoreTimePassed',
+  notReschedulable: 'schedules.errors.notReschedulable',
+} as const satisfies Record<string, TranslationKey>;
 const keys = scheduleServiceErrorKeys;
 
 export interface ScheduleServiceDeps {
@@ -59,11 +67,21 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     }
   }
 
-  /** TikTok's current posting rules for the account (asked at submit, as TikTok requires). */
-  async function creatorInfo(accountId: string): Promise<CreatorInfo> {
+  /**
+   * TikTok's current posting rules for the account (asked at submit, as TikTok requires). When
+   * TikTok says the creator cannot post now (today's cap reached…), that only stops a post due
+   * now: with `laterPost` the answer is null and the publisher asks again when the post is due.
+   */
+  async function creatorInfo(
+    accountId: string,
+    { laterPost }: { laterPost: boolean },
+  ): Promise<CreatorInfo | null> {
     try {
       return await tokens.withAccessToken(accountId, (token) => tiktok.queryCreatorInfo(token));
     } catch (error) {
+      if (laterPost && error instanceof TikTokApiError && error.kind === 'cannot_post_now') {
+        return null;
+      }
       if (error instanceof AccountNeedsReconnectError) {
         throw new AppError('conflict', 'The account must be reconnected', {
           accountId: keys.accountNotConnected,
@@ -95,19 +113,81 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     return row;
   }
 
+  function wrongState(key: TranslationKey, field = 'status'): AppError {
+    return new AppError('conflict', 'The post is not in a state that allows this', {
+      [field]: key,
+    });
+  }
+
+  /** Why a post that is not pending can no longer be edited, by what it is now. */
+  function lockedKey(status: PostStatus): TranslationKey {
+    switch (status) {
+      case 'publishing':
+        return keys.lockedPublishing;
+      case 'completed':
+        return keys.lockedPublished;
+      case 'failed':
+      case 'cancelled':
+        return keys.lockedClosed;
+      case 'pending':
+        return keys.notPending;
+    }
+  }
+
   async function postAfterChange(
     userId: string,
     id: string,
     changed: boolean,
-    wrongStateKey: TranslationKey,
+    wrongStateKey: TranslationKey | ((status: PostStatus) => TranslationKey),
   ): Promise<Post> {
+    const row = await requirePost(userId, id);
     if (!changed) {
-      await requirePost(userId, id);
-      throw new AppError('conflict', 'The post is not in a state that allows this', {
-        status: wrongStateKey,
+      throw wrongState(
+        typeof wrongStateKey === 'function' ? wrongStateKey(row.status) : wrongStateKey,
+      );
+    }
+    return toPost(row);
+  }
+
+  function requireFuture(dueAt: Date, field = 'dueAt'): void {
+    if (dueAt.getTime() <= now().getTime()) {
+      throw new AppError('validation_failed', 'The new time is in the past', {
+        [field]: 'errors.dateInPast',
       });
     }
-    return toPost(await requirePost(userId, id));
+  }
+
+  /** The settings an edit asks for, checked as at submit: TikTok's options and disclosure rules. */
+  async function editedSettings(row: PostViewRow, edit: EditPost): Promise<PostSettings> {
+    const settings: PostSettings = {
+      privacy_level: edit.privacyLevel ?? row.privacy_level,
+      allow_comment: edit.allowComment ?? row.allow_comment,
+      allow_duet: edit.allowDuet ?? row.allow_duet,
+      allow_stitch: edit.allowStitch ?? row.allow_stitch,
+    };
+    const { enabled, brandedContent } = row.commercial_content;
+    if (enabled && brandedContent && settings.privacy_level === 'SELF_ONLY') {
+      throw new AppError('validation_failed', 'Branded content cannot be private', {
+        privacyLevel: 'errors.brandedContentPrivate',
+      });
+    }
+    if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+    const creator = await creatorInfo(row.account_id, { laterPost: true });
+    if (creator === null) return settings;
+    if (
+      edit.privacyLevel !== undefined &&
+      !creator.privacyLevelOptions.includes(settings.privacy_level)
+    ) {
+      throw new AppError('validation_failed', 'Privacy level not offered', {
+        privacyLevel: 'errors.selectPrivacy',
+      });
+    }
+    return {
+      ...settings,
+      allow_comment: settings.allow_comment && !creator.commentDisabled,
+      allow_duet: settings.allow_duet && !creator.duetDisabled,
+      allow_stitch: settings.allow_stitch && !creator.stitchDisabled,
+    };
   }
 
   return {
@@ -146,13 +226,18 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         );
       }
 
-      const creator = await creatorInfo(account.id);
-      if (!creator.privacyLevelOptions.includes(request.privacyLevel)) {
+      const creator = await creatorInfo(account.id, {
+        laterPost: request.publishType !== 'immediate',
+      });
+      if (creator && !creator.privacyLevelOptions.includes(request.privacyLevel)) {
         throw new AppError('validation_failed', 'Privacy level not offered', {
           privacyLevel: 'errors.selectPrivacy',
         });
       }
-      if (videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)) {
+      if (
+        creator &&
+        videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)
+      ) {
         throw new AppError('validation_failed', 'A video is too long for this account', {
           mediaIds: keys.videoTooLong,
         });
@@ -179,9 +264,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           spaced_interval: request.spacedInterval ? JSON.stringify(request.spacedInterval) : null,
           privacy_level: request.privacyLevel,
           // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
-          allow_comment: request.allowComment && !creator.commentDisabled,
-          allow_duet: request.allowDuet && !creator.duetDisabled,
-          allow_stitch: request.allowStitch && !creator.stitchDisabled,
+          allow_comment: request.allowComment && !(creator?.commentDisabled ?? false),
+          allow_duet: request.allowDuet && !(creator?.duetDisabled ?? false),
+          allow_stitch: request.allowStitch && !(creator?.stitchDisabled ?? false),
           commercial_content: JSON.stringify(request.commercialContent),
         },
         account.username,
@@ -210,19 +295,70 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return postAfterChange(userId, id, await repository.cancel(userId, id), keys.notPending);
     },
 
+    /**
+     * A new time for a pending post, or for a cancelled or failed one, which becomes pending again
+     * (a failed one as a new TikTok post, like a retry).
+     */
     async reschedule(userId: string, id: string, dueAt: Date): Promise<Post> {
-      if (dueAt.getTime() <= now().getTime()) {
-        throw new AppError('validation_failed', 'The new time is in the past', {
-          dueAt: 'errors.dateInPast',
-        });
+      requireFuture(dueAt);
+      const row = await requirePost(userId, id);
+      let changed: boolean;
+      switch (row.status) {
+        case 'pending':
+          changed = await repository.reschedule(userId, id, dueAt);
+          break;
+        case 'cancelled':
+        case 'failed':
+          if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+          changed = await repository.reopen(userId, id, ['cancelled', 'failed'], dueAt);
+          break;
+        case 'publishing':
+        case 'completed':
+          throw wrongState(keys.notReschedulable);
       }
-      const post = await postAfterChange(
-        userId,
-        id,
-        await repository.reschedule(userId, id, dueAt),
-        keys.notPending,
+      const post = await postAfterChange(userId, id, changed, (status) =>
+        status === 'pending' ? keys.notPending : keys.notReschedulable,
       );
       await wakeAll([{ id, dueAt }]);
+      return post;
+    },
+
+    /** Caption, TikTok settings and time of a pending post; 409 (and why) once it is publishing. */
+    async edit(userId: string, id: string, edit: EditPost): Promise<Post> {
+      const row = await requirePost(userId, id);
+      if (row.status !== 'pending') throw wrongState(lockedKey(row.status));
+      const dueAt = edit.dueAt === undefined ? undefined : new Date(edit.dueAt);
+      if (dueAt) requireFuture(dueAt);
+      const changesSettings =
+        edit.privacyLevel !== undefined ||
+        edit.allowComment !== undefined ||
+        edit.allowDuet !== undefined ||
+        edit.allowStitch !== undefined;
+      const settings = changesSettings ? await editedSettings(row, edit) : undefined;
+      const changed = await repository.editPending(
+        userId,
+        id,
+        { title: edit.title, dueAt },
+        settings,
+      );
+      const post = await postAfterChange(userId, id, changed, lockedKey);
+      if (dueAt) await wakeAll([{ id, dueAt }]);
+      return post;
+    },
+
+    /** A cancelled post back to pending at its own time, if that time is still ahead. */
+    async restore(userId: string, id: string): Promise<Post> {
+      const row = await requirePost(userId, id);
+      if (row.status !== 'cancelled') throw wrongState(keys.notRestorable);
+      if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+      const changed = await repository.reopen(userId, id, ['cancelled'], {
+        keep: true,
+        after: now(),
+      });
+      const post = await postAfterChange(userId, id, changed, (status) =>
+        status === 'cancelled' ? keys.restoreTimePassed : keys.notRestorable,
+      );
+      await wakeAll([{ id, dueAt: row.due_at }]);
       return post;
     },
 
