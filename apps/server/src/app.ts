@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi/plugin.ts';
 import { assertSameOriginRequest } from './auth/same-origin.ts';
 import { tiktokSandbox } from '@cadence/tiktok-sandbox';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { draftRoutes } from './modules/drafts/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(
     schedules: context.schedules,
     listing: context.postListing,
   });
+  await app.register(draftRoutes, { drafts: context.drafts });
   await app.register(storyRoutes, { stories: context.stories });
   await app.register(memeRoutes, { memes: context.memes });
   await app.register(uploadRoutes, {

@@ -18,6 +18,8 @@ import { createScheduleRepository } from './modules/schedules/repository.ts';
 import { accountPostStats, createScheduleService } from './modules/schedules/service.ts';
 import { createPostListingService } from './modules/schedules/listing-service.ts';
 import { createPostListing } from './modules/schedules/post-listing.ts';
+import { createDraftRepository } from './modules/drafts/repository.ts';
+import { createDraftService } from './modules/drafts/service.ts';
 import { enqueueStoryRender } from './modules/stories/jobs.ts';
 import { createStoryRepository } from './modules/stories/repository.ts';
 import { createStoryService } from './modules/stories/service.ts';
@@ -139,8 +141,11 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const postListingRepository = createPostListing(database.db);
   const schedules = createScheduleService({
     repository: scheduleRepository,
+    dayCounts: postListingRepository.accountDayCounts,
+    dailyPostCap: config.planning.dailyPostCap,
     accounts: accountRepository,
     tokens,
     tiktok,
@@ -151,9 +156,16 @@ export async function bootstrap(
   });
 
   const postListing = createPostListingService({
-    listing: createPostListing(database.db),
+    listing: postListingRepository,
     users: createUserRepository(database.db),
     dailyPostCap: config.planning.dailyPostCap,
+  });
+
+  const drafts = createDraftService({
+    repository: createDraftRepository(database.db),
+    accounts: accountRepository,
+    media,
+    schedules,
   });
 
   const context: AppContext = {
@@ -163,6 +175,7 @@ export async function bootstrap(
     media,
     schedules,
     postListing,
+    drafts,
     stories,
     memes,
     cipher,

@@ -8,6 +8,7 @@ import type { AccountRepository } from './modules/accounts/repository.ts';
 import type { AccountService } from './modules/accounts/service.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
 import type { MediaService } from './modules/media/service.ts';
+import type { DraftService } from './modules/drafts/service.ts';
 import type { PostListingService } from './modules/schedules/listing-service.ts';
 import type { ScheduleService } from './modules/schedules/service.ts';
 import type { StoryService } from './modules/stories/service.ts';
@@ -38,6 +39,7 @@ export interface AppContext {
   media: MediaService;
   schedules: ScheduleService;
   postListing: PostListingService;
+  drafts: DraftService;
   stories: StoryService;
   memes: MemeService;
 }

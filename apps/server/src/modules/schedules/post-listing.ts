@@ -4,6 +4,7 @@ import { historyStatuses, upcomingStatuses } from '@cadence/shared/schemas/plann
 import type { PostStatus } from '@cadence/shared/schemas/schedule';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
+import { pgErrorCode } from '../../db/pg-errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { selectPostViews, type PostViewRow } from './repository.ts';
@@ -60,10 +61,9 @@ export const capStatuses = ['pending', 'publishing', 'completed'] as const;
 /** PostgreSQL's refusal of a zone its tz database lacks (Intl may know zones it does not). */
 function isUnknownZone(error: unknown): boolean {
   return (
+    pgErrorCode(error) === '22023' &&
     typeof error === 'object' &&
     error !== null &&
-    'code' in error &&
-    error.code === '22023' &&
     'message' in error &&
     typeof error.message === 'string' &&
     error.message.includes('time zone')

@@ -67,6 +67,11 @@ export function selectPostViews(db: Kysely<Database>) {
     ]);
 }
 
+/** The draft a schedule was made from was deleted (or scheduled) meanwhile: nothing was created. */
+export class DraftGoneError extends Error {
+  override name = 'DraftGoneError';
+}
+
 /** SQL for schedules and the user-facing side of posts. Every query is scoped by user id. */
 export function createScheduleRepository(db: Kysely<Database>) {
   const postViews = () => selectPostViews(db);
@@ -104,13 +109,26 @@ export function createScheduleRepository(db: Kysely<Database>) {
   }
 
   return {
-    /** The schedule and its posts in one transaction: a request creates all of them or none. */
+    /**
+     * The schedule and its posts in one transaction: a request creates all of them or none. With
+     * `fromDraft`, the draft goes in the same transaction (DraftGoneError when it is already gone,
+     * so one draft never becomes two schedules).
+     */
     async insertSchedule(
       schedule: Insertable<ScheduleTable>,
       accountUsername: string,
       posts: readonly NewPost[],
+      options: { fromDraft?: string | undefined } = {},
     ): Promise<{ scheduleId: string; postIds: string[] }> {
       return db.transaction().execute(async (trx) => {
+        if (options.fromDraft !== undefined) {
+          const deleted = await trx
+            .deleteFrom('drafts')
+            .where('user_id', '=', schedule.user_id)
+            .where('id', '=', options.fromDraft)
+            .executeTakeFirst();
+          if (deleted.numDeletedRows === 0n) throw new DraftGoneError();
+        }
         const { id: scheduleId } = await trx
           .insertInto('schedules')
           .values(schedule)

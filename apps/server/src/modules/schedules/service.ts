@@ -4,8 +4,14 @@ import {
   type CreateScheduleRequest,
   type Post,
   type PostStatus,
+  type SpacedIntervalInput,
 } from '@cadence/shared/schemas/schedule';
-import { planSchedule } from '@cadence/shared/schedule/planner';
+import {
+  DEFAULT_HORIZON_DAYS,
+  planDailyCap,
+  type DailyCapPlan,
+} from '@cadence/shared/schedule/daily-cap';
+import { planSchedule, type PlannedPost } from '@cadence/shared/schedule/planner';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
 import { AppError } from '../../lib/app-error.ts';
@@ -17,8 +23,15 @@ import type { AccountPostStats } from '../accounts/service.ts';
 import { AccountNeedsReconnectError, type TokenService } from '../accounts/token-service.ts';
 import type { MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
+import type { ScheduleKind } from './db-types.ts';
+import type { PostListing } from './post-listing.ts';
 import { toPost } from './post-view.ts';
-import type { PostSettings, PostViewRow, ScheduleRepository } from './repository.ts';
+import {
+  DraftGoneError,
+  type PostSettings,
+  type PostViewRow,
+  type ScheduleRepository,
+} from './repository.ts';
 
 /** Translation keys this module adds (fr/en texts are in the lead's locale files). */
 export const scheduleServiceErrorKeys = {
@@ -39,13 +52,46 @@ export const scheduleServiceErrorKeys = {
 } as const satisfies Record<string, TranslationKey>;
 const keys = scheduleServiceErrorKeys;
 
+/** What every way of scheduling carries: the form without its timing. */
+type ScheduleContent = Pick<
+  CreateScheduleRequest,
+  | 'accountId'
+  | 'mediaIds'
+  | 'posts'
+  | 'privacyLevel'
+  | 'allowComment'
+  | 'allowDuet'
+  | 'allowStitch'
+  | 'commercialContent'
+>;
+
+/** How a schedule's times were chosen, as its row keeps it. */
+interface Timing {
+  kind: ScheduleKind;
+  timeZone: string;
+  date: string | null;
+  time: string | null;
+  spacedInterval: SpacedIntervalInput | null;
+  randomized: boolean;
+  /** The draft this schedule replaces (deleted with its creation). */
+  draftId?: string | undefined;
+}
+
+type AccountRow = NonNullable<Awaited<ReturnType<AccountRepository['findForUser']>>>;
+
+const DAY_MS = 24 * 60 * 60_000;
+
 export interface ScheduleServiceDeps {
   repository: ScheduleRepository;
   accounts: AccountRepository;
   tokens: TokenService;
   tiktok: TikTokClient;
   media: MediaService;
-  users: Pick<UserRepository, 'isPro'>;
+  users: Pick<UserRepository, 'isPro' | 'timeZoneOf'>;
+  /** An account's posts per day of a zone that count towards the cap (PostListing.accountDayCounts). */
+  dayCounts: PostListing['accountDayCounts'];
+  /** TIKTOK_DAILY_POST_CAP. */
+  dailyPostCap: number;
   /** Queues the publisher's wake-up for a post at `at` (the publish queue, wired in bootstrap). */
   wake: (postId: string, at: Date) => Promise<void>;
   logger: Pick<Logger, 'warn'>;
@@ -56,6 +102,7 @@ export interface ScheduleServiceDeps {
 /** Schedules (the form's submissions) and their posts, as the signed-in user sees them. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const { repository, accounts, tokens, tiktok, media, users, wake, logger } = deps;
+  const { dayCounts, dailyPostCap } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
@@ -190,97 +237,163 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     };
   }
 
+  /** The zone whose days TikTok's daily cap is counted in: the user's setting, else `fallback`. */
+  async function capZone(userId: string, fallback: string): Promise<string> {
+    return (await users.timeZoneOf(userId)) ?? fallback;
+  }
+
+  /**
+   * The cap planner over the account's posts around `posts` (a day before the first to a year
+   * after the last, so every suggestion knows the days it lands on).
+   */
+  async function capPlanFor(
+    userId: string,
+    accountId: string,
+    posts: readonly { dueAt: Date }[],
+    timeZone: string,
+  ): Promise<DailyCapPlan<number>> {
+    const times = posts.map((post) => post.dueAt.getTime());
+    const from = new Date(Math.min(...times) - DAY_MS);
+    const to = new Date(Math.max(...times) + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS);
+    const existing = await dayCounts(userId, accountId, from, to, timeZone);
+    return planDailyCap({
+      existing,
+      proposed: posts.map((post, index) => ({ key: index, dueAt: post.dueAt })),
+      cap: dailyPostCap,
+      timeZone,
+    });
+  }
+
+  /**
+   * Creates a schedule: the account and videos checked, the times planned (`plan`, once the
+   * account is known), TikTok's current rules applied, then the schedule and its posts stored
+   * (and its draft deleted) in one transaction, and the publisher woken for each post.
+   */
+  async function schedulePosts(
+    userId: string,
+    content: ScheduleContent,
+    timing: Timing,
+    plan: (account: AccountRow) => Promise<PlannedPost[]>,
+  ): Promise<{ scheduleId: string; posts: Post[] }> {
+    const account = await accounts.findForUser(userId, content.accountId);
+    if (!account) {
+      throw new AppError('conflict', 'No such TikTok account', {
+        accountId: 'errors.selectTikTokAccount',
+      });
+    }
+    if (account.status !== 'connected' || !account.scopes.includes('video.publish')) {
+      throw new AppError('conflict', 'The account cannot publish', {
+        accountId: keys.accountNotConnected,
+      });
+    }
+    const videos = await media.findMany(userId, content.mediaIds);
+    if (videos.length !== new Set(content.mediaIds).size) {
+      throw new AppError('validation_failed', 'Unknown video', {
+        mediaIds: 'errors.invalidVideo',
+      });
+    }
+    const planned = await plan(account);
+
+    const creator = await creatorInfo(account.id, { laterPost: timing.kind !== 'immediate' });
+    if (creator && !creator.privacyLevelOptions.includes(content.privacyLevel)) {
+      throw new AppError('validation_failed', 'Privacy level not offered', {
+        privacyLevel: 'errors.selectPrivacy',
+      });
+    }
+    if (
+      creator &&
+      videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)
+    ) {
+      throw new AppError('validation_failed', 'A video is too long for this account', {
+        mediaIds: keys.videoTooLong,
+      });
+    }
+    // Story and meme sources are taken outside TikTok's limits; they cannot be posted as they are.
+    const unpostable = videos.filter(
+      (video) => validateForTikTok(video.probe, { maxDurationSeconds: Infinity }).length > 0,
+    );
+    if (unpostable.length > 0) {
+      throw new AppError('validation_failed', 'A video does not meet TikTok’s limits', {
+        mediaIds: keys.videoNotPostable,
+      });
+    }
+
+    const titles = new Map(content.posts.map((post) => [post.mediaId, post.title]));
+    let inserted: { scheduleId: string; postIds: string[] };
+    try {
+      inserted = await repository.insertSchedule(
+        {
+          user_id: userId,
+          account_id: account.id,
+          publish_type: timing.kind,
+          time_zone: timing.timeZone,
+          date: timing.date,
+          time: timing.time,
+          spaced_interval: timing.spacedInterval ? JSON.stringify(timing.spacedInterval) : null,
+          privacy_level: content.privacyLevel,
+          // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
+          allow_comment: content.allowComment && !(creator?.commentDisabled ?? false),
+          allow_duet: content.allowDuet && !(creator?.duetDisabled ?? false),
+          allow_stitch: content.allowStitch && !(creator?.stitchDisabled ?? false),
+          commercial_content: JSON.stringify(content.commercialContent),
+        },
+        account.username,
+        planned.map((post) => ({
+          media_id: post.mediaId,
+          title: titles.get(post.mediaId) ?? '',
+          due_at: post.dueAt,
+          randomized: timing.randomized,
+          jitter_minutes: post.jitterMinutes,
+        })),
+        { fromDraft: timing.draftId },
+      );
+    } catch (error) {
+      if (error instanceof DraftGoneError) throw new AppError('not_found', 'No such draft');
+      throw error;
+    }
+    const { scheduleId, postIds } = inserted;
+    await wakeAll(postIds.map((id, index) => ({ id, dueAt: planned[index]?.dueAt ?? now() })));
+    const rows = await repository.postViewsByIds(userId, postIds);
+    return { scheduleId, posts: rows.map(toPost) };
+  }
+
   return {
+    /** POST /api/schedules: the form's request, planned by the shared planner. */
     async create(
       userId: string,
       request: CreateScheduleRequest,
     ): Promise<{ scheduleId: string; posts: Post[] }> {
-      const account = await accounts.findForUser(userId, request.accountId);
-      if (!account) {
-        throw new AppError('conflict', 'No such TikTok account', {
-          accountId: 'errors.selectTikTokAccount',
-        });
-      }
-      if (account.status !== 'connected' || !account.scopes.includes('video.publish')) {
-        throw new AppError('conflict', 'The account cannot publish', {
-          accountId: keys.accountNotConnected,
-        });
-      }
-      const videos = await media.findMany(userId, request.mediaIds);
-      if (videos.length !== new Set(request.mediaIds).size) {
-        throw new AppError('validation_failed', 'Unknown video', {
-          mediaIds: 'errors.invalidVideo',
-        });
-      }
-      const randomize =
+      const randomized =
         request.publishType === 'spaced' && request.spacedInterval?.randomizeTime === true;
-      if (randomize && !(await users.isPro(userId))) {
+      if (randomized && !(await users.isPro(userId))) {
         throw new AppError('pro_required', 'Randomized times are a Pro feature');
       }
-      const plan = planSchedule(request, now(), deps.random);
-      if (!plan.ok) {
-        throw new AppError(
-          'validation_failed',
-          'The schedule cannot be planned',
-          planErrorFields[plan.code],
-        );
-      }
-
-      const creator = await creatorInfo(account.id, {
-        laterPost: request.publishType !== 'immediate',
+      const timing: Timing = {
+        kind: request.publishType,
+        timeZone: request.timeZone,
+        date: request.date ?? null,
+        time: request.time ?? null,
+        spacedInterval: request.spacedInterval ?? null,
+        randomized,
+        draftId: request.draftId,
+      };
+      return schedulePosts(userId, request, timing, async (account) => {
+        const plan = planSchedule(request, now(), deps.random);
+        if (!plan.ok) {
+          throw new AppError(
+            'validation_failed',
+            'The schedule cannot be planned',
+            planErrorFields[plan.code],
+          );
+        }
+        if (request.overCap !== 'postpone') return plan.posts;
+        const zone = await capZone(userId, request.timeZone);
+        const capPlan = await capPlanFor(userId, account.id, plan.posts, zone);
+        return plan.posts.map((post, index) => {
+          const moved = capPlan.overflow.find((over) => over.key === index)?.suggestedDueAt;
+          return moved ? { ...post, dueAt: moved } : post;
+        });
       });
-      if (creator && !creator.privacyLevelOptions.includes(request.privacyLevel)) {
-        throw new AppError('validation_failed', 'Privacy level not offered', {
-          privacyLevel: 'errors.selectPrivacy',
-        });
-      }
-      if (
-        creator &&
-        videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)
-      ) {
-        throw new AppError('validation_failed', 'A video is too long for this account', {
-          mediaIds: keys.videoTooLong,
-        });
-      }
-      // Story and meme sources are taken outside TikTok's limits; they cannot be posted as they are.
-      const unpostable = videos.filter(
-        (video) => validateForTikTok(video.probe, { maxDurationSeconds: Infinity }).length > 0,
-      );
-      if (unpostable.length > 0) {
-        throw new AppError('validation_failed', 'A video does not meet TikTok’s limits', {
-          mediaIds: keys.videoNotPostable,
-        });
-      }
-
-      const titles = new Map(request.posts.map((post) => [post.mediaId, post.title]));
-      const { scheduleId, postIds } = await repository.insertSchedule(
-        {
-          user_id: userId,
-          account_id: account.id,
-          publish_type: request.publishType,
-          time_zone: request.timeZone,
-          date: request.date ?? null,
-          time: request.time ?? null,
-          spaced_interval: request.spacedInterval ? JSON.stringify(request.spacedInterval) : null,
-          privacy_level: request.privacyLevel,
-          // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
-          allow_comment: request.allowComment && !(creator?.commentDisabled ?? false),
-          allow_duet: request.allowDuet && !(creator?.duetDisabled ?? false),
-          allow_stitch: request.allowStitch && !(creator?.stitchDisabled ?? false),
-          commercial_content: JSON.stringify(request.commercialContent),
-        },
-        account.username,
-        plan.posts.map((planned) => ({
-          media_id: planned.mediaId,
-          title: titles.get(planned.mediaId) ?? '',
-          due_at: planned.dueAt,
-          randomized: randomize,
-          jitter_minutes: planned.jitterMinutes,
-        })),
-      );
-      await wakeAll(postIds.map((id, index) => ({ id, dueAt: plan.posts[index]?.dueAt ?? now() })));
-      const rows = await repository.postViewsByIds(userId, postIds);
-      return { scheduleId, posts: rows.map(toPost) };
     },
 
     async get(userId: string, id: string): Promise<Post> {
