@@ -64,7 +64,7 @@ export interface TestUser {
 export function api(
   t: TestApp,
   cookie: string,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: object,
 ) {
