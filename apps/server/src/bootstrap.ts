@@ -144,7 +144,7 @@ export async function bootstrap(
   const postListingRepository = createPostListing(database.db);
   const schedules = createScheduleService({
     repository: scheduleRepository,
-    dayCounts: postListingRepository.accountDayCounts,
+    dayCounts: (...args) => scheduleRepository.accountDayCounts(...args),
     dailyPostCap: config.planning.dailyPostCap,
     accounts: accountRepository,
     tokens,

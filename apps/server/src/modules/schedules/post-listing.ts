@@ -4,10 +4,9 @@ import { historyStatuses, upcomingStatuses } from '@cadence/shared/schemas/plann
 import type { PostStatus } from '@cadence/shared/schemas/schedule';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { pgErrorCode } from '../../db/pg-errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { selectPostViews, type PostViewRow } from './repository.ts';
+import { inZone, selectPostViews, type PostViewRow } from './repository.ts';
 import './db-types.ts';
 
 /** A position in a list: the (due_at, id) of the last post shown. */
@@ -55,47 +54,8 @@ export interface DayCountRow {
   towards_cap: number;
 }
 
-/** Statuses that use up one of TikTok's daily posts (or will). */
-export const capStatuses = ['pending', 'publishing', 'completed'] as const;
-
-/** PostgreSQL's refusal of a zone its tz database lacks (Intl may know zones it does not). */
-function isUnknownZone(error: unknown): boolean {
-  return (
-    pgErrorCode(error) === '22023' &&
-    typeof error === 'object' &&
-    error !== null &&
-    'message' in error &&
-    typeof error.message === 'string' &&
-    error.message.includes('time zone')
-  );
-}
-
-/** Runs a query that reads days in `timeZone`; a zone PostgreSQL does not know is the client's 400. */
-export async function inZone<TResult>(run: () => Promise<TResult>): Promise<TResult> {
-  try {
-    return await run();
-  } catch (error) {
-    if (isUnknownZone(error)) {
-      throw new AppError('validation_failed', 'Unknown time zone', {
-        timeZone: 'errors.invalidTimeZone',
-      });
-    }
-    throw error;
-  }
-}
-
 export function createPostListing(db: Kysely<Database>) {
   const postViews = () => selectPostViews(db);
-  /** An account's posts due in [from, to) that use up a daily post (see capStatuses). */
-  const accountCapPosts = (userId: string, accountId: string, from: Date, to: Date) =>
-    db
-      .selectFrom('posts')
-      .where('posts.user_id', '=', userId)
-      .where('posts.account_id', '=', accountId)
-      .where('posts.status', 'in', capStatuses)
-      .where('posts.due_at', '>=', from)
-      .where('posts.due_at', '<', to);
-
   return {
     /**
      * One page (`limit` + 1 rows: the extra one says whether another page follows). The queue runs
@@ -196,41 +156,6 @@ export function createPostListing(db: Kysely<Database>) {
           .orderBy('posts.account_id')
           .execute(),
       );
-    },
-
-    /**
-     * One account's posts that count towards TikTok's cap, per day of `timeZone`, for days
-     * starting in [from, to) (`excludePostId`: the post being moved, which must not count itself).
-     */
-    async accountDayCounts(
-      userId: string,
-      accountId: string,
-      from: Date,
-      to: Date,
-      timeZone: string,
-      excludePostId?: string,
-    ): Promise<Map<string, number>> {
-      const day = sql<string>`to_char(posts.due_at at time zone ${timeZone}, 'YYYY-MM-DD')`;
-      let query = accountCapPosts(userId, accountId, from, to).select([
-        day.as('date'),
-        sql<number>`count(*)::int`.as('count'),
-      ]);
-      if (excludePostId !== undefined) query = query.where('posts.id', '<>', excludePostId);
-      const rows = await inZone(() => query.groupBy(sql`1`).execute());
-      return new Map(rows.map((row) => [row.date, Number(row.count)]));
-    },
-
-    /** Due times of an account's posts in [from, to) that hold a posting slot (not cancelled or failed). */
-    async accountDueTimes(
-      userId: string,
-      accountId: string,
-      from: Date,
-      to: Date,
-    ): Promise<Date[]> {
-      const rows = await accountCapPosts(userId, accountId, from, to)
-        .select('posts.due_at')
-        .execute();
-      return rows.map((row) => row.due_at);
     },
   };
 }

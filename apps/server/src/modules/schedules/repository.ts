@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { CommercialContent } from '@cadence/shared/schemas/schedule';
+import { pgErrorCode } from '../../db/pg-errors.ts';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
 import './db-types.ts';
 import type { PostTable, ScheduleTable } from './db-types.ts';
 
@@ -67,6 +69,35 @@ export function selectPostViews(db: Kysely<Database>) {
     ]);
 }
 
+/** Statuses that use up one of TikTok's daily posts (or will). */
+export const capStatuses = ['pending', 'publishing', 'completed'] as const;
+
+/** PostgreSQL's refusal of a zone its tz database lacks (Intl may know zones it does not). */
+function isUnknownZone(error: unknown): boolean {
+  return (
+    pgErrorCode(error) === '22023' &&
+    typeof error === 'object' &&
+    error !== null &&
+    'message' in error &&
+    typeof error.message === 'string' &&
+    error.message.includes('time zone')
+  );
+}
+
+/** Runs a query that reads days in `timeZone`; a zone PostgreSQL does not know is the client's 400. */
+export async function inZone<TResult>(run: () => Promise<TResult>): Promise<TResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isUnknownZone(error)) {
+      throw new AppError('validation_failed', 'Unknown time zone', {
+        timeZone: 'errors.invalidTimeZone',
+      });
+    }
+    throw error;
+  }
+}
+
 /** The draft a schedule was made from was deleted (or scheduled) meanwhile: nothing was created. */
 export class DraftGoneError extends Error {
   override name = 'DraftGoneError';
@@ -75,6 +106,15 @@ export class DraftGoneError extends Error {
 /** SQL for schedules and the user-facing side of posts. Every query is scoped by user id. */
 export function createScheduleRepository(db: Kysely<Database>) {
   const postViews = () => selectPostViews(db);
+  /** An account's posts due in [from, to) that use up a daily post (see capStatuses). */
+  const accountCapPosts = (userId: string, accountId: string, from: Date, to: Date) =>
+    db
+      .selectFrom('posts')
+      .where('posts.user_id', '=', userId)
+      .where('posts.account_id', '=', accountId)
+      .where('posts.status', 'in', capStatuses)
+      .where('posts.due_at', '>=', from)
+      .where('posts.due_at', '<', to);
 
   /**
    * A cancelled or failed post back to pending, due at `dueAt` (or, with 'keep', at its own
@@ -321,6 +361,40 @@ export function createScheduleRepository(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * One account's posts that count towards TikTok's cap, per day of `timeZone`, for days
+     * starting in [from, to) (`excludePostId`: the post being moved, which must not count itself).
+     */
+    async accountDayCounts(
+      userId: string,
+      accountId: string,
+      from: Date,
+      to: Date,
+      timeZone: string,
+      excludePostId?: string,
+    ): Promise<Map<string, number>> {
+      const day = sql<string>`to_char(posts.due_at at time zone ${timeZone}, 'YYYY-MM-DD')`;
+      let query = accountCapPosts(userId, accountId, from, to).select([
+        day.as('date'),
+        sql<number>`count(*)::int`.as('count'),
+      ]);
+      if (excludePostId !== undefined) query = query.where('posts.id', '<>', excludePostId);
+      const rows = await inZone(() => query.groupBy(sql`1`).execute());
+      return new Map(rows.map((row) => [row.date, Number(row.count)]));
+    },
+
+    /** Due times of an account's posts in [from, to) that hold a posting slot (not cancelled or failed). */
+    async accountDueTimes(
+      userId: string,
+      accountId: string,
+      from: Date,
+      to: Date,
+    ): Promise<Date[]> {
+      const rows = await accountCapPosts(userId, accountId, from, to)
+        .select('posts.due_at')
+        .execute();
+      return rows.map((row) => row.due_at);
+    },
     async pendingByAccount(
       userId: string,
     ): Promise<Map<string, { count: number; nextDueAt: Date | null }>> {

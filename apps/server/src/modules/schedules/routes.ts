@@ -7,6 +7,8 @@ import {
   postPageSchema,
   queueQuerySchema,
   reschedulePostSchema,
+  schedulePreviewBodySchema,
+  schedulePreviewSchema,
 } from '@cadence/shared/schemas/planning';
 import { createScheduleSchema, postSchema } from '@cadence/shared/schemas/schedule';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
@@ -58,6 +60,21 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     { preValidation, schema: { tags, body: createScheduleSchema, response: { 201: createReply } } },
     async (request, reply) =>
       reply.status(201).send(await schedules.create(userOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/schedules/preview',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          "Every slot the form's timing would give, each day's count against the daily cap, and where posts beyond it could go. Creates nothing.",
+        body: schedulePreviewBodySchema,
+        response: { 200: schedulePreviewSchema },
+      },
+    },
+    async (request) => schedules.preview(userOf(request).id, request.body),
   );
 
   app.get(

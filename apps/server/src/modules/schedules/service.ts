@@ -1,4 +1,8 @@
-import type { EditPost } from '@cadence/shared/schemas/planning';
+import type {
+  EditPost,
+  SchedulePreview,
+  SchedulePreviewBody,
+} from '@cadence/shared/schemas/planning';
 import {
   planErrorFields,
   type CreateScheduleRequest,
@@ -11,12 +15,21 @@ import {
   planDailyCap,
   type DailyCapPlan,
 } from '@cadence/shared/schedule/daily-cap';
-import { planSchedule, type PlannedPost } from '@cadence/shared/schedule/planner';
+import {
+  localDateOf,
+  planSchedule,
+  previewSchedule,
+  type PlannedPost,
+} from '@cadence/shared/schedule/planner';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
 import { AppError } from '../../lib/app-error.ts';
 import { validateForTikTok } from '../../media/probe.ts';
-import type { TikTokClient, CreatorInfo } from '../../tiktok/tiktok-client.ts';
+import {
+  exceedsDurationLimit,
+  type CreatorInfo,
+  type TikTokClient,
+} from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository } from '../accounts/repository.ts';
 import type { AccountPostStats } from '../accounts/service.ts';
@@ -24,7 +37,6 @@ import { AccountNeedsReconnectError, type TokenService } from '../accounts/token
 import type { MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
 import type { ScheduleKind } from './db-types.ts';
-import type { PostListing } from './post-listing.ts';
 import { toPost } from './post-view.ts';
 import {
   DraftGoneError,
@@ -89,7 +101,7 @@ export interface ScheduleServiceDeps {
   media: MediaService;
   users: Pick<UserRepository, 'isPro' | 'timeZoneOf'>;
   /** An account's posts per day of a zone that count towards the cap (PostListing.accountDayCounts). */
-  dayCounts: PostListing['accountDayCounts'];
+  dayCounts: ScheduleRepository['accountDayCounts'];
   /** TIKTOK_DAILY_POST_CAP. */
   dailyPostCap: number;
   /** Queues the publisher's wake-up for a post at `at` (the publish queue, wired in bootstrap). */
@@ -302,7 +314,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     }
     if (
       creator &&
-      videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)
+      videos.some((video) =>
+        exceedsDurationLimit(video.duration_seconds, creator.maxVideoPostDurationSec),
+      )
     ) {
       throw new AppError('validation_failed', 'A video is too long for this account', {
         mediaIds: keys.videoTooLong,
@@ -394,6 +408,53 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           return moved ? { ...post, dueAt: moved } : post;
         });
       });
+    },
+
+    /**
+     * What the form would plan, before it is submitted: every slot (with its ±1 h window when
+     * randomized), its day in the user's zone, and the posts beyond the daily cap with the same
+     * time on the next day with room (what overCap: 'postpone' would do).
+     */
+    async preview(userId: string, body: SchedulePreviewBody): Promise<SchedulePreview> {
+      const account = await accounts.findForUser(userId, body.accountId);
+      if (!account) {
+        throw new AppError('conflict', 'No such TikTok account', {
+          accountId: 'errors.selectTikTokAccount',
+        });
+      }
+      if (body.spacedInterval?.randomizeTime === true && body.publishType === 'spaced') {
+        if (!(await users.isPro(userId))) {
+          throw new AppError('pro_required', 'Randomized times are a Pro feature');
+        }
+      }
+      const preview = previewSchedule(body, now());
+      if (!preview.ok) {
+        throw new AppError(
+          'validation_failed',
+          'The schedule cannot be planned',
+          planErrorFields[preview.code],
+        );
+      }
+      const zone = await capZone(userId, body.timeZone);
+      const capPlan = await capPlanFor(userId, account.id, preview.posts, zone);
+      const overflow = new Map(capPlan.overflow.map((over) => [over.key, over]));
+      return {
+        posts: preview.posts.map((post, index) => {
+          const over = overflow.get(index);
+          return {
+            mediaId: post.mediaId,
+            dueAt: post.dueAt.toISOString(),
+            earliest: post.earliest.toISOString(),
+            latest: post.latest.toISOString(),
+            date: localDateOf(post.dueAt, zone),
+            overCap: over !== undefined,
+            suggestedDueAt: over?.suggestedDueAt?.toISOString() ?? null,
+          };
+        }),
+        days: capPlan.days,
+        dailyCap: dailyPostCap,
+        timeZone: zone,
+      };
     },
 
     async get(userId: string, id: string): Promise<Post> {
