@@ -19,6 +19,7 @@ import { accountPostStats, createScheduleService } from './modules/schedules/ser
 import { createPostListingService } from './modules/schedules/listing-service.ts';
 import { createPostListing } from './modules/schedules/post-listing.ts';
 import { createDraftRepository } from './modules/drafts/repository.ts';
+import { createPostingSlotRepository } from './modules/slots/repository.ts';
 import { createDraftService } from './modules/drafts/service.ts';
 import { enqueueStoryRender } from './modules/stories/jobs.ts';
 import { createStoryRepository } from './modules/stories/repository.ts';
@@ -146,6 +147,7 @@ export async function bootstrap(
     repository: scheduleRepository,
     dayCounts: (...args) => scheduleRepository.accountDayCounts(...args),
     dailyPostCap: config.planning.dailyPostCap,
+    slots: createPostingSlotRepository(database.db),
     accounts: accountRepository,
     tokens,
     tiktok,

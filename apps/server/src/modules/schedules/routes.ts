@@ -4,13 +4,19 @@ import {
   calendarSchema,
   editPostSchema,
   historyQuerySchema,
+  postingSlotsBodySchema,
+  postingSlotsSchema,
   postPageSchema,
   queueQuerySchema,
   reschedulePostSchema,
   schedulePreviewBodySchema,
   schedulePreviewSchema,
 } from '@cadence/shared/schemas/planning';
-import { createScheduleSchema, postSchema } from '@cadence/shared/schemas/schedule';
+import {
+  addToQueueSchema,
+  createScheduleSchema,
+  postSchema,
+} from '@cadence/shared/schemas/schedule';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,6 +36,13 @@ const createReply = z.object({ scheduleId: z.string(), posts: z.array(postSchema
 const existingPostId: preValidationAsyncHookHandler = async (request) => {
   if (!uuidParams.safeParse(request.params).success) {
     throw new AppError('not_found', 'No such post');
+  }
+};
+
+/** Account ids are UUIDs too: anything else names no account (404 before a body's 400). */
+const existingAccountId: preValidationAsyncHookHandler = async (request) => {
+  if (!uuidParams.safeParse(request.params).success) {
+    throw new AppError('not_found', 'No such account');
   }
 };
 
@@ -60,6 +73,53 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     { preValidation, schema: { tags, body: createScheduleSchema, response: { 201: createReply } } },
     async (request, reply) =>
       reply.status(201).send(await schedules.create(userOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/schedules/queue',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          "'Add to queue': each video in the account's next free posting slot (user's zone; days at the daily cap skipped).",
+        body: addToQueueSchema,
+        response: { 201: createReply },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await schedules.addToQueue(userOf(request).id, request.body)),
+  );
+
+  const onAccount = [preValidation, existingAccountId];
+  app.get(
+    '/api/accounts/:id/slots',
+    {
+      preValidation: onAccount,
+      schema: {
+        tags: ['slots'],
+        description: "The account's weekly posting slots and the next free ones.",
+        params: uuidParams,
+        response: { 200: postingSlotsSchema },
+      },
+    },
+    async (request) => schedules.getSlots(userOf(request).id, request.params.id),
+  );
+
+  app.put(
+    '/api/accounts/:id/slots',
+    {
+      preValidation: onAccount,
+      schema: {
+        tags: ['slots'],
+        description: "Replaces the account's weekly posting slots (ISO weekday 1-7, 'HH:MM').",
+        params: uuidParams,
+        body: postingSlotsBodySchema,
+        response: { 200: postingSlotsSchema },
+      },
+    },
+    async (request) =>
+      schedules.setSlots(userOf(request).id, request.params.id, request.body.slots),
   );
 
   app.post(

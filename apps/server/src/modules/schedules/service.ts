@@ -1,10 +1,13 @@
 import type {
   EditPost,
+  PostingSlots,
   SchedulePreview,
   SchedulePreviewBody,
 } from '@cadence/shared/schemas/planning';
+import { allocateSlots, normalizeSlots, type WeeklySlot } from '@cadence/shared/schedule/slots';
 import {
   planErrorFields,
+  type AddToQueueRequest,
   type CreateScheduleRequest,
   type Post,
   type PostStatus,
@@ -35,6 +38,7 @@ import type { AccountRepository } from '../accounts/repository.ts';
 import type { AccountPostStats } from '../accounts/service.ts';
 import { AccountNeedsReconnectError, type TokenService } from '../accounts/token-service.ts';
 import type { MediaService } from '../media/service.ts';
+import type { PostingSlotRepository } from '../slots/repository.ts';
 import type { UserRepository } from '../users/repository.ts';
 import type { ScheduleKind } from './db-types.ts';
 import { toPost } from './post-view.ts';
@@ -61,6 +65,8 @@ export const scheduleServiceErrorKeys = {
   notRestorable: 'schedules.errors.notRestorable',
   restoreTimePassed: 'schedules.errors.restoreTimePassed',
   notReschedulable: 'schedules.errors.notReschedulable',
+  noSlots: 'schedules.errors.noSlots',
+  noFreeSlot: 'schedules.errors.noFreeSlot',
 } as const satisfies Record<string, TranslationKey>;
 const keys = scheduleServiceErrorKeys;
 
@@ -92,6 +98,8 @@ interface Timing {
 type AccountRow = NonNullable<Awaited<ReturnType<AccountRepository['findForUser']>>>;
 
 const DAY_MS = 24 * 60 * 60_000;
+/** Free slot times shown with an account's slots. */
+const NEXT_FREE_SHOWN = 10;
 
 export interface ScheduleServiceDeps {
   repository: ScheduleRepository;
@@ -104,6 +112,8 @@ export interface ScheduleServiceDeps {
   dayCounts: ScheduleRepository['accountDayCounts'];
   /** TIKTOK_DAILY_POST_CAP. */
   dailyPostCap: number;
+  /** The accounts' weekly posting slots ('Add to queue'). */
+  slots: PostingSlotRepository;
   /** Queues the publisher's wake-up for a post at `at` (the publish queue, wired in bootstrap). */
   wake: (postId: string, at: Date) => Promise<void>;
   logger: Pick<Logger, 'warn'>;
@@ -114,7 +124,7 @@ export interface ScheduleServiceDeps {
 /** Schedules (the form's submissions) and their posts, as the signed-in user sees them. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const { repository, accounts, tokens, tiktok, media, users, wake, logger } = deps;
-  const { dayCounts, dailyPostCap } = deps;
+  const { dayCounts, dailyPostCap, slots } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
@@ -274,6 +284,53 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       cap: dailyPostCap,
       timeZone,
     });
+  }
+
+  /** The account, if it is the user's; 404 otherwise (someone else's looks like none). */
+  async function requireAccount(userId: string, accountId: string): Promise<AccountRow> {
+    const account = await accounts.findForUser(userId, accountId);
+    if (!account) throw new AppError('not_found', 'No such account');
+    return account;
+  }
+
+  /**
+   * The next `count` free slot times of the account after now, in `timeZone`: slots holding a
+   * post (pending, publishing or published) are taken, and days at the daily cap are skipped.
+   */
+  async function freeSlots(
+    userId: string,
+    accountId: string,
+    weekly: readonly WeeklySlot[],
+    timeZone: string,
+    count: number,
+  ): Promise<Date[]> {
+    if (weekly.length === 0) return [];
+    const after = now();
+    const to = new Date(after.getTime() + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS);
+    const [taken, counts] = await Promise.all([
+      repository.accountDueTimes(userId, accountId, after, to),
+      dayCounts(userId, accountId, new Date(after.getTime() - DAY_MS), to, timeZone),
+    ]);
+    return allocateSlots({
+      slots: weekly,
+      timeZone,
+      after,
+      count,
+      taken,
+      dailyCap: { cap: dailyPostCap, counts },
+    });
+  }
+
+  async function slotsView(userId: string, accountId: string): Promise<PostingSlots> {
+    const weekly = await slots.list(accountId);
+    const timeZone = (await users.timeZoneOf(userId)) ?? 'UTC';
+    const nextFree = await freeSlots(userId, accountId, weekly, timeZone, NEXT_FREE_SHOWN);
+    return {
+      accountId,
+      timeZone,
+      slots: weekly,
+      nextFree: nextFree.map((at) => at.toISOString()),
+    };
   }
 
   /**
@@ -455,6 +512,65 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         dailyCap: dailyPostCap,
         timeZone: zone,
       };
+    },
+
+    /**
+     * 'Add to queue': each video, in order, in the account's next free posting slot (in the
+     * user's zone, else the request's), skipping days at the daily cap.
+     */
+    async addToQueue(
+      userId: string,
+      request: AddToQueueRequest,
+    ): Promise<{ scheduleId: string; posts: Post[] }> {
+      const timeZone = (await users.timeZoneOf(userId)) ?? request.timeZone;
+      const timing: Timing = {
+        kind: 'queue',
+        timeZone,
+        date: null,
+        time: null,
+        spacedInterval: null,
+        randomized: false,
+      };
+      return schedulePosts(userId, request, timing, async (account) => {
+        const weekly = await slots.list(account.id);
+        if (weekly.length === 0) {
+          throw new AppError('conflict', 'The account has no posting slots', {
+            accountId: keys.noSlots,
+          });
+        }
+        const times = await freeSlots(
+          userId,
+          account.id,
+          weekly,
+          timeZone,
+          request.mediaIds.length,
+        );
+        if (times.length < request.mediaIds.length) {
+          throw new AppError('conflict', 'No free slot left', { accountId: keys.noFreeSlot });
+        }
+        return request.mediaIds.map((mediaId, index) => ({
+          mediaId,
+          dueAt: times[index] ?? now(),
+          jitterMinutes: 0,
+        }));
+      });
+    },
+
+    /** The account's weekly slots and the next free ones. */
+    async getSlots(userId: string, accountId: string): Promise<PostingSlots> {
+      await requireAccount(userId, accountId);
+      return slotsView(userId, accountId);
+    },
+
+    /** Replaces the account's weekly slots (duplicates merged). */
+    async setSlots(
+      userId: string,
+      accountId: string,
+      weekly: readonly WeeklySlot[],
+    ): Promise<PostingSlots> {
+      await requireAccount(userId, accountId);
+      await slots.replace(accountId, normalizeSlots(weekly));
+      return slotsView(userId, accountId);
     },
 
     async get(userId: string, id: string): Promise<Post> {
