@@ -133,7 +133,6 @@ export const calendarPostSchema = postSchema.pick({
   title: true,
   dueAt: true,
   status: true,
-  timeZone: true,
   note: true,
 });
 export type CalendarPost = z.infer<typeof calendarPostSchema>;

@@ -1,11 +1,14 @@
 import type { Calendar, CalendarPost, PostPage } from '@cadence/shared/schemas/planning';
 import type { PostStatus } from '@cadence/shared/schemas/schedule';
 import type { UserRepository } from '../users/repository.ts';
-import { decodeCursor, encodeCursor, type ListKind, type PostListing } from './post-listing.ts';
-import { toPost } from './post-view.ts';
-
-/** Calendar chips show the start of a caption; the post itself has all of it. */
-const CALENDAR_TITLE_LENGTH = 100;
+import {
+  CALENDAR_TITLE_LENGTH,
+  decodeCursor,
+  encodeCursor,
+  type ListKind,
+  type PostListing,
+} from './post-listing.ts';
+import { thumbnailUrl, toPost } from './post-view.ts';
 
 export interface PostListingServiceDeps {
   listing: PostListing;
@@ -77,21 +80,17 @@ export function createPostListingService(deps: PostListingServiceDeps) {
         // The counts are of every status: the week view sets each day against the daily cap.
         listing.dayCounts(userId, from, to, timeZone, { accountId: query.accountId }),
       ]);
-      const posts = rows.slice(0, query.limit).map((row): CalendarPost => {
-        const post = toPost(row);
-        return {
-          id: post.id,
-          accountId: post.accountId,
-          accountUsername: post.accountUsername,
-          mediaId: post.mediaId,
-          thumbnailUrl: post.thumbnailUrl,
-          title: shorten(post.title),
-          dueAt: post.dueAt,
-          status: post.status,
-          timeZone: post.timeZone,
-          note: post.note,
-        };
-      });
+      const posts = rows.slice(0, query.limit).map((row): CalendarPost => ({
+        id: row.id,
+        accountId: row.account_id,
+        accountUsername: row.account_username,
+        mediaId: row.media_id,
+        thumbnailUrl: thumbnailUrl(row.media_id, row.thumbnail_key),
+        title: shorten(row.title),
+        dueAt: row.due_at.toISOString(),
+        status: row.status,
+        note: row.note,
+      }));
       return {
         posts,
         truncated: rows.length > query.limit,

@@ -8,8 +8,44 @@ import type { PostTable, ScheduleTable } from './db-types.ts';
 
 export type PostRow = Selectable<PostTable>;
 
+/** The post columns its JSON needs (postSchema); the publisher's progress stays in the table. */
+const postViewColumns = [
+  'posts.id',
+  'posts.schedule_id',
+  'posts.account_id',
+  'posts.account_username',
+  'posts.media_id',
+  'posts.title',
+  'posts.due_at',
+  'posts.randomized',
+  'posts.jitter_minutes',
+  'posts.status',
+  'posts.fail_reason',
+  'posts.tiktok_post_id',
+  'posts.note',
+  'posts.postponed_from',
+  'posts.created_at',
+] as const;
+
 /** A post with what its JSON needs from elsewhere (the video's thumbnail, its schedule's settings). */
-export type PostViewRow = PostRow & {
+export type PostViewRow = Pick<
+  PostRow,
+  | 'id'
+  | 'schedule_id'
+  | 'account_id'
+  | 'account_username'
+  | 'media_id'
+  | 'title'
+  | 'due_at'
+  | 'randomized'
+  | 'jitter_minutes'
+  | 'status'
+  | 'fail_reason'
+  | 'tiktok_post_id'
+  | 'note'
+  | 'postponed_from'
+  | 'created_at'
+> & {
   thumbnail_key: string | null;
   schedule_created_at: Date;
   time_zone: string;
@@ -56,7 +92,7 @@ export function selectPostViews(db: Kysely<Database>) {
     .selectFrom('posts')
     .innerJoin('schedules', 'schedules.id', 'posts.schedule_id')
     .innerJoin('media', 'media.id', 'posts.media_id')
-    .selectAll('posts')
+    .select(postViewColumns)
     .select([
       'media.thumbnail_key',
       'schedules.created_at as schedule_created_at',
