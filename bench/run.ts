@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark's main() in sequence, each printing its figures and the
  * ratio to its baseline. `npm run bench -- --only <name> [--quick]` runs one (names below);
- * other flags go to the benchmarks that accept them (memes-link, publish-lateness,
- * upload-throughput).
+ * other flags go to the benchmarks that accept them (memes-link, planning,
+ * publish-lateness, upload-throughput).
  */
 import { parseArgs } from 'node:util';
 
@@ -33,6 +33,11 @@ const benches: Bench[] = [
     name: 'publish-lateness',
     passFlags: true,
     run: async (argv) => (await import('./publish-lateness.ts')).main(argv),
+  },
+  {
+    name: 'planning',
+    passFlags: true,
+    run: async (argv) => (await import('./planning/lists.ts')).main(argv),
   },
   {
     name: 'upload-throughput',

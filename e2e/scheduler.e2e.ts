@@ -343,7 +343,8 @@ describe('scheduler screen', () => {
       data: {
         action: 'fail_next',
         endpoint: 'video_init',
-        failure: { type: 'error_body', code: 'spam_risk_too_many_posts', status: 403 },
+        // (spam_risk_too_many_posts is postponed to the next day instead of failing.)
+        failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
       },
     });
     expect(fault.status()).toBe(200);
@@ -357,7 +358,7 @@ describe('scheduler screen', () => {
     const refused = post(page, 'Refusée une fois');
     await status(refused, 'Échec');
     await expect(refused.getByTestId('fail-reason').textContent()).resolves.toBe(
-      "TikTok limite le nombre de publications de ce compte pour aujourd'hui. Réessayez plus tard.",
+      'TikTok a suspendu la publication pour ce compte.',
     );
     await refused.getByRole('button', { name: /^Réessayer la publication/ }).click();
     await status(refused, 'Publiée');

@@ -164,7 +164,7 @@ const methods: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELE
 /** A method name read from the route table, as light-my-request types it. */
 function asMethod(name: string): Method {
   if (!methods.includes(name)) throw new Error(`unexpected method ${name}`);
-  return name as Method;
+  return name;
 }
 
 async function send(

@@ -19,6 +19,7 @@ import { registerOpenApi } from './openapi/plugin.ts';
 import { assertSameOriginRequest } from './auth/same-origin.ts';
 import { tiktokSandbox } from '@cadence/tiktok-sandbox';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { draftRoutes } from './modules/drafts/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
@@ -134,7 +135,11 @@ export async function buildApp(
   await app.register(userRoutes, { users: context.users });
   await app.register(accountRoutes, { service: context.accounts, auth: context.auth });
   await app.register(mediaRoutes, { media: context.media });
-  await app.register(scheduleRoutes, { schedules: context.schedules });
+  await app.register(scheduleRoutes, {
+    schedules: context.schedules,
+    listing: context.postListing,
+  });
+  await app.register(draftRoutes, { drafts: context.drafts });
   await app.register(storyRoutes, { stories: context.stories });
   await app.register(memeRoutes, { memes: context.memes });
   await app.register(uploadRoutes, {
@@ -162,6 +167,7 @@ export async function buildApp(
         ...context.config.publicInfo,
         tiktokSandbox: context.config.tiktok.sandbox,
         maxUploadBytes: context.config.uploads.maxBytes,
+        tiktokDailyPostCap: context.config.planning.dailyPostCap,
       }),
   );
 

@@ -20,6 +20,11 @@ import { createMediaRepository } from './modules/media/repository.ts';
 import { createMediaService } from './modules/media/service.ts';
 import { createScheduleRepository } from './modules/schedules/repository.ts';
 import { accountPostStats, createScheduleService } from './modules/schedules/service.ts';
+import { createPostListingService } from './modules/schedules/listing-service.ts';
+import { createPostListing } from './modules/schedules/post-listing.ts';
+import { createDraftRepository } from './modules/drafts/repository.ts';
+import { createPostingSlotRepository } from './modules/slots/repository.ts';
+import { createDraftService } from './modules/drafts/service.ts';
 import { enqueueStoryRender } from './modules/stories/jobs.ts';
 import { createStoryRepository } from './modules/stories/repository.ts';
 import { createStoryService } from './modules/stories/service.ts';
@@ -147,8 +152,12 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const postListingRepository = createPostListing(database.db);
   const schedules = createScheduleService({
     repository: scheduleRepository,
+    dayCounts: (...args) => scheduleRepository.accountDayCounts(...args),
+    dailyPostCap: config.planning.dailyPostCap,
+    slots: createPostingSlotRepository(database.db),
     accounts: accountRepository,
     tokens,
     tiktok,
@@ -173,6 +182,19 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const postListing = createPostListingService({
+    listing: postListingRepository,
+    users: createUserRepository(database.db),
+    dailyPostCap: config.planning.dailyPostCap,
+  });
+
+  const drafts = createDraftService({
+    repository: createDraftRepository(database.db),
+    accounts: accountRepository,
+    media,
+    schedules,
+  });
+
   const context: AppContext = {
     config,
     mail,
@@ -180,6 +202,8 @@ export async function bootstrap(
     storage,
     media,
     schedules,
+    postListing,
+    drafts,
     stories,
     memes,
     cipher,

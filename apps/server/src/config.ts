@@ -102,6 +102,8 @@ const envSchema = z.object({
     .max(24 * 7)
     .default(24),
   STORY_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** Cadence's estimate of TikTok's direct posts per account per day ("typically around 15"). */
+  TIKTOK_DAILY_POST_CAP: z.coerce.number().int().min(1).max(1000).default(15),
   /** x264 preset of meme compilations; tests use 'ultrafast' (2-core machines). */
   MEME_COMPILE_PRESET: z.enum(X264_PRESETS).default('veryfast'),
   /**
@@ -177,6 +179,8 @@ export interface Config {
   uploads: { maxBytes: number; userQuotaBytes: number; expiryMs: number };
   /** Story renders one worker process runs at once (each ffmpeg uses every core it gets). */
   stories: { renderConcurrency: number };
+  /** Planning around TikTok's caps: posts per account per day (in the user's time zone). */
+  planning: { dailyPostCap: number };
   /** Meme detector: x264 preset of the one-minute compilation. */
   memes: {
     compilePreset: Env['MEME_COMPILE_PRESET'];
@@ -329,6 +333,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       expiryMs: env.UPLOAD_EXPIRY_HOURS * 3600 * 1000,
     },
     stories: { renderConcurrency: env.STORY_RENDER_CONCURRENCY },
+    planning: { dailyPostCap: env.TIKTOK_DAILY_POST_CAP },
     memes: {
       compilePreset: env.MEME_COMPILE_PRESET,
       youtubeTestOrigin: env.YOUTUBE_TEST_ORIGIN ?? null,

@@ -9,6 +9,8 @@ import type { AccountService } from './modules/accounts/service.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
 import type { MailService } from './modules/mail/service.ts';
 import type { MediaService } from './modules/media/service.ts';
+import type { DraftService } from './modules/drafts/service.ts';
+import type { PostListingService } from './modules/schedules/listing-service.ts';
 import type { ScheduleService } from './modules/schedules/service.ts';
 import type { StoryService } from './modules/stories/service.ts';
 import type { MemeService } from './modules/memes/service.ts';
@@ -39,6 +41,8 @@ export interface AppContext {
   storage: MediaStorage;
   media: MediaService;
   schedules: ScheduleService;
+  postListing: PostListingService;
+  drafts: DraftService;
   stories: StoryService;
   memes: MemeService;
 }

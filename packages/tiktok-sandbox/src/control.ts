@@ -26,7 +26,16 @@ export interface UserFlags {
   commentDisabled: boolean;
   duetDisabled: boolean;
   stitchDisabled: boolean;
-  maxVideoPostDurationSec: number;
+  /**
+   * creator_info's max_video_post_duration_sec; null leaves the field out. TikTok sometimes gives
+   * no usable limit (0 or nothing), which clients must not read as "0 seconds at most".
+   */
+  maxVideoPostDurationSec: number | null;
+  /**
+   * Direct posts this creator may make per rolling 24 h before creator_info and video init answer
+   * spam_risk_too_many_posts; null: the state's `maxDirectPostsPerDay` (default 15).
+   */
+  maxDirectPostsPerDay: number | null;
 }
 
 const DEFAULT_FLAGS: UserFlags = {
@@ -36,6 +45,7 @@ const DEFAULT_FLAGS: UserFlags = {
   duetDisabled: false,
   stitchDisabled: false,
   maxVideoPostDurationSec: 600,
+  maxDirectPostsPerDay: null,
 };
 
 /** Identifies a sandbox user by TikTok username (any app) or by open_id. */
@@ -141,7 +151,14 @@ export class SandboxControl {
       commentDisabled: flags.commentDisabled ?? current.commentDisabled,
       duetDisabled: flags.duetDisabled ?? current.duetDisabled,
       stitchDisabled: flags.stitchDisabled ?? current.stitchDisabled,
-      maxVideoPostDurationSec: flags.maxVideoPostDurationSec ?? current.maxVideoPostDurationSec,
+      maxVideoPostDurationSec:
+        flags.maxVideoPostDurationSec === undefined
+          ? current.maxVideoPostDurationSec
+          : flags.maxVideoPostDurationSec,
+      maxDirectPostsPerDay:
+        flags.maxDirectPostsPerDay === undefined
+          ? current.maxDirectPostsPerDay
+          : flags.maxDirectPostsPerDay,
     });
   }
 

@@ -187,6 +187,36 @@ describe('sandbox v2 API', () => {
     expect((await init(setup, small, 'SELF_ONLY')).response.statusCode).toBe(200);
   });
 
+  it('caps one creator at their own daily count, in creator_info too, and may give no duration limit', async () => {
+    const setup = await setUp({ rateLimits: { video_init: 100 }, accessTokenTtlSeconds: 172_800 });
+    const creatorInfo = () =>
+      setup.app.inject({
+        method: 'POST',
+        url: '/v2/post/publish/creator_info/query/',
+        headers: setup.auth,
+      });
+    setup.state.control.setUserFlags(
+      { username: 'creator_7' },
+      { maxDirectPostsPerDay: 2, maxVideoPostDurationSec: null },
+    );
+    const info = (await creatorInfo()).json();
+    expect(info.error.code).toBe('ok');
+    expect('max_video_post_duration_sec' in info.data).toBe(false);
+    const small = { video_size: 100, chunk_size: 100, total_chunk_count: 1 };
+    for (let index = 0; index < 2; index++) {
+      expect((await init(setup, small, 'SELF_ONLY')).response.statusCode).toBe(200);
+    }
+    const capped = await init(setup, small, 'SELF_ONLY');
+    expect(capped.response.statusCode).toBe(403);
+    expect(capped.response.json().error.code).toBe('spam_risk_too_many_posts');
+    // "Cannot post now" comes with HTTP 200 from creator_info.
+    const refused = await creatorInfo();
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json().error.code).toBe('spam_risk_too_many_posts');
+    setup.state.control.setUserFlags({ username: 'creator_7' }, { maxDirectPostsPerDay: null });
+    expect((await init(setup, small, 'SELF_ONLY')).response.statusCode).toBe(200);
+  });
+
   it('refuses titles over 2200 characters and non-SELF_ONLY posts from unaudited apps', async () => {
     const setup = await setUp({ clients: [{ ...CLIENT, unaudited: true }] });
     const long = await setup.app.inject({

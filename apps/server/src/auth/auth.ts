@@ -79,6 +79,8 @@ export function createAuth({ db, secret, publicUrl, logger, sendPasswordReset }:
       additionalFields: {
         isPro: { type: 'boolean', defaultValue: false, input: false },
         preferredLanguage: { type: 'string', defaultValue: 'fr', input: true },
+        // Validated by signUpSchema (an IANA zone Intl knows) before better-auth sees it.
+        timeZone: { type: 'string', required: false, input: true },
       },
     },
     // Login attempts are limited by the HTTP layer (see auth/routes.ts), per client IP.

@@ -11,6 +11,8 @@ export interface UserTable {
   updatedAt: Date;
   isPro: Generated<boolean>;
   preferredLanguage: Generated<'fr' | 'en'>;
+  /** IANA zone; null until the browser sent one (migration 0014). */
+  timeZone: string | null;
 }
 
 export interface SessionTable {

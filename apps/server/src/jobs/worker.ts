@@ -33,7 +33,11 @@ const purgeSessionsQueue = defineQueue({
 export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurrency'> {
   boss: PgBoss;
   database: { db: Kysely<Database> };
-  config: { worker: { concurrency: number }; stories: { renderConcurrency: number } };
+  config: {
+    worker: { concurrency: number };
+    stories: { renderConcurrency: number };
+    planning: { dailyPostCap: number };
+  };
   accountRepository: Pick<AccountRepository, 'purgeExpiredStates'>;
   mail: MailService;
   media: MediaService;
@@ -70,6 +74,7 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       tokens: deps.tokens,
       storage: deps.storage,
       concurrency: deps.config.worker.concurrency,
+      dailyPostCap: deps.config.planning.dailyPostCap,
     },
     logger,
   );

@@ -81,7 +81,13 @@ export function sessionCookie(response: LightMyRequestResponse): string {
 
 export async function signUpViaApi(
   app: FastifyInstance,
-  user: { name?: string; email: string; password?: string; preferredLanguage?: 'fr' | 'en' },
+  user: {
+    name?: string;
+    email: string;
+    password?: string;
+    preferredLanguage?: 'fr' | 'en';
+    timeZone?: string;
+  },
   origin = testOrigin,
 ): Promise<string> {
   const response = await app.inject({

@@ -37,6 +37,16 @@ export type { PrivacyLevel };
 export const VIDEO_CONTENT_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const;
 export type VideoContentType = (typeof VIDEO_CONTENT_TYPES)[number];
 
+/** A limit of 0 (or none) would refuse every video: TikTok means it has none to give. */
+function usableDurationLimit(seconds: number | undefined): number | null {
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** True when a video is longer than the creator's limit (never when there is no usable limit). */
+export function exceedsDurationLimit(durationSeconds: number, limit: number | null): boolean {
+  return limit !== null && durationSeconds > limit;
+}
+
 export interface TikTokClientOptions {
   clientKey: string;
   clientSecret: string;
@@ -95,7 +105,8 @@ export interface CreatorInfo {
   commentDisabled: boolean;
   duetDisabled: boolean;
   stitchDisabled: boolean;
-  maxVideoPostDurationSec: number;
+  /** Longest video the creator may post, in seconds; null when TikTok gave no usable limit. */
+  maxVideoPostDurationSec: number | null;
 }
 
 export interface DirectPostInfo {
@@ -532,7 +543,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         commentDisabled: data.comment_disabled,
         duetDisabled: data.duet_disabled,
         stitchDisabled: data.stitch_disabled,
-        maxVideoPostDurationSec: data.max_video_post_duration_sec,
+        maxVideoPostDurationSec: usableDurationLimit(data.max_video_post_duration_sec),
       };
     },
 

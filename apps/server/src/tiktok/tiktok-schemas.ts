@@ -73,7 +73,8 @@ export const creatorInfoDataSchema = z.object({
   comment_disabled: z.boolean(),
   duet_disabled: z.boolean(),
   stitch_disabled: z.boolean(),
-  max_video_post_duration_sec: count,
+  // TikTok sometimes sends 0 or nothing: no usable limit (tiktok-client maps both to null).
+  max_video_post_duration_sec: count.optional(),
 });
 
 export const initDataSchema = z.object({

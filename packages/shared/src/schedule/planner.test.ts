@@ -2,10 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IntervalUnit } from './planner.ts';
 import {
+  addDaysToDate,
+  groupByLocalDay,
+  isoWeekday,
   isValidTimeZone,
+  localDateOf,
+  localTimeOf,
   nextOccurrence,
   planSchedule,
   planSpaced,
+  previewSchedule,
   zonedDateTimeToUtc,
 } from './planner.ts';
 
@@ -473,5 +479,168 @@ describe('isValidTimeZone', () => {
     expect(isValidTimeZone('UTC')).toBe(true);
     expect(isValidTimeZone('Europe/Atlantis')).toBe(false);
     expect(isValidTimeZone('')).toBe(false);
+  });
+});
+
+describe('spaced plans with a start date', () => {
+  const spaced = (
+    startDate: string,
+    startTime: string,
+    unit: IntervalUnit,
+    value = 1,
+    count = 1,
+  ) => ({
+    mediaIds: ['a', 'b', 'c', 'd'],
+    publishType: 'spaced' as const,
+    timeZone: 'Europe/Paris',
+    spacedInterval: { count, value, unit, startTime, startDate, randomizeTime: false },
+  });
+  const iso = (result: ReturnType<typeof planSchedule>) =>
+    result.ok ? result.posts.map((post) => post.dueAt.toISOString()) : result.code;
+
+  it('starts on the date given, even days ahead, rather than at the next start time', () => {
+    const now = new Date('2025-06-10T05:00:00Z'); // 07:00 in Paris
+    expect(iso(planSchedule(spaced('2025-06-20', '09:00', 'days', 2, 2), now))).toEqual([
+      '2025-06-20T07:00:00.000Z',
+      '2025-06-20T07:00:00.000Z',
+      '2025-06-22T07:00:00.000Z',
+      '2025-06-22T07:00:00.000Z',
+    ]);
+  });
+
+  it('refuses a start that has wholly passed, and takes the current minute as now', () => {
+    const now = new Date('2025-06-10T07:15:30Z'); // 09:15:30 in Paris
+    expect(planSchedule(spaced('2025-06-10', '09:00', 'hours'), now)).toEqual({
+      ok: false,
+      code: 'start_in_past',
+    });
+    expect(iso(planSchedule(spaced('2025-06-10', '09:15', 'hours'), now))[0]).toBe(
+      now.toISOString(),
+    );
+  });
+
+  // The DST test of issue 11: Europe/Paris springs forward on the last Sunday of March
+  // (2025-03-30, 02:00 → 03:00) and falls back on the last Sunday of October (2025-10-26,
+  // 03:00 → 02:00).
+  describe('across the DST changes of Europe/Paris', () => {
+    const now = new Date('2025-03-01T00:00:00Z');
+
+    it('hours are exact durations: the hour of the March gap is skipped on the clocks', () => {
+      const plan = planSchedule(spaced('2025-03-30', '00:30', 'hours'), now);
+      expect(iso(plan)).toEqual([
+        '2025-03-29T23:30:00.000Z', // 00:30 CET
+        '2025-03-30T00:30:00.000Z', // 01:30 CET
+        '2025-03-30T01:30:00.000Z', // 03:30 CEST: 02:30 never shows on the clocks
+        '2025-03-30T02:30:00.000Z', // 04:30 CEST
+      ]);
+      if (!plan.ok) throw new Error('planned');
+      expect(plan.posts.map((post) => wallClock(post.dueAt, 'Europe/Paris').time)).toEqual([
+        '00:30',
+        '01:30',
+        '03:30',
+        '04:30',
+      ]);
+    });
+
+    it('hours are exact durations: the October hour that happens twice is counted twice', () => {
+      const plan = planSchedule(spaced('2025-10-26', '01:30', 'hours'), now);
+      expect(iso(plan)).toEqual([
+        '2025-10-25T23:30:00.000Z', // 01:30 CEST
+        '2025-10-26T00:30:00.000Z', // 02:30 CEST
+        '2025-10-26T01:30:00.000Z', // 02:30 CET, the second time
+        '2025-10-26T02:30:00.000Z', // 03:30 CET
+      ]);
+    });
+
+    it('days keep the wall-clock time; a start in the March gap moves forward by the gap', () => {
+      expect(iso(planSchedule(spaced('2025-03-29', '02:30', 'days'), now))).toEqual([
+        '2025-03-29T01:30:00.000Z', // 02:30 CET
+        '2025-03-30T01:30:00.000Z', // 02:30 does not exist: 03:30 CEST
+        '2025-03-31T00:30:00.000Z', // 02:30 CEST
+        '2025-04-01T00:30:00.000Z',
+      ]);
+      expect(iso(planSchedule(spaced('2025-10-25', '02:30', 'days'), now))).toEqual([
+        '2025-10-25T00:30:00.000Z', // 02:30 CEST
+        '2025-10-26T00:30:00.000Z', // 02:30 happens twice: the first, CEST
+        '2025-10-27T01:30:00.000Z', // 02:30 CET
+        '2025-10-28T01:30:00.000Z',
+      ]);
+    });
+  });
+});
+
+describe('previewSchedule', () => {
+  const now = new Date('2025-06-10T07:30:00Z'); // 09:30 in Paris
+  const request = (randomizeTime: boolean) => ({
+    mediaIds: ['a', 'b'],
+    publishType: 'spaced' as const,
+    timeZone: 'Europe/Paris',
+    spacedInterval: {
+      count: 1,
+      value: 30,
+      unit: 'minutes' as const,
+      startTime: '10:00',
+      startDate: '2025-06-10',
+      randomizeTime,
+    },
+  });
+
+  it('shows each slot, with the ±1 h window randomize may use, never before now', () => {
+    const preview = previewSchedule(request(true), now);
+    if (!preview.ok) throw new Error('planned');
+    expect(
+      preview.posts.map((post) =>
+        [post.dueAt, post.earliest, post.latest].map((d) => d.toISOString()),
+      ),
+    ).toEqual([
+      ['2025-06-10T08:00:00.000Z', '2025-06-10T07:30:00.000Z', '2025-06-10T09:00:00.000Z'],
+      ['2025-06-10T08:30:00.000Z', '2025-06-10T07:30:00.000Z', '2025-06-10T09:30:00.000Z'],
+    ]);
+    // The preview is what planSchedule gives with no jitter drawn.
+    const plan = planSchedule(request(false), now);
+    const fixed = previewSchedule(request(false), now);
+    if (!plan.ok || !fixed.ok) throw new Error('planned');
+    expect(fixed.posts.map((post) => post.dueAt)).toEqual(plan.posts.map((post) => post.dueAt));
+    expect(
+      fixed.posts.every((post) => post.earliest === post.dueAt && post.latest === post.dueAt),
+    ).toBe(true);
+  });
+
+  it('passes refusals on', () => {
+    expect(previewSchedule({ ...request(false), publishType: 'scheduled' }, now)).toEqual({
+      ok: false,
+      code: 'missing_date_time',
+    });
+  });
+});
+
+describe('days in a time zone', () => {
+  it('names the local day of an instant, and groups a list by it across a DST change', () => {
+    const posts = [
+      '2025-10-25T21:59:00Z', // 23:59 CEST, the 25th
+      '2025-10-25T22:00:00Z', // 00:00 CEST, the 26th
+      '2025-10-26T00:30:00Z', // 02:30 CEST, the 26th
+      '2025-10-26T01:30:00Z', // 02:30 CET, the 26th (the repeated hour)
+      '2025-10-26T22:59:00Z', // 23:59 CET, the 26th (a 25-hour day)
+      '2025-10-26T23:00:00Z', // 00:00 CET, the 27th
+    ].map((at) => ({ at: new Date(at) }));
+    expect(localDateOf(new Date('2025-10-26T22:59:00Z'), 'Europe/Paris')).toBe('2025-10-26');
+    expect(localDateOf(new Date('2025-10-26T22:59:00Z'), 'UTC')).toBe('2025-10-26');
+    expect(localDateOf(new Date('2025-10-26T23:00:00Z'), 'Asia/Tokyo')).toBe('2025-10-27');
+    const groups = groupByLocalDay(posts, (post) => post.at, 'Europe/Paris');
+    expect(groups.map((group) => [group.date, group.items.length])).toEqual([
+      ['2025-10-25', 1],
+      ['2025-10-26', 4],
+      ['2025-10-27', 1],
+    ]);
+  });
+
+  it('does calendar arithmetic on dates, and knows ISO weekdays', () => {
+    expect(addDaysToDate('2025-02-28', 1)).toBe('2025-03-01');
+    expect(addDaysToDate('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDaysToDate('2025-01-01', -1)).toBe('2024-12-31');
+    expect(isoWeekday('2025-03-30')).toBe(7);
+    expect(isoWeekday('2025-03-31')).toBe(1);
+    expect(localTimeOf(new Date('2025-03-30T01:30:00Z'), 'Europe/Paris')).toBe('03:30');
   });
 });

@@ -35,6 +35,11 @@ export interface SpacedPlanInput {
   unit: IntervalUnit;
   /** 'HH:MM' wall-clock time of the first batch in `timeZone`. */
   startTime: string;
+  /**
+   * 'yyyy-MM-dd' day of the first batch in `timeZone`; omitted: today if `startTime` is still
+   * ahead, else tomorrow. Slots that would fall before `now` are moved to `now`.
+   */
+  startDate?: string | undefined;
   timeZone: string;
   now: Date;
   randomize: boolean;
@@ -47,6 +52,7 @@ export interface SpacedInterval {
   value: number;
   unit: IntervalUnit;
   startTime: string;
+  startDate?: string | undefined;
   randomizeTime: boolean;
 }
 
@@ -60,7 +66,8 @@ export interface ScheduleRequest {
   spacedInterval?: SpacedInterval | undefined;
 }
 
-export type PlanErrorCode = 'date_in_past' | 'missing_date_time' | 'missing_spaced_interval';
+export type PlanErrorCode =
+  'date_in_past' | 'missing_date_time' | 'missing_spaced_interval' | 'start_in_past';
 
 export type PlanResult = { ok: true; posts: PlannedPost[] } | { ok: false; code: PlanErrorCode };
 
@@ -187,6 +194,64 @@ function addDays(date: CivilDate, days: number): CivilDate {
   };
 }
 
+function formatCivilDate(date: CivilDate): string {
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+}
+
+function requireDate(date: string): CivilDate {
+  const civil = parseDate(date);
+  if (!civil) throw new RangeError(`Invalid date '${date}', expected yyyy-MM-dd`);
+  return civil;
+}
+
+/** The 'yyyy-MM-dd' day an instant falls on in `timeZone` (the calendar's and the cap's day). */
+export function localDateOf(instant: Date, timeZone: string): string {
+  return formatCivilDate(zonedParts(instant.getTime(), timeZone));
+}
+
+/** The 'HH:MM' an instant shows on the clocks of `timeZone`. */
+export function localTimeOf(instant: Date, timeZone: string): string {
+  const parts = zonedParts(instant.getTime(), timeZone);
+  return `${String(parts.hour).padStart(2, '0')}:${String(parts.minute).padStart(2, '0')}`;
+}
+
+/** 'yyyy-MM-dd' plus `days` calendar days (negative goes back). Throws RangeError on a bad date. */
+export function addDaysToDate(date: string, days: number): string {
+  return formatCivilDate(addDays(requireDate(date), days));
+}
+
+/** ISO weekday of a 'yyyy-MM-dd' date: Monday 1 … Sunday 7. */
+export function isoWeekday(date: string): number {
+  const civil = requireDate(date);
+  const weekday = new Date(Date.UTC(civil.year, civil.month - 1, civil.day)).getUTCDay();
+  return weekday === 0 ? 7 : weekday;
+}
+
+/**
+ * Items grouped by the day they fall on in `timeZone` ('Aujourd'hui', 'Demain', then dates), in
+ * the items' order; a DST change inside a day never splits or merges days.
+ */
+export function groupByLocalDay<TItem>(
+  items: readonly TItem[],
+  instantOf: (item: TItem) => Date,
+  timeZone: string,
+): { date: string; items: TItem[] }[] {
+  const groups: { date: string; items: TItem[] }[] = [];
+  const byDate = new Map<string, TItem[]>();
+  for (const item of items) {
+    const date = localDateOf(instantOf(item), timeZone);
+    let group = byDate.get(date);
+    if (!group) {
+      group = [];
+      byDate.set(date, group);
+      groups.push({ date, items: group });
+    }
+    group.push(item);
+  }
+  return groups;
+}
+
 function requireTime(time: string): WallTime {
   const wall = parseTime(time);
   if (!wall) throw new RangeError(`Invalid time '${time}', expected HH:MM`);
@@ -199,9 +264,7 @@ function requireTime(time: string): WallTime {
  * Throws RangeError for a malformed date/time or unknown zone.
  */
 export function zonedDateTimeToUtc(date: string, time: string, timeZone: string): Date {
-  const civil = parseDate(date);
-  if (!civil) throw new RangeError(`Invalid date '${date}', expected yyyy-MM-dd`);
-  return new Date(wallClockToUtcMs({ ...civil, ...requireTime(time) }, timeZone));
+  return new Date(wallClockToUtcMs({ ...requireDate(date), ...requireTime(time) }, timeZone));
 }
 
 /** The civil date (in the zone) of the next occurrence of `wall`, and that occurrence. */
@@ -216,6 +279,14 @@ function nextOccurrenceOn(
   if (todayAt >= now.getTime()) return { date: today, instantMs: todayAt };
   const tomorrow = addDays(today, 1);
   return { date: tomorrow, instantMs: wallClockToUtcMs({ ...tomorrow, ...wall }, timeZone) };
+}
+
+function startOn(
+  date: CivilDate,
+  wall: WallTime,
+  timeZone: string,
+): { date: CivilDate; instantMs: number } {
+  return { date, instantMs: wallClockToUtcMs({ ...date, ...wall }, timeZone) };
 }
 
 /**
@@ -236,10 +307,11 @@ function drawJitterMinutes(random: () => number): number {
 
 /**
  * Spaced plan: videos in order, cut into batches of `count`; batch k is due at
- * start + k × value unit, where start = nextOccurrence(startTime). 'days' are calendar days in
- * the zone (same wall-clock time across DST); minutes and hours are exact durations.
- * With `randomize`, each post moves by a uniform whole number of minutes in [−60, +60],
- * raised when needed so it is never before `now`.
+ * start + k × value unit, where start = `startDate` at `startTime`, or nextOccurrence(startTime)
+ * without a start date. 'days' are calendar days in the zone (same wall-clock time across DST);
+ * minutes and hours are exact durations. No slot is before `now` (a start already passed moves
+ * to `now`; planSchedule refuses one a whole minute old). With `randomize`, each post moves by a
+ * uniform whole number of minutes in [−60, +60], raised when needed so it is never before `now`.
  */
 export function planSpaced(input: SpacedPlanInput): PlannedPost[] {
   const { mediaIds, unit, timeZone, now, randomize } = input;
@@ -248,7 +320,10 @@ export function planSpaced(input: SpacedPlanInput): PlannedPost[] {
   const value = Math.max(1, Math.floor(input.value));
   const random = input.random ?? Math.random;
   const startWall = requireTime(input.startTime);
-  const start = nextOccurrenceOn(startWall, now, timeZone);
+  const start =
+    input.startDate === undefined
+      ? nextOccurrenceOn(startWall, now, timeZone)
+      : startOn(requireDate(input.startDate), startWall, timeZone);
 
   const slotOfBatch = (batch: number): number => {
     switch (unit) {
@@ -262,7 +337,7 @@ export function planSpaced(input: SpacedPlanInput): PlannedPost[] {
   };
 
   return mediaIds.map((mediaId, index) => {
-    const slotMs = slotOfBatch(Math.floor(index / count));
+    const slotMs = Math.max(slotOfBatch(Math.floor(index / count)), now.getTime());
     if (!randomize) return { mediaId, dueAt: new Date(slotMs), jitterMinutes: 0 };
     // Slots are never before now, so the lowest allowed jitter is within [−60, 0].
     const lowestAllowed = Math.ceil((now.getTime() - slotMs) / MINUTE_MS);
@@ -305,6 +380,12 @@ export function planSchedule(
     case 'spaced': {
       const interval = request.spacedInterval;
       if (!interval) return { ok: false, code: 'missing_spaced_interval' };
+      if (interval.startDate !== undefined) {
+        const startMs = zonedDateTimeToUtc(interval.startDate, interval.startTime, timeZone);
+        // As for a scheduled time: the current minute is "now", a minute wholly past is refused.
+        if (startMs.getTime() + MINUTE_MS <= now.getTime())
+          return { ok: false, code: 'start_in_past' };
+      }
       return {
         ok: true,
         posts: planSpaced({
@@ -313,6 +394,7 @@ export function planSchedule(
           value: interval.value,
           unit: interval.unit,
           startTime: interval.startTime,
+          startDate: interval.startDate,
           timeZone,
           now,
           randomize: interval.randomizeTime,
@@ -321,4 +403,40 @@ export function planSchedule(
       };
     }
   }
+}
+
+/** One post of a preview: its slot, and the window randomize may move it within. */
+export interface PreviewedPost {
+  mediaId: string;
+  /** The slot (before any randomization). */
+  dueAt: Date;
+  /** Earliest and latest time the post may get: the slot itself unless randomized (±60 min, never before now). */
+  earliest: Date;
+  latest: Date;
+}
+
+export type PreviewResult =
+  { ok: true; posts: PreviewedPost[] } | { ok: false; code: PlanErrorCode };
+
+/**
+ * Every slot planSchedule would give the request, without drawing the random offsets: what the
+ * form shows before submitting (date, time, ±1h window when randomized).
+ */
+export function previewSchedule(request: ScheduleRequest, now: Date): PreviewResult {
+  // A draw of exactly the middle of [−60, +60] is an offset of 0: the bare slot.
+  const plan = planSchedule(request, now, () => 0.5);
+  if (!plan.ok) return plan;
+  const randomized =
+    request.publishType === 'spaced' && request.spacedInterval?.randomizeTime === true;
+  return {
+    ok: true,
+    posts: plan.posts.map(({ mediaId, dueAt }) => ({
+      mediaId,
+      dueAt,
+      earliest: randomized
+        ? new Date(Math.max(now.getTime(), dueAt.getTime() - MAX_JITTER_MINUTES * MINUTE_MS))
+        : dueAt,
+      latest: randomized ? new Date(dueAt.getTime() + MAX_JITTER_MINUTES * MINUTE_MS) : dueAt,
+    })),
+  };
 }

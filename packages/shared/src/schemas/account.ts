@@ -67,7 +67,11 @@ export const creatorInfoSchema = z.object({
   commentDisabled: z.boolean(),
   duetDisabled: z.boolean(),
   stitchDisabled: z.boolean(),
-  maxVideoPostDurationSec: z.number(),
+  /**
+   * Longest video the creator may post, in seconds; null when TikTok gives no usable limit (0,
+   * missing, or the creator cannot post now): then no duration limit is enforced.
+   */
+  maxVideoPostDurationSec: z.number().positive().nullable(),
   /** Set when TikTok says the creator cannot post now (e.g. 'spam_risk_too_many_posts'). */
   cannotPostReason: z.string().nullable(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZoneSchema } from './schedule.ts';
 import { languageSchema } from './user.ts';
 import { messageKey } from '../translation-key.ts';
 
@@ -55,6 +56,8 @@ export const signUpSchema = z
     email: emailSchema,
     password: newPasswordSchema,
     preferredLanguage: languageSchema.optional(),
+    /** The browser's IANA zone (Intl.DateTimeFormat().resolvedOptions().timeZone). */
+    timeZone: timeZoneSchema.optional(),
   })
   .strict();
 export type SignUp = z.infer<typeof signUpSchema>;

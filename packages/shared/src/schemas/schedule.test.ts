@@ -257,6 +257,13 @@ describe('postSchema', () => {
       tiktokPostId: '7351234567890123456',
       tiktokPostUrl: 'https://www.tiktok.com/@creator/video/7351234567890123456',
       createdAt: '2025-06-10T10:00:00.000Z',
+      timeZone: 'Europe/Paris',
+      privacyLevel: 'PUBLIC_TO_EVERYONE',
+      allowComment: true,
+      allowDuet: false,
+      allowStitch: false,
+      note: 'schedules.notes.postponedDailyCap',
+      postponedFrom: '2025-06-10T07:00:00.000Z',
     };
     expect(postSchema.parse(post)).toEqual(post);
     expect(postSchema.safeParse({ ...post, status: 'queued' }).success).toBe(false);

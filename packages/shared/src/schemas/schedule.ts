@@ -31,6 +31,12 @@ export const scheduleErrorKeys = [
   'errors.brandedContentPrivate',
   'errors.consentRequired',
   'errors.dateInPast',
+  'errors.invalidCursor',
+  'errors.invalidRange',
+  'errors.invalidStatusFilter',
+  'errors.nothingToChange',
+  'errors.invalidWeekday',
+  'errors.tooManySlots',
 ] as const;
 export type ScheduleErrorKey = (typeof scheduleErrorKeys)[number];
 
@@ -104,6 +110,8 @@ export const spacedIntervalSchema = z.object(
       .max(MAX_INTERVAL_VALUE, key('errors.invalidIntervalValue')),
     unit: intervalUnitSchema,
     startTime: timeOfDaySchema,
+    /** Day of the first batch ('yyyy-MM-dd', the form's default: today); omitted: the next startTime. */
+    startDate: calendarDateSchema.optional(),
     // Pro only: the server refuses it for other users (not a shape rule, so not checked here).
     randomizeTime: flagSchema,
   },
@@ -145,50 +153,86 @@ function rulesCanRun(payload: { issues: readonly { path?: PropertyKey[]; continu
   });
 }
 
+export const overCapSchema = z.enum(['keep', 'postpone'], key('errors.invalidField'));
+export type OverCap = z.infer<typeof overCapSchema>;
+
+/** What every way of scheduling carries: the videos, their captions, the TikTok settings, consent. */
+const scheduleContentShape = {
+  accountId: z.uuid(key('errors.selectTikTokAccount')),
+  mediaIds: z
+    .array(mediaIdSchema, key('errors.selectVideo'))
+    .min(1, key('errors.selectVideo'))
+    .max(MAX_VIDEOS_PER_SCHEDULE, key('errors.tooManyVideos')),
+  posts: z.array(postCaptionSchema, key('errors.postsMismatch')),
+  privacyLevel: privacyLevelSchema,
+  allowComment: flagSchema,
+  allowDuet: flagSchema,
+  allowStitch: flagSchema,
+  commercialContent: commercialContentSchema,
+  // TikTok requires explicit consent (Music Usage Confirmation) before anything is posted.
+  consent: z.literal(true, key('errors.consentRequired')),
+};
+
+type IssueSink = (path: PropertyKey[], message: ScheduleErrorKey) => void;
+
+/** The cross-field rules of the content: no video twice, one caption each, TikTok's disclosure rules. */
+function checkContent(
+  request: {
+    mediaIds: string[];
+    posts: { mediaId: string }[];
+    privacyLevel: PrivacyLevel;
+    commercialContent: CommercialContent;
+  },
+  issue: IssueSink,
+): void {
+  const seen = new Set<string>();
+  request.mediaIds.forEach((mediaId, index) => {
+    if (seen.has(mediaId)) issue(['mediaIds', index], 'errors.duplicateVideo');
+    seen.add(mediaId);
+  });
+
+  // One caption per selected video, no more, no fewer.
+  const captioned = request.posts.map((post) => post.mediaId);
+  const sameVideos =
+    captioned.length === seen.size &&
+    new Set(captioned).size === captioned.length &&
+    captioned.every((mediaId) => seen.has(mediaId));
+  if (!sameVideos) issue(['posts'], 'errors.postsMismatch');
+
+  const { enabled, yourBrand, brandedContent } = request.commercialContent;
+  if (enabled && !yourBrand && !brandedContent) {
+    issue(['commercialContent'], 'errors.commercialContentChoice');
+  }
+  // TikTok: branded content cannot be private.
+  if (enabled && brandedContent && request.privacyLevel === 'SELF_ONLY') {
+    issue(['privacyLevel'], 'errors.brandedContentPrivate');
+  }
+}
+
 /** Body of POST /api/schedules. */
 export const createScheduleSchema = z
   .object(
     {
-      accountId: z.uuid(key('errors.selectTikTokAccount')),
-      mediaIds: z
-        .array(mediaIdSchema, key('errors.selectVideo'))
-        .min(1, key('errors.selectVideo'))
-        .max(MAX_VIDEOS_PER_SCHEDULE, key('errors.tooManyVideos')),
+      ...scheduleContentShape,
       publishType: publishTypeSchema,
       timeZone: timeZoneSchema,
       date: calendarDateSchema.optional(),
       time: timeOfDaySchema.optional(),
       spacedInterval: spacedIntervalSchema.optional(),
-      posts: z.array(postCaptionSchema, key('errors.postsMismatch')),
-      privacyLevel: privacyLevelSchema,
-      allowComment: flagSchema,
-      allowDuet: flagSchema,
-      allowStitch: flagSchema,
-      commercialContent: commercialContentSchema,
-      // TikTok requires explicit consent (Music Usage Confirmation) before anything is posted.
-      consent: z.literal(true, key('errors.consentRequired')),
+      /**
+       * Posts beyond the account's daily cap on their day: 'keep' them (default) or 'postpone'
+       * each to the same time on the next day with room (what the preview suggested).
+       */
+      overCap: overCapSchema.optional(),
+      /** The draft this schedule comes from: deleted with the schedule's creation (404 if gone). */
+      draftId: z.uuid(key('errors.invalidField')).optional(),
     },
     key('errors.invalidField'),
   )
   .superRefine(
     (request, ctx) => {
-      const issue = (path: PropertyKey[], message: ScheduleErrorKey) =>
-        ctx.addIssue({ code: 'custom', path, message });
-
-      const seen = new Set<string>();
-      request.mediaIds.forEach((mediaId, index) => {
-        if (seen.has(mediaId)) issue(['mediaIds', index], 'errors.duplicateVideo');
-        seen.add(mediaId);
-      });
-
-      // One caption per selected video, no more, no fewer.
-      const captioned = request.posts.map((post) => post.mediaId);
-      const sameVideos =
-        captioned.length === seen.size &&
-        new Set(captioned).size === captioned.length &&
-        captioned.every((mediaId) => seen.has(mediaId));
-      if (!sameVideos) issue(['posts'], 'errors.postsMismatch');
-
+      const issue: IssueSink = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+      checkContent(request, issue);
       if (request.publishType === 'scheduled') {
         if (request.date === undefined) issue(['date'], 'errors.dateRequired');
         if (request.time === undefined) issue(['time'], 'errors.timeRequired');
@@ -196,26 +240,33 @@ export const createScheduleSchema = z
       if (request.publishType === 'spaced' && request.spacedInterval === undefined) {
         issue(['spacedInterval'], 'errors.spacedIntervalRequired');
       }
-
-      const { enabled, yourBrand, brandedContent } = request.commercialContent;
-      if (enabled && !yourBrand && !brandedContent) {
-        issue(['commercialContent'], 'errors.commercialContentChoice');
-      }
-      // TikTok: branded content cannot be private.
-      if (enabled && brandedContent && request.privacyLevel === 'SELF_ONLY') {
-        issue(['privacyLevel'], 'errors.brandedContentPrivate');
-      }
     },
     { when: rulesCanRun },
   );
 export type CreateScheduleInput = z.input<typeof createScheduleSchema>;
 export type CreateScheduleRequest = z.infer<typeof createScheduleSchema>;
 
+/**
+ * Body of POST /api/schedules/queue ('Add to queue'): the content without a time; each video goes
+ * to the account's next free posting slot. The slots are read in the user's time zone setting, or
+ * in `timeZone` (the browser's) when the user has none.
+ */
+export const addToQueueSchema = z
+  .object({ ...scheduleContentShape, timeZone: timeZoneSchema }, key('errors.invalidField'))
+  .superRefine(
+    (request, ctx) =>
+      checkContent(request, (path, message) => ctx.addIssue({ code: 'custom', path, message })),
+    { when: rulesCanRun },
+  );
+export type AddToQueueInput = z.input<typeof addToQueueSchema>;
+export type AddToQueueRequest = z.infer<typeof addToQueueSchema>;
+
 /** planSchedule's refusals as form fields → keys, for a validation_failed answer's `fields`. */
 export const planErrorFields: Record<PlanErrorCode, Record<string, ScheduleErrorKey>> = {
   date_in_past: { date: 'errors.dateInPast' },
   missing_date_time: { date: 'errors.dateRequired', time: 'errors.timeRequired' },
   missing_spaced_interval: { spacedInterval: 'errors.spacedIntervalRequired' },
+  start_in_past: { 'spacedInterval.startDate': 'errors.dateInPast' },
 };
 
 /** One post as the API returns it (a video of a schedule, with its own due time and status). */
@@ -238,5 +289,18 @@ export const postSchema = z.object({
   tiktokPostId: z.string().nullable(),
   tiktokPostUrl: z.string().nullable(),
   createdAt: z.iso.datetime(),
+  /** The IANA zone the schedule was made in (its date and time were read in it). */
+  timeZone: z.string(),
+  privacyLevel: z.string(),
+  allowComment: z.boolean(),
+  allowDuet: z.boolean(),
+  allowStitch: z.boolean(),
+  /**
+   * Why Cadence changed the post on its own, as a translation key (e.g. postponed because the
+   * account reached TikTok's daily cap); null when it did not. Cleared when the user changes it.
+   */
+  note: z.string().nullable(),
+  /** The due time before Cadence postponed it (UTC, ISO 8601); null when not postponed. */
+  postponedFrom: z.iso.datetime().nullable(),
 });
 export type Post = z.infer<typeof postSchema>;

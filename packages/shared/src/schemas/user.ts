@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { languages } from '../errors.ts';
+import { messageKey } from '../translation-key.ts';
+import { timeZoneSchema } from './schedule.ts';
 
 export const languageSchema = z.enum(languages);
 
@@ -10,12 +12,23 @@ export const meSchema = z.object({
   email: z.string(),
   isPro: z.boolean(),
   preferredLanguage: languageSchema,
+  /**
+   * The IANA zone times are shown and entered in ('Europe/Paris'): sent by the browser at sign-up
+   * or set with PATCH /api/me; null until then (the browser should then send its own).
+   */
+  timeZone: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Me = z.infer<typeof meSchema>;
 
-/** PATCH /api/me */
-export const updateMeSchema = z.object({ preferredLanguage: languageSchema }).strict();
+/** PATCH /api/me — the language, the time zone, or both. */
+export const updateMeSchema = z
+  .object({ preferredLanguage: languageSchema.optional(), timeZone: timeZoneSchema.optional() })
+  .strict()
+  .refine((body) => body.preferredLanguage !== undefined || body.timeZone !== undefined, {
+    message: messageKey('errors.nothingToChange'),
+    path: ['_'],
+  });
 export type UpdateMe = z.infer<typeof updateMeSchema>;
 
 /** GET /api/public-config — the allow-list of configuration the browser may read. */
@@ -27,6 +40,8 @@ export const publicConfigSchema = z.object({
   tiktokSandbox: z.boolean(),
   /** Largest file the server takes (MAX_UPLOAD_BYTES), so the browser can refuse bigger ones at once. */
   maxUploadBytes: z.number().int().positive(),
+  /** TIKTOK_DAILY_POST_CAP: posts per account per day Cadence plans for ('12/15 aujourd'hui'). */
+  tiktokDailyPostCap: z.number().int().positive(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -51,7 +51,10 @@ const faultSchema = z.discriminatedUnion('action', [
     comment_disabled: z.boolean().optional(),
     duet_disabled: z.boolean().optional(),
     stitch_disabled: z.boolean().optional(),
-    max_video_post_duration_sec: z.number().int().positive().optional(),
+    // 0 or null (field left out): creator_info gives no usable limit, as TikTok sometimes does.
+    max_video_post_duration_sec: z.number().int().nonnegative().nullable().optional(),
+    // Direct posts per rolling 24 h before spam_risk_too_many_posts; null: the state's default.
+    max_direct_posts_per_day: z.number().int().nonnegative().nullable().optional(),
   }),
   z.object({
     action: z.literal('chaos'),
@@ -97,6 +100,7 @@ function applyFault(state: SandboxState, fault: FaultRequest): void {
         duetDisabled: fault.duet_disabled,
         stitchDisabled: fault.stitch_disabled,
         maxVideoPostDurationSec: fault.max_video_post_duration_sec,
+        maxDirectPostsPerDay: fault.max_direct_posts_per_day,
       });
       return;
     }

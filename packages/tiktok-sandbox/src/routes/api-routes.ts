@@ -112,10 +112,8 @@ function cannotPostNow(
   if (flags.cannotPost !== null) {
     return { code: flags.cannotPost, message: 'The creator cannot post right now.' };
   }
-  if (
-    kind === 'direct' &&
-    state.posts.countLastDay(user.openId, 'direct') >= state.options.maxDirectPostsPerDay
-  ) {
+  const directCap = flags.maxDirectPostsPerDay ?? state.options.maxDirectPostsPerDay;
+  if (kind === 'direct' && state.posts.countLastDay(user.openId, 'direct') >= directCap) {
     return {
       code: 'spam_risk_too_many_posts',
       message: 'The creator has reached the daily post cap.',
@@ -219,7 +217,9 @@ export function registerApiRoutes(
         comment_disabled: flags.commentDisabled,
         duet_disabled: flags.duetDisabled,
         stitch_disabled: flags.stitchDisabled,
-        max_video_post_duration_sec: flags.maxVideoPostDurationSec,
+        ...(flags.maxVideoPostDurationSec !== null && {
+          max_video_post_duration_sec: flags.maxVideoPostDurationSec,
+        }),
       });
     },
   );

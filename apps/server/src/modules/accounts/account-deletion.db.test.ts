@@ -56,7 +56,11 @@ describe('deleting a TikTok account', () => {
     expect(published.status, published.failReason ?? '').toBe('completed');
     kit
       .sandbox()
-      .control.failNext('video_init', { type: 'error_body', code: 'spam_risk_too_many_posts' }, 1);
+      .control.failNext(
+        'video_init',
+        { type: 'error_body', code: 'spam_risk_user_banned_from_posting' },
+        1,
+      );
     const failedId = await schedule(accountId, 'Kept failed', 'now');
     expect((await kit.waitForStatus(failedId, ['completed', 'failed'])).status).toBe('failed');
     const pendingId = await schedule(accountId, 'Never published', {
@@ -85,7 +89,7 @@ describe('deleting a TikTok account', () => {
       status: 'failed',
       accountId: null,
       accountUsername: username,
-      failReason: 'spam_risk_too_many_posts',
+      failReason: 'spam_risk_user_banned_from_posting',
     });
     expect(byId(pendingId)).toMatchObject({
       status: 'cancelled',

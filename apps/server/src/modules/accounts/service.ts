@@ -297,7 +297,8 @@ export function createAccountService(deps: AccountServiceDeps) {
             commentDisabled: true,
             duetDisabled: true,
             stitchDisabled: true,
-            maxVideoPostDurationSec: 0,
+            // Unknown while TikTok refuses: never "0 seconds at most".
+            maxVideoPostDurationSec: null,
             cannotPostReason: error.code,
           };
         }

@@ -9,6 +9,7 @@ import type {
   UploadPurpose,
 } from '@cadence/shared/schemas/media';
 import type { FastifyBaseLogger } from 'fastify';
+import { isForeignKeyViolation } from '../../db/pg-errors.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { allowedDemuxerOf } from '../../media/media-allow-list.ts';
 import {
@@ -65,10 +66,6 @@ export class QuotaExceededError extends MediaRejectedError {
   ) {
     super(['quota_exceeded']);
   }
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === '23503';
 }
 
 /** tus datastores answer a missing upload with their 404/410 errors. */

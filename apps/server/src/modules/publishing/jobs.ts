@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { defineQueue } from '../../jobs/queue.ts';
+import { DEFAULT_DAILY_POST_CAP } from '@cadence/shared/schedule/daily-cap';
+import { createDailyCapGuard } from './daily-cap.ts';
 import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
 import { createPublishingRepository } from './repository.ts';
 
@@ -68,6 +70,8 @@ export interface PublishingWorkerDeps extends Pick<PublisherDeps, 'tiktok' | 'to
   db: Kysely<Database>;
   /** WORKER_CONCURRENCY: publish jobs one process works on at once. */
   concurrency: number;
+  /** TIKTOK_DAILY_POST_CAP (default 15): posts beyond it are postponed to a day with room. */
+  dailyPostCap?: number;
 }
 
 /** Registers the publish queue, the minute sweep, and runs a first sweep (restart recovery). */
@@ -84,6 +88,7 @@ export async function startPublishingWorkers(
     storage: deps.storage,
     wake: (postId, at) => enqueuePublish(boss, postId, at),
     logger,
+    dailyCap: createDailyCapGuard(deps.db, deps.dailyPostCap ?? DEFAULT_DAILY_POST_CAP),
     ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
     ...(options.retryDelayCapMs !== undefined && { retryDelayCapMs: options.retryDelayCapMs }),
   });

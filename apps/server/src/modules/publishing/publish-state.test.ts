@@ -78,10 +78,22 @@ describe('reactToError', () => {
       action: 'fail',
       reason: 'privacy_level_option_mismatch',
     });
-    expect(reactToError(apiError('spam_risk_too_many_posts', 200), 'prepare', 1)).toEqual({
-      action: 'fail',
-      reason: 'spam_risk_too_many_posts',
-    });
+    expect(reactToError(apiError('spam_risk_user_banned_from_posting', 200), 'prepare', 1)).toEqual(
+      { action: 'fail', reason: 'spam_risk_user_banned_from_posting' },
+    );
+  });
+
+  it("postpones a post TikTok refuses for today's cap, before anything was created", () => {
+    for (const phase of ['prepare', 'init'] as const) {
+      expect(reactToError(apiError('spam_risk_too_many_posts', 403), phase, 1)).toEqual({
+        action: 'postpone',
+        reason: 'spam_risk_too_many_posts',
+      });
+    }
+    // During an upload or a status check the post exists at TikTok: never postponed (re-posted).
+    expect(reactToError(apiError('spam_risk_too_many_posts', 403), 'upload', 1).action).not.toBe(
+      'postpone',
+    );
   });
 
   it('fails an upload whose URL expired, and resyncs after a range mismatch', () => {

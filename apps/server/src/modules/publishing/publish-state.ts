@@ -38,7 +38,12 @@ export function nextStep(post: PublishProgress): PublishStep {
 export type ErrorReaction =
   | { action: 'retry'; reason: PublishFailReason; delayMs: number }
   | { action: 'fail'; reason: PublishFailReason }
-  | { action: 'outcome_unknown' };
+  | { action: 'outcome_unknown' }
+  /** TikTok's daily cap: not a failure, the post waits for the account's next day with room. */
+  | { action: 'postpone'; reason: PublishFailReason };
+
+/** TikTok's answer when the creator reached today's posting limit (creator_info or video init). */
+export const DAILY_CAP_CODE = 'spam_risk_too_many_posts';
 
 export type PublishPhase = 'prepare' | 'init' | 'upload' | 'poll';
 
@@ -117,6 +122,10 @@ export function reactToError(error: unknown, phase: PublishPhase, attempt: numbe
     return { action: 'retry', reason: 'publisher_error', delayMs: retryDelayMs(attempt) };
   }
   const reason = failReasonFromTikTok(error.code);
+  // A definite refusal before anything was created at TikTok (creator_info, or init's 403).
+  if (error.code === DAILY_CAP_CODE && (phase === 'prepare' || phase === 'init')) {
+    return { action: 'postpone', reason };
+  }
   if (phase === 'init' && (error.code === 'timeout' || error.code === 'network_error')) {
     if (!neverReachedTikTok(error)) return { action: 'outcome_unknown' };
   }

@@ -7,12 +7,15 @@ import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import {
+  exceedsDurationLimit,
   VIDEO_CONTENT_TYPES,
   type DirectPostInfo,
   type TikTokClient,
   type VideoContentType,
 } from '../../tiktok/tiktok-client.ts';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { TokenService } from '../accounts/token-service.ts';
+import type { DailyCapGuard } from './daily-cap.ts';
 import {
   failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
@@ -55,11 +58,32 @@ export interface PublisherDeps {
   leaseMs?: number;
   /** Upper bound on any retry delay (tests shorten TikTok's one-minute windows; default none). */
   retryDelayCapMs?: number;
+  /**
+   * TikTok's daily cap: posts beyond it wait for the account's next day with room instead of
+   * failing. Without it, a post TikTok refuses for its cap fails with that reason.
+   */
+  dailyCap?: DailyCapGuard;
 }
 
 /** The outcome of one `advance` call, for logs and tests. */
 export type AdvanceOutcome =
-  'not_ready' | 'busy' | 'paced' | 'published' | 'waiting' | 'retrying' | 'failed' | 'lease_lost';
+  | 'not_ready'
+  | 'busy'
+  | 'paced'
+  | 'published'
+  | 'waiting'
+  | 'retrying'
+  | 'failed'
+  | 'lease_lost'
+  | 'postponed';
+
+/** Why Cadence postponed a post (translation keys, shown with it). */
+export const postponeNotes = {
+  /** TikTok answered spam_risk_too_many_posts. */
+  refusedByTikTok: 'schedules.notes.postponedDailyCap',
+  /** Cadence's own count (TIKTOK_DAILY_POST_CAP) says today is full. */
+  cadenceCap: 'schedules.notes.postponedCadenceCap',
+} as const satisfies Record<string, TranslationKey>;
 
 /**
  * The crash-safe publisher. Every call to `advance` takes a lease on the post, does the next step
@@ -146,6 +170,40 @@ export function createPublisher(deps: PublisherDeps) {
     return kept ? 'failed' : 'lease_lost';
   }
 
+  /**
+   * Today's cap is reached: the post goes back to pending at its time of day on the account's
+   * next day with room, saying why (nothing was created at TikTok). With no such day within a
+   * year, or no guard, it fails with `reason` as before.
+   */
+  async function postpone(
+    post: AccountPublishRow,
+    owner: string,
+    note: TranslationKey,
+    reason: PublishFailReason,
+  ): Promise<AdvanceOutcome> {
+    const dueAt = deps.dailyCap ? await deps.dailyCap.nextDayWithRoom(post, new Date()) : null;
+    if (dueAt === null) return fail(post, owner, reason);
+    const kept = await repository.update(
+      post.id,
+      owner,
+      {
+        status: 'pending',
+        due_at: dueAt,
+        wake_at: dueAt,
+        init_started_at: null,
+        attempt: 0,
+        note,
+        // The time the user chose, kept across several postponements.
+        postponed_from: post.postponed_from ?? post.due_at,
+      },
+      { release: true },
+    );
+    if (!kept) return 'lease_lost';
+    logger.info({ postId: post.id, dueAt, note }, 'post postponed: daily cap reached');
+    await wake(post.id, dueAt);
+    return 'postponed';
+  }
+
   /** TikTok's status says FAILED: its fail_reason, or 'publish_failed' when it gives none. */
   function failedOnTikTok(post: PublishRow, owner: string, tiktokFailReason: string | null) {
     return tiktokFailReason === null
@@ -162,6 +220,15 @@ export function createPublisher(deps: PublisherDeps) {
   ): Promise<AdvanceOutcome> {
     const reaction = reactToError(error, phase, post.attempt);
     switch (reaction.action) {
+      case 'postpone':
+        return post.account_id === null
+          ? fail(post, owner, reaction.reason)
+          : postpone(
+              { ...post, account_id: post.account_id },
+              owner,
+              postponeNotes.refusedByTikTok,
+              reaction.reason,
+            );
       case 'outcome_unknown':
         logger.error({ postId: post.id, err: error }, 'video init outcome unknown: not retried');
         return fail(post, owner, INIT_OUTCOME_UNKNOWN);
@@ -192,6 +259,9 @@ export function createPublisher(deps: PublisherDeps) {
     owner: string,
     signal: AbortSignal,
   ): Promise<AdvanceOutcome> {
+    if (deps.dailyCap && (await deps.dailyCap.reachedBefore(post, new Date()))) {
+      return postpone(post, owner, postponeNotes.cadenceCap, 'spam_risk_too_many_posts');
+    }
     // Before TikTok creates a post we could never upload to.
     if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
     const creator = await tokens.withAccessToken(post.account_id, (token) =>
@@ -200,8 +270,9 @@ export function createPublisher(deps: PublisherDeps) {
     if (!creator.privacyLevelOptions.includes(post.privacy_level)) {
       return fail(post, owner, 'privacy_level_option_mismatch');
     }
-    if (post.duration_seconds > creator.maxVideoPostDurationSec)
+    if (exceedsDurationLimit(post.duration_seconds, creator.maxVideoPostDurationSec)) {
       return fail(post, owner, 'video_too_long');
+    }
     const privacyLevel = privacyLevels.find((level) => level === post.privacy_level);
     if (privacyLevel === undefined) return fail(post, owner, 'privacy_level_option_mismatch');
     const plan = planChunks(post.size_bytes);

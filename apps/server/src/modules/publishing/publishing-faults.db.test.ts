@@ -75,13 +75,20 @@ describe('publishing through TikTok faults', () => {
       posts: [{ mediaId: video.mediaId, title: 'Spam risk' }],
     });
     const id = created.posts[0]?.id ?? '';
-    sandbox().control.setUserFlags({ username }, { cannotPost: 'spam_risk_too_many_posts' });
+    // (spam_risk_too_many_posts is postponed instead: daily-cap.db.test.ts.)
+    sandbox().control.setUserFlags(
+      { username },
+      { cannotPost: 'spam_risk_user_banned_from_posting' },
+    );
     try {
       await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/reschedule`, {
         dueAt: new Date(Date.now() + 500).toISOString(),
       });
       const done = await waitForStatus(id, ['completed', 'failed']);
-      expect(done).toMatchObject({ status: 'failed', failReason: 'spam_risk_too_many_posts' });
+      expect(done).toMatchObject({
+        status: 'failed',
+        failReason: 'spam_risk_user_banned_from_posting',
+      });
     } finally {
       sandbox().control.setUserFlags({ username }, { cannotPost: null });
     }

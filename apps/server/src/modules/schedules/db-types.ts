@@ -7,12 +7,15 @@ import type {
   SpacedIntervalInput,
 } from '@cadence/shared/schemas/schedule';
 
+/** How a schedule's times were chosen: the form's methods, or 'queue' (the account's posting slots). */
+export type ScheduleKind = PublishType | 'queue';
+
 export interface ScheduleTable {
   id: Generated<string>;
   user_id: string;
   /** Null once the account was deleted: its schedules and posts stay in the history. */
   account_id: string | null;
-  publish_type: PublishType;
+  publish_type: ScheduleKind;
   time_zone: string;
   date: string | null;
   time: string | null;
@@ -56,8 +59,37 @@ export interface PostTable {
   poll_count: Generated<number>;
   tiktok_post_id: string | null;
   published_at: Date | null;
+  /** Translation key: why Cadence moved the post by itself (migration 0014). */
+  note: string | null;
+  postponed_from: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+export interface DraftTable {
+  id: Generated<string>;
+  user_id: string;
+  account_id: string | null;
+  privacy_level: string | null;
+  allow_comment: Generated<boolean>;
+  allow_duet: Generated<boolean>;
+  allow_stitch: Generated<boolean>;
+  commercial_content: ColumnType<CommercialContent, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface DraftVideoTable {
+  draft_id: string;
+  position: number;
+  media_id: string;
+  title: string;
+}
+
+export interface PostingSlotTable {
+  account_id: string;
+  weekday: number;
+  time: string;
 }
 
 export interface TikTokInitPacingTable {
@@ -70,5 +102,8 @@ declare module '../../db/schema.ts' {
     schedules: ScheduleTable;
     posts: PostTable;
     tiktok_init_pacing: TikTokInitPacingTable;
+    drafts: DraftTable;
+    draft_videos: DraftVideoTable;
+    posting_slots: PostingSlotTable;
   }
 }

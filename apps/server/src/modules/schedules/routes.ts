@@ -1,17 +1,31 @@
 import { uuidParams } from '@cadence/shared/schemas/params';
-import { createScheduleSchema, postSchema } from '@cadence/shared/schemas/schedule';
+import {
+  calendarQuerySchema,
+  calendarSchema,
+  editPostSchema,
+  historyQuerySchema,
+  postingSlotsBodySchema,
+  postingSlotsSchema,
+  postPageSchema,
+  queueQuerySchema,
+  reschedulePostSchema,
+  schedulePreviewBodySchema,
+  schedulePreviewSchema,
+} from '@cadence/shared/schemas/planning';
+import {
+  addToQueueSchema,
+  createScheduleSchema,
+  postSchema,
+} from '@cadence/shared/schemas/schedule';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { streamPostEvents, type PostStream } from './post-events.ts';
+import type { PostListingService } from './listing-service.ts';
 import type { ScheduleService } from './service.ts';
-import { messageKey } from '@cadence/shared/translation-key';
 
-const rescheduleBody = z.object({
-  dueAt: z.iso.datetime({ offset: true, error: messageKey('errors.invalidDate') }),
-});
 const postsReply = z.object({ posts: z.array(postSchema) });
 const createReply = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
 
@@ -25,8 +39,16 @@ const existingPostId: preValidationAsyncHookHandler = async (request) => {
   }
 };
 
+/** Account ids are UUIDs too: anything else names no account (404 before a body's 400). */
+const existingAccountId: preValidationAsyncHookHandler = async (request) => {
+  if (!uuidParams.safeParse(request.params).success) {
+    throw new AppError('not_found', 'No such account');
+  }
+};
+
 export interface ScheduleRoutesOptions {
   schedules: ScheduleService;
+  listing: PostListingService;
   /** Live-stream poll period (tests shorten it). */
   eventsPollMs?: number;
   /** How often an open stream re-checks its session (tests shorten it). */
@@ -39,7 +61,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
   const preValidation = signedIn(fastify);
   const postAction = [preValidation, existingPostId];
   const tags = ['posts'];
-  const { schedules } = options;
+  const { schedules, listing } = options;
   const streams = new Set<PostStream>();
   // Open streams would keep app.close() waiting for their sockets: end them first.
   app.addHook('preClose', async () => {
@@ -53,10 +75,126 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       reply.status(201).send(await schedules.create(userOf(request).id, request.body)),
   );
 
+  app.post(
+    '/api/schedules/queue',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          "'Add to queue': each video in the account's next free posting slot (user's zone; days at the daily cap skipped).",
+        body: addToQueueSchema,
+        response: { 201: createReply },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await schedules.addToQueue(userOf(request).id, request.body)),
+  );
+
+  const onAccount = [preValidation, existingAccountId];
+  app.get(
+    '/api/accounts/:id/slots',
+    {
+      preValidation: onAccount,
+      schema: {
+        tags: ['slots'],
+        description: "The account's weekly posting slots and the next free ones.",
+        params: uuidParams,
+        response: { 200: postingSlotsSchema },
+      },
+    },
+    async (request) => schedules.getSlots(userOf(request).id, request.params.id),
+  );
+
+  app.put(
+    '/api/accounts/:id/slots',
+    {
+      preValidation: onAccount,
+      schema: {
+        tags: ['slots'],
+        description: "Replaces the account's weekly posting slots (ISO weekday 1-7, 'HH:MM').",
+        params: uuidParams,
+        body: postingSlotsBodySchema,
+        response: { 200: postingSlotsSchema },
+      },
+    },
+    async (request) =>
+      schedules.setSlots(userOf(request).id, request.params.id, request.body.slots),
+  );
+
+  app.post(
+    '/api/schedules/preview',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          "Every slot the form's timing would give, each day's count against the daily cap, and where posts beyond it could go. Creates nothing.",
+        body: schedulePreviewBodySchema,
+        response: { 200: schedulePreviewSchema },
+      },
+    },
+    async (request) => schedules.preview(userOf(request).id, request.body),
+  );
+
   app.get(
     '/api/posts',
     { preValidation, schema: { tags, response: { 200: postsReply } } },
     async (request) => ({ posts: await schedules.list(userOf(request).id) }),
+  );
+
+  app.get(
+    '/api/posts/queue',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          'Upcoming posts (pending, publishing), soonest first, a page at a time (keyset cursor).',
+        querystring: queueQuerySchema,
+        response: { 200: postPageSchema },
+      },
+    },
+    async (request) => listing.page(userOf(request).id, 'queue', request.query),
+  );
+
+  app.get(
+    '/api/posts/history',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          'Past posts (completed, failed, cancelled), latest due time first, a page at a time.',
+        querystring: historyQuerySchema,
+        response: { 200: postPageSchema },
+      },
+    },
+    async (request) => listing.page(userOf(request).id, 'history', request.query),
+  );
+
+  app.get(
+    '/api/posts/calendar',
+    {
+      preValidation,
+      schema: {
+        tags,
+        description:
+          'Posts due in [from, to) (at most 42 days, `limit` posts) and per-account counts per day.',
+        querystring: calendarQuerySchema,
+        response: { 200: calendarSchema },
+      },
+    },
+    async (request) => listing.calendar(userOf(request).id, request.query),
+  );
+
+  app.get(
+    '/api/posts/:id',
+    {
+      preValidation: postAction,
+      schema: { tags, params: uuidParams, response: { 200: postSchema } },
+    },
+    async (request) => schedules.get(userOf(request).id, request.params.id),
   );
 
   app.post(
@@ -72,12 +210,49 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     '/api/posts/:id/reschedule',
     {
       preValidation: postAction,
-      schema: { tags, params: uuidParams, body: rescheduleBody, response: { 200: postSchema } },
+      schema: {
+        tags,
+        description:
+          'A new time for a pending post, or a cancelled or failed one (pending again, as a new TikTok post).',
+        params: uuidParams,
+        body: reschedulePostSchema,
+        response: { 200: postSchema },
+      },
     },
     async (request) => {
       const { id } = request.params;
       return schedules.reschedule(userOf(request).id, id, new Date(request.body.dueAt));
     },
+  );
+
+  app.patch(
+    '/api/posts/:id',
+    {
+      preValidation: postAction,
+      schema: {
+        tags,
+        description:
+          'Caption, privacy, interactions and time of a pending post; 409 once it started publishing.',
+        params: uuidParams,
+        body: editPostSchema,
+        response: { 200: postSchema },
+      },
+    },
+    async (request) => schedules.edit(userOf(request).id, request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/posts/:id/restore',
+    {
+      preValidation: postAction,
+      schema: {
+        tags,
+        description: 'A cancelled post back to pending, if its time is still ahead.',
+        params: uuidParams,
+        response: { 200: postSchema },
+      },
+    },
+    async (request) => schedules.restore(userOf(request).id, request.params.id),
   );
 
   app.post(

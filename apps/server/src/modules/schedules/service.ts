@@ -1,22 +1,53 @@
+import type {
+  EditPost,
+  PostingSlots,
+  SchedulePreview,
+  SchedulePreviewBody,
+} from '@cadence/shared/schemas/planning';
+import { allocateSlots, normalizeSlots, type WeeklySlot } from '@cadence/shared/schedule/slots';
 import {
   planErrorFields,
+  type AddToQueueRequest,
   type CreateScheduleRequest,
   type Post,
+  type PostStatus,
+  type SpacedIntervalInput,
 } from '@cadence/shared/schemas/schedule';
-import { planSchedule } from '@cadence/shared/schedule/planner';
+import {
+  DEFAULT_HORIZON_DAYS,
+  planDailyCap,
+  type DailyCapPlan,
+} from '@cadence/shared/schedule/daily-cap';
+import {
+  localDateOf,
+  planSchedule,
+  previewSchedule,
+  type PlannedPost,
+} from '@cadence/shared/schedule/planner';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
 import { AppError } from '../../lib/app-error.ts';
 import { validateForTikTok } from '../../media/probe.ts';
-import type { TikTokClient, CreatorInfo } from '../../tiktok/tiktok-client.ts';
+import {
+  exceedsDurationLimit,
+  type CreatorInfo,
+  type TikTokClient,
+} from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository } from '../accounts/repository.ts';
 import type { AccountPostStats } from '../accounts/service.ts';
 import { AccountNeedsReconnectError, type TokenService } from '../accounts/token-service.ts';
 import type { MediaService } from '../media/service.ts';
+import type { PostingSlotRepository } from '../slots/repository.ts';
 import type { UserRepository } from '../users/repository.ts';
+import type { ScheduleKind } from './db-types.ts';
 import { toPost } from './post-view.ts';
-import type { ScheduleRepository } from './repository.ts';
+import {
+  DraftGoneError,
+  type PostSettings,
+  type PostViewRow,
+  type ScheduleRepository,
+} from './repository.ts';
 
 /** Translation keys this module adds (fr/en texts are in the lead's locale files). */
 export const scheduleServiceErrorKeys = {
@@ -28,8 +59,47 @@ export const scheduleServiceErrorKeys = {
   notPending: 'schedules.errors.notPending',
   notFailed: 'schedules.errors.notFailed',
   accountDeleted: 'schedules.errors.accountDeleted',
-} as const;
+  lockedPublishing: 'schedules.errors.lockedPublishing',
+  lockedPublished: 'schedules.errors.lockedPublished',
+  lockedClosed: 'schedules.errors.lockedClosed',
+  notRestorable: 'schedules.errors.notRestorable',
+  restoreTimePassed: 'schedules.errors.restoreTimePassed',
+  notReschedulable: 'schedules.errors.notReschedulable',
+  noSlots: 'schedules.errors.noSlots',
+  noFreeSlot: 'schedules.errors.noFreeSlot',
+} as const satisfies Record<string, TranslationKey>;
 const keys = scheduleServiceErrorKeys;
+
+/** What every way of scheduling carries: the form without its timing. */
+type ScheduleContent = Pick<
+  CreateScheduleRequest,
+  | 'accountId'
+  | 'mediaIds'
+  | 'posts'
+  | 'privacyLevel'
+  | 'allowComment'
+  | 'allowDuet'
+  | 'allowStitch'
+  | 'commercialContent'
+>;
+
+/** How a schedule's times were chosen, as its row keeps it. */
+interface Timing {
+  kind: ScheduleKind;
+  timeZone: string;
+  date: string | null;
+  time: string | null;
+  spacedInterval: SpacedIntervalInput | null;
+  randomized: boolean;
+  /** The draft this schedule replaces (deleted with its creation). */
+  draftId?: string | undefined;
+}
+
+type AccountRow = NonNullable<Awaited<ReturnType<AccountRepository['findForUser']>>>;
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Free slot times shown with an account's slots. */
+const NEXT_FREE_SHOWN = 10;
 
 export interface ScheduleServiceDeps {
   repository: ScheduleRepository;
@@ -37,7 +107,13 @@ export interface ScheduleServiceDeps {
   tokens: TokenService;
   tiktok: TikTokClient;
   media: MediaService;
-  users: Pick<UserRepository, 'isPro'>;
+  users: Pick<UserRepository, 'isPro' | 'timeZoneOf'>;
+  /** An account's posts per day of a zone that count towards the cap (PostListing.accountDayCounts). */
+  dayCounts: ScheduleRepository['accountDayCounts'];
+  /** TIKTOK_DAILY_POST_CAP. */
+  dailyPostCap: number;
+  /** The accounts' weekly posting slots ('Add to queue'). */
+  slots: PostingSlotRepository;
   /** Queues the publisher's wake-up for a post at `at` (the publish queue, wired in bootstrap). */
   wake: (postId: string, at: Date) => Promise<void>;
   logger: Pick<Logger, 'warn'>;
@@ -48,6 +124,7 @@ export interface ScheduleServiceDeps {
 /** Schedules (the form's submissions) and their posts, as the signed-in user sees them. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const { repository, accounts, tokens, tiktok, media, users, wake, logger } = deps;
+  const { dayCounts, dailyPostCap, slots } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
@@ -59,11 +136,21 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     }
   }
 
-  /** TikTok's current posting rules for the account (asked at submit, as TikTok requires). */
-  async function creatorInfo(accountId: string): Promise<CreatorInfo> {
+  /**
+   * TikTok's current posting rules for the account (asked at submit, as TikTok requires). When
+   * TikTok says the creator cannot post now (today's cap reached…), that only stops a post due
+   * now: with `laterPost` the answer is null and the publisher asks again when the post is due.
+   */
+  async function creatorInfo(
+    accountId: string,
+    { laterPost }: { laterPost: boolean },
+  ): Promise<CreatorInfo | null> {
     try {
       return await tokens.withAccessToken(accountId, (token) => tiktok.queryCreatorInfo(token));
     } catch (error) {
+      if (laterPost && error instanceof TikTokApiError && error.kind === 'cannot_post_now') {
+        return null;
+      }
       if (error instanceof AccountNeedsReconnectError) {
         throw new AppError('conflict', 'The account must be reconnected', {
           accountId: keys.accountNotConnected,
@@ -95,107 +182,399 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     return row;
   }
 
+  function wrongState(key: TranslationKey, field = 'status'): AppError {
+    return new AppError('conflict', 'The post is not in a state that allows this', {
+      [field]: key,
+    });
+  }
+
+  /** Why a post that is not pending can no longer be edited, by what it is now. */
+  function lockedKey(status: PostStatus): TranslationKey {
+    switch (status) {
+      case 'publishing':
+        return keys.lockedPublishing;
+      case 'completed':
+        return keys.lockedPublished;
+      case 'failed':
+      case 'cancelled':
+        return keys.lockedClosed;
+      case 'pending':
+        return keys.notPending;
+    }
+  }
+
   async function postAfterChange(
     userId: string,
     id: string,
     changed: boolean,
-    wrongStateKey: TranslationKey,
+    wrongStateKey: TranslationKey | ((status: PostStatus) => TranslationKey),
   ): Promise<Post> {
+    const row = await requirePost(userId, id);
     if (!changed) {
-      await requirePost(userId, id);
-      throw new AppError('conflict', 'The post is not in a state that allows this', {
-        status: wrongStateKey,
+      throw wrongState(
+        typeof wrongStateKey === 'function' ? wrongStateKey(row.status) : wrongStateKey,
+      );
+    }
+    return toPost(row);
+  }
+
+  function requireFuture(dueAt: Date, field = 'dueAt'): void {
+    if (dueAt.getTime() <= now().getTime()) {
+      throw new AppError('validation_failed', 'The new time is in the past', {
+        [field]: 'errors.dateInPast',
       });
     }
-    return toPost(await requirePost(userId, id));
+  }
+
+  /** The settings an edit asks for, checked as at submit: TikTok's options and disclosure rules. */
+  async function editedSettings(row: PostViewRow, edit: EditPost): Promise<PostSettings> {
+    const settings: PostSettings = {
+      privacy_level: edit.privacyLevel ?? row.privacy_level,
+      allow_comment: edit.allowComment ?? row.allow_comment,
+      allow_duet: edit.allowDuet ?? row.allow_duet,
+      allow_stitch: edit.allowStitch ?? row.allow_stitch,
+    };
+    const { enabled, brandedContent } = row.commercial_content;
+    if (enabled && brandedContent && settings.privacy_level === 'SELF_ONLY') {
+      throw new AppError('validation_failed', 'Branded content cannot be private', {
+        privacyLevel: 'errors.brandedContentPrivate',
+      });
+    }
+    if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+    const creator = await creatorInfo(row.account_id, { laterPost: true });
+    if (creator === null) return settings;
+    if (
+      edit.privacyLevel !== undefined &&
+      !creator.privacyLevelOptions.includes(settings.privacy_level)
+    ) {
+      throw new AppError('validation_failed', 'Privacy level not offered', {
+        privacyLevel: 'errors.selectPrivacy',
+      });
+    }
+    return {
+      ...settings,
+      allow_comment: settings.allow_comment && !creator.commentDisabled,
+      allow_duet: settings.allow_duet && !creator.duetDisabled,
+      allow_stitch: settings.allow_stitch && !creator.stitchDisabled,
+    };
+  }
+
+  /** The zone whose days TikTok's daily cap is counted in: the user's setting, else `fallback`. */
+  async function capZone(userId: string, fallback: string): Promise<string> {
+    return (await users.timeZoneOf(userId)) ?? fallback;
+  }
+
+  /**
+   * The cap planner over the account's posts around `posts` (a day before the first to a year
+   * after the last, so every suggestion knows the days it lands on).
+   */
+  async function capPlanFor(
+    userId: string,
+    accountId: string,
+    posts: readonly { dueAt: Date }[],
+    timeZone: string,
+  ): Promise<DailyCapPlan<number>> {
+    const times = posts.map((post) => post.dueAt.getTime());
+    const from = new Date(Math.min(...times) - DAY_MS);
+    const to = new Date(Math.max(...times) + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS);
+    const existing = await dayCounts(userId, accountId, from, to, timeZone);
+    return planDailyCap({
+      existing,
+      proposed: posts.map((post, index) => ({ key: index, dueAt: post.dueAt })),
+      cap: dailyPostCap,
+      timeZone,
+    });
+  }
+
+  /** The account, if it is the user's; 404 otherwise (someone else's looks like none). */
+  async function requireAccount(userId: string, accountId: string): Promise<AccountRow> {
+    const account = await accounts.findForUser(userId, accountId);
+    if (!account) throw new AppError('not_found', 'No such account');
+    return account;
+  }
+
+  /**
+   * The next `count` free slot times of the account after now, in `timeZone`: slots holding a
+   * post (pending, publishing or published) are taken, and days at the daily cap are skipped.
+   */
+  async function freeSlots(
+    userId: string,
+    accountId: string,
+    weekly: readonly WeeklySlot[],
+    timeZone: string,
+    count: number,
+  ): Promise<Date[]> {
+    if (weekly.length === 0) return [];
+    const after = now();
+    const to = new Date(after.getTime() + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS);
+    const [taken, counts] = await Promise.all([
+      repository.accountDueTimes(userId, accountId, after, to),
+      dayCounts(userId, accountId, new Date(after.getTime() - DAY_MS), to, timeZone),
+    ]);
+    return allocateSlots({
+      slots: weekly,
+      timeZone,
+      after,
+      count,
+      taken,
+      dailyCap: { cap: dailyPostCap, counts },
+    });
+  }
+
+  async function slotsView(userId: string, accountId: string): Promise<PostingSlots> {
+    const weekly = await slots.list(accountId);
+    const timeZone = (await users.timeZoneOf(userId)) ?? 'UTC';
+    const nextFree = await freeSlots(userId, accountId, weekly, timeZone, NEXT_FREE_SHOWN);
+    return {
+      accountId,
+      timeZone,
+      slots: weekly,
+      nextFree: nextFree.map((at) => at.toISOString()),
+    };
+  }
+
+  /**
+   * Creates a schedule: the account and videos checked, the times planned (`plan`, once the
+   * account is known), TikTok's current rules applied, then the schedule and its posts stored
+   * (and its draft deleted) in one transaction, and the publisher woken for each post.
+   */
+  async function schedulePosts(
+    userId: string,
+    content: ScheduleContent,
+    timing: Timing,
+    plan: (account: AccountRow) => Promise<PlannedPost[]>,
+  ): Promise<{ scheduleId: string; posts: Post[] }> {
+    const account = await accounts.findForUser(userId, content.accountId);
+    if (!account) {
+      throw new AppError('conflict', 'No such TikTok account', {
+        accountId: 'errors.selectTikTokAccount',
+      });
+    }
+    if (account.status !== 'connected' || !account.scopes.includes('video.publish')) {
+      throw new AppError('conflict', 'The account cannot publish', {
+        accountId: keys.accountNotConnected,
+      });
+    }
+    const videos = await media.findMany(userId, content.mediaIds);
+    if (videos.length !== new Set(content.mediaIds).size) {
+      throw new AppError('validation_failed', 'Unknown video', {
+        mediaIds: 'errors.invalidVideo',
+      });
+    }
+    const planned = await plan(account);
+
+    const creator = await creatorInfo(account.id, { laterPost: timing.kind !== 'immediate' });
+    if (creator && !creator.privacyLevelOptions.includes(content.privacyLevel)) {
+      throw new AppError('validation_failed', 'Privacy level not offered', {
+        privacyLevel: 'errors.selectPrivacy',
+      });
+    }
+    if (
+      creator &&
+      videos.some((video) =>
+        exceedsDurationLimit(video.duration_seconds, creator.maxVideoPostDurationSec),
+      )
+    ) {
+      throw new AppError('validation_failed', 'A video is too long for this account', {
+        mediaIds: keys.videoTooLong,
+      });
+    }
+    // Story and meme sources are taken outside TikTok's limits; they cannot be posted as they are.
+    const unpostable = videos.filter(
+      (video) => validateForTikTok(video.probe, { maxDurationSeconds: Infinity }).length > 0,
+    );
+    if (unpostable.length > 0) {
+      throw new AppError('validation_failed', 'A video does not meet TikTok’s limits', {
+        mediaIds: keys.videoNotPostable,
+      });
+    }
+
+    const titles = new Map(content.posts.map((post) => [post.mediaId, post.title]));
+    let inserted: { scheduleId: string; postIds: string[] };
+    try {
+      inserted = await repository.insertSchedule(
+        {
+          user_id: userId,
+          account_id: account.id,
+          publish_type: timing.kind,
+          time_zone: timing.timeZone,
+          date: timing.date,
+          time: timing.time,
+          spaced_interval: timing.spacedInterval ? JSON.stringify(timing.spacedInterval) : null,
+          privacy_level: content.privacyLevel,
+          // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
+          allow_comment: content.allowComment && !(creator?.commentDisabled ?? false),
+          allow_duet: content.allowDuet && !(creator?.duetDisabled ?? false),
+          allow_stitch: content.allowStitch && !(creator?.stitchDisabled ?? false),
+          commercial_content: JSON.stringify(content.commercialContent),
+        },
+        account.username,
+        planned.map((post) => ({
+          media_id: post.mediaId,
+          title: titles.get(post.mediaId) ?? '',
+          due_at: post.dueAt,
+          randomized: timing.randomized,
+          jitter_minutes: post.jitterMinutes,
+        })),
+        { fromDraft: timing.draftId },
+      );
+    } catch (error) {
+      if (error instanceof DraftGoneError) throw new AppError('not_found', 'No such draft');
+      throw error;
+    }
+    const { scheduleId, postIds } = inserted;
+    await wakeAll(postIds.map((id, index) => ({ id, dueAt: planned[index]?.dueAt ?? now() })));
+    const rows = await repository.postViewsByIds(userId, postIds);
+    return { scheduleId, posts: rows.map(toPost) };
   }
 
   return {
+    /** POST /api/schedules: the form's request, planned by the shared planner. */
     async create(
       userId: string,
       request: CreateScheduleRequest,
     ): Promise<{ scheduleId: string; posts: Post[] }> {
-      const account = await accounts.findForUser(userId, request.accountId);
+      const randomized =
+        request.publishType === 'spaced' && request.spacedInterval?.randomizeTime === true;
+      if (randomized && !(await users.isPro(userId))) {
+        throw new AppError('pro_required', 'Randomized times are a Pro feature');
+      }
+      const timing: Timing = {
+        kind: request.publishType,
+        timeZone: request.timeZone,
+        date: request.date ?? null,
+        time: request.time ?? null,
+        spacedInterval: request.spacedInterval ?? null,
+        randomized,
+        draftId: request.draftId,
+      };
+      return schedulePosts(userId, request, timing, async (account) => {
+        const plan = planSchedule(request, now(), deps.random);
+        if (!plan.ok) {
+          throw new AppError(
+            'validation_failed',
+            'The schedule cannot be planned',
+            planErrorFields[plan.code],
+          );
+        }
+        if (request.overCap !== 'postpone') return plan.posts;
+        const zone = await capZone(userId, request.timeZone);
+        const capPlan = await capPlanFor(userId, account.id, plan.posts, zone);
+        return plan.posts.map((post, index) => {
+          const moved = capPlan.overflow.find((over) => over.key === index)?.suggestedDueAt;
+          return moved ? { ...post, dueAt: moved } : post;
+        });
+      });
+    },
+
+    /**
+     * What the form would plan, before it is submitted: every slot (with its ±1 h window when
+     * randomized), its day in the user's zone, and the posts beyond the daily cap with the same
+     * time on the next day with room (what overCap: 'postpone' would do).
+     */
+    async preview(userId: string, body: SchedulePreviewBody): Promise<SchedulePreview> {
+      const account = await accounts.findForUser(userId, body.accountId);
       if (!account) {
         throw new AppError('conflict', 'No such TikTok account', {
           accountId: 'errors.selectTikTokAccount',
         });
       }
-      if (account.status !== 'connected' || !account.scopes.includes('video.publish')) {
-        throw new AppError('conflict', 'The account cannot publish', {
-          accountId: keys.accountNotConnected,
-        });
+      if (body.spacedInterval?.randomizeTime === true && body.publishType === 'spaced') {
+        if (!(await users.isPro(userId))) {
+          throw new AppError('pro_required', 'Randomized times are a Pro feature');
+        }
       }
-      const videos = await media.findMany(userId, request.mediaIds);
-      if (videos.length !== new Set(request.mediaIds).size) {
-        throw new AppError('validation_failed', 'Unknown video', {
-          mediaIds: 'errors.invalidVideo',
-        });
-      }
-      const randomize =
-        request.publishType === 'spaced' && request.spacedInterval?.randomizeTime === true;
-      if (randomize && !(await users.isPro(userId))) {
-        throw new AppError('pro_required', 'Randomized times are a Pro feature');
-      }
-      const plan = planSchedule(request, now(), deps.random);
-      if (!plan.ok) {
+      const preview = previewSchedule(body, now());
+      if (!preview.ok) {
         throw new AppError(
           'validation_failed',
           'The schedule cannot be planned',
-          planErrorFields[plan.code],
+          planErrorFields[preview.code],
         );
       }
+      const zone = await capZone(userId, body.timeZone);
+      const capPlan = await capPlanFor(userId, account.id, preview.posts, zone);
+      const overflow = new Map(capPlan.overflow.map((over) => [over.key, over]));
+      return {
+        posts: preview.posts.map((post, index) => {
+          const over = overflow.get(index);
+          return {
+            mediaId: post.mediaId,
+            dueAt: post.dueAt.toISOString(),
+            earliest: post.earliest.toISOString(),
+            latest: post.latest.toISOString(),
+            date: localDateOf(post.dueAt, zone),
+            overCap: over !== undefined,
+            suggestedDueAt: over?.suggestedDueAt?.toISOString() ?? null,
+          };
+        }),
+        days: capPlan.days,
+        dailyCap: dailyPostCap,
+        timeZone: zone,
+      };
+    },
 
-      const creator = await creatorInfo(account.id);
-      if (!creator.privacyLevelOptions.includes(request.privacyLevel)) {
-        throw new AppError('validation_failed', 'Privacy level not offered', {
-          privacyLevel: 'errors.selectPrivacy',
-        });
-      }
-      if (videos.some((video) => video.duration_seconds > creator.maxVideoPostDurationSec)) {
-        throw new AppError('validation_failed', 'A video is too long for this account', {
-          mediaIds: keys.videoTooLong,
-        });
-      }
-      // Story and meme sources are taken outside TikTok's limits; they cannot be posted as they are.
-      const unpostable = videos.filter(
-        (video) => validateForTikTok(video.probe, { maxDurationSeconds: Infinity }).length > 0,
-      );
-      if (unpostable.length > 0) {
-        throw new AppError('validation_failed', 'A video does not meet TikTok’s limits', {
-          mediaIds: keys.videoNotPostable,
-        });
-      }
+    /**
+     * 'Add to queue': each video, in order, in the account's next free posting slot (in the
+     * user's zone, else the request's), skipping days at the daily cap.
+     */
+    async addToQueue(
+      userId: string,
+      request: AddToQueueRequest,
+    ): Promise<{ scheduleId: string; posts: Post[] }> {
+      const timeZone = (await users.timeZoneOf(userId)) ?? request.timeZone;
+      const timing: Timing = {
+        kind: 'queue',
+        timeZone,
+        date: null,
+        time: null,
+        spacedInterval: null,
+        randomized: false,
+      };
+      return schedulePosts(userId, request, timing, async (account) => {
+        const weekly = await slots.list(account.id);
+        if (weekly.length === 0) {
+          throw new AppError('conflict', 'The account has no posting slots', {
+            accountId: keys.noSlots,
+          });
+        }
+        const times = await freeSlots(
+          userId,
+          account.id,
+          weekly,
+          timeZone,
+          request.mediaIds.length,
+        );
+        if (times.length < request.mediaIds.length) {
+          throw new AppError('conflict', 'No free slot left', { accountId: keys.noFreeSlot });
+        }
+        return request.mediaIds.map((mediaId, index) => ({
+          mediaId,
+          dueAt: times[index] ?? now(),
+          jitterMinutes: 0,
+        }));
+      });
+    },
 
-      const titles = new Map(request.posts.map((post) => [post.mediaId, post.title]));
-      const { scheduleId, postIds } = await repository.insertSchedule(
-        {
-          user_id: userId,
-          account_id: account.id,
-          publish_type: request.publishType,
-          time_zone: request.timeZone,
-          date: request.date ?? null,
-          time: request.time ?? null,
-          spaced_interval: request.spacedInterval ? JSON.stringify(request.spacedInterval) : null,
-          privacy_level: request.privacyLevel,
-          // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
-          allow_comment: request.allowComment && !creator.commentDisabled,
-          allow_duet: request.allowDuet && !creator.duetDisabled,
-          allow_stitch: request.allowStitch && !creator.stitchDisabled,
-          commercial_content: JSON.stringify(request.commercialContent),
-        },
-        account.username,
-        plan.posts.map((planned) => ({
-          media_id: planned.mediaId,
-          title: titles.get(planned.mediaId) ?? '',
-          due_at: planned.dueAt,
-          randomized: randomize,
-          jitter_minutes: planned.jitterMinutes,
-        })),
-      );
-      await wakeAll(postIds.map((id, index) => ({ id, dueAt: plan.posts[index]?.dueAt ?? now() })));
-      const rows = await repository.postViewsByIds(userId, postIds);
-      return { scheduleId, posts: rows.map(toPost) };
+    /** The account's weekly slots and the next free ones. */
+    async getSlots(userId: string, accountId: string): Promise<PostingSlots> {
+      await requireAccount(userId, accountId);
+      return slotsView(userId, accountId);
+    },
+
+    /** Replaces the account's weekly slots (duplicates merged). */
+    async setSlots(
+      userId: string,
+      accountId: string,
+      weekly: readonly WeeklySlot[],
+    ): Promise<PostingSlots> {
+      await requireAccount(userId, accountId);
+      await slots.replace(accountId, normalizeSlots(weekly));
+      return slotsView(userId, accountId);
+    },
+
+    async get(userId: string, id: string): Promise<Post> {
+      return toPost(await requirePost(userId, id));
     },
 
     async list(userId: string): Promise<Post[]> {
@@ -206,19 +585,70 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return postAfterChange(userId, id, await repository.cancel(userId, id), keys.notPending);
     },
 
+    /**
+     * A new time for a pending post, or for a cancelled or failed one, which becomes pending again
+     * (a failed one as a new TikTok post, like a retry).
+     */
     async reschedule(userId: string, id: string, dueAt: Date): Promise<Post> {
-      if (dueAt.getTime() <= now().getTime()) {
-        throw new AppError('validation_failed', 'The new time is in the past', {
-          dueAt: 'errors.dateInPast',
-        });
+      requireFuture(dueAt);
+      const row = await requirePost(userId, id);
+      let changed: boolean;
+      switch (row.status) {
+        case 'pending':
+          changed = await repository.reschedule(userId, id, dueAt);
+          break;
+        case 'cancelled':
+        case 'failed':
+          if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+          changed = await repository.reopen(userId, id, ['cancelled', 'failed'], dueAt);
+          break;
+        case 'publishing':
+        case 'completed':
+          throw wrongState(keys.notReschedulable);
       }
-      const post = await postAfterChange(
-        userId,
-        id,
-        await repository.reschedule(userId, id, dueAt),
-        keys.notPending,
+      const post = await postAfterChange(userId, id, changed, (status) =>
+        status === 'pending' ? keys.notPending : keys.notReschedulable,
       );
       await wakeAll([{ id, dueAt }]);
+      return post;
+    },
+
+    /** Caption, TikTok settings and time of a pending post; 409 (and why) once it is publishing. */
+    async edit(userId: string, id: string, edit: EditPost): Promise<Post> {
+      const row = await requirePost(userId, id);
+      if (row.status !== 'pending') throw wrongState(lockedKey(row.status));
+      const dueAt = edit.dueAt === undefined ? undefined : new Date(edit.dueAt);
+      if (dueAt) requireFuture(dueAt);
+      const changesSettings =
+        edit.privacyLevel !== undefined ||
+        edit.allowComment !== undefined ||
+        edit.allowDuet !== undefined ||
+        edit.allowStitch !== undefined;
+      const settings = changesSettings ? await editedSettings(row, edit) : undefined;
+      const changed = await repository.editPending(
+        userId,
+        id,
+        { title: edit.title, dueAt },
+        settings,
+      );
+      const post = await postAfterChange(userId, id, changed, lockedKey);
+      if (dueAt) await wakeAll([{ id, dueAt }]);
+      return post;
+    },
+
+    /** A cancelled post back to pending at its own time, if that time is still ahead. */
+    async restore(userId: string, id: string): Promise<Post> {
+      const row = await requirePost(userId, id);
+      if (row.status !== 'cancelled') throw wrongState(keys.notRestorable);
+      if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+      const changed = await repository.reopen(userId, id, ['cancelled'], {
+        keep: true,
+        after: now(),
+      });
+      const post = await postAfterChange(userId, id, changed, (status) =>
+        status === 'cancelled' ? keys.restoreTimePassed : keys.notRestorable,
+      );
+      await wakeAll([{ id, dueAt: row.due_at }]);
       return post;
     },
 

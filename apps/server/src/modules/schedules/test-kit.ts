@@ -25,12 +25,15 @@ export interface ScheduleTestApp {
  * Registers the hooks of a schedules/publishing API test file: a listening test app and a fixture
  * folder for the whole file, both closed after it. Call before the file's own `beforeAll`.
  */
-export function useScheduleTestApp(dirPrefix: string): ScheduleTestApp {
+export function useScheduleTestApp(
+  dirPrefix: string,
+  env: NodeJS.ProcessEnv = {},
+): ScheduleTestApp {
   let t: TestApp | undefined;
   let dir: string | undefined;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), dirPrefix));
-    t = await createTestApp({}, { listen: true });
+    t = await createTestApp(env, { listen: true });
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -64,7 +67,7 @@ export interface TestUser {
 export function api(
   t: TestApp,
   cookie: string,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: object,
 ) {

@@ -7,7 +7,7 @@ export function createUserRepository(db: Kysely<Database>) {
     findById(id: string) {
       return db
         .selectFrom('user')
-        .select(['id', 'name', 'email', 'isPro', 'preferredLanguage', 'createdAt'])
+        .select(['id', 'name', 'email', 'isPro', 'preferredLanguage', 'timeZone', 'createdAt'])
         .where('id', '=', id)
         .executeTakeFirst();
     },
@@ -16,6 +16,24 @@ export function createUserRepository(db: Kysely<Database>) {
       await db
         .updateTable('user')
         .set({ preferredLanguage: language, updatedAt: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** The user's IANA zone; null when none was set (or no such user). */
+    async timeZoneOf(id: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('user')
+        .select('timeZone')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.timeZone ?? null;
+    },
+
+    async setTimeZone(id: string, timeZone: string): Promise<void> {
+      await db
+        .updateTable('user')
+        .set({ timeZone, updatedAt: new Date() })
         .where('id', '=', id)
         .execute();
     },

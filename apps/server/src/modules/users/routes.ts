@@ -22,10 +22,20 @@ export async function userRoutes(fastify: FastifyInstance, { users }: { users: U
 
   app.patch(
     '/api/me',
-    { preValidation, schema: { tags, body: updateMeSchema, response: { 200: meSchema } } },
+    {
+      preValidation,
+      schema: {
+        tags,
+        description: 'Changes my language and/or my time zone (an IANA zone, e.g. Europe/Paris).',
+        body: updateMeSchema,
+        response: { 200: meSchema },
+      },
+    },
     async (request) => {
       const { id } = userOf(request);
-      await users.setLanguage(id, request.body.preferredLanguage);
+      const { preferredLanguage, timeZone } = request.body;
+      if (preferredLanguage !== undefined) await users.setLanguage(id, preferredLanguage);
+      if (timeZone !== undefined) await users.setTimeZone(id, timeZone);
       return loadMe(id);
     },
   );

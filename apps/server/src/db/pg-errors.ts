@@ -1,0 +1,14 @@
+/** PostgreSQL's SQLSTATE of an error from either driver (pg, PGlite); null when it has none. */
+export function pgErrorCode(error: unknown): string | null {
+  return typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string'
+    ? error.code
+    : null;
+}
+
+/** A row refers to one that does not exist (any more): 23503 foreign_key_violation. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return pgErrorCode(error) === '23503';
+}

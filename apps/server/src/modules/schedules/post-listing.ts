@@ -1,0 +1,198 @@
+// SQL of the planning lists: keyset pages of the queue and the history, a calendar range and its
+// per-day counts. Every query is scoped by user id and bounded in size.
+import { historyStatuses, upcomingStatuses } from '@cadence/shared/schemas/planning';
+import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { inZone, selectPostViews, type PostViewRow } from './repository.ts';
+import './db-types.ts';
+
+/** A position in a list: the (due_at, id) of the last post shown. */
+export interface PageKey {
+  dueAt: Date;
+  id: string;
+}
+
+const cursorShape = z.tuple([z.iso.datetime(), z.uuid()]);
+
+/** Opaque to clients: base64url of `[dueAt, id]`. */
+export function encodeCursor(key: PageKey): string {
+  return Buffer.from(JSON.stringify([key.dueAt.toISOString(), key.id])).toString('base64url');
+}
+
+/** The key of a cursor from `encodeCursor`; a 400 for anything else. */
+export function decodeCursor(cursor: string): PageKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const result = cursorShape.safeParse(parsed);
+  if (!result.success) {
+    throw new AppError('validation_failed', 'Invalid cursor', { cursor: 'errors.invalidCursor' });
+  }
+  return { dueAt: new Date(result.data[0]), id: result.data[1] };
+}
+
+export type ListKind = 'queue' | 'history';
+
+export interface PageRequest {
+  accountId?: string | undefined;
+  statuses?: readonly PostStatus[] | undefined;
+  after?: PageKey | undefined;
+  limit: number;
+}
+
+/** Characters of a caption a calendar chip shows. */
+export const CALENDAR_TITLE_LENGTH = 100;
+
+/** A post as the calendar reads it (see `range`). */
+export interface CalendarRow {
+  id: string;
+  account_id: string | null;
+  account_username: string;
+  media_id: string;
+  title: string;
+  due_at: Date;
+  status: PostStatus;
+  note: string | null;
+  thumbnail_key: string | null;
+}
+
+export interface DayCountRow {
+  date: string;
+  account_id: string | null;
+  account_username: string;
+  total: number;
+  towards_cap: number;
+}
+
+export function createPostListing(db: Kysely<Database>) {
+  const postViews = () => selectPostViews(db);
+  return {
+    /**
+     * One page (`limit` + 1 rows: the extra one says whether another page follows). The queue runs
+     * forward from the soonest due time, the history backward from the latest; both on (due_at,
+     * id), so posts inserted meanwhile never shift a page (no skipped or repeated post).
+     */
+    page(userId: string, kind: ListKind, request: PageRequest): Promise<PostViewRow[]> {
+      // Literal predicates, identical to the partial indexes' (migration 0014).
+      const statusClass =
+        kind === 'queue'
+          ? sql<boolean>`posts.status in ('pending', 'publishing')`
+          : sql<boolean>`posts.status in ('completed', 'failed', 'cancelled')`;
+      const allowed: readonly PostStatus[] = kind === 'queue' ? upcomingStatuses : historyStatuses;
+      const statuses = request.statuses?.filter((status) => allowed.includes(status));
+      let query = postViews()
+        .where('posts.user_id', '=', userId)
+        .where(statusClass)
+        .limit(request.limit + 1);
+      if (request.accountId !== undefined) {
+        query = query.where('posts.account_id', '=', request.accountId);
+      }
+      if (statuses !== undefined && statuses.length < allowed.length) {
+        query = query.where('posts.status', 'in', statuses);
+      }
+      const after = request.after;
+      if (kind === 'queue') {
+        if (after)
+          query = query.where(
+            sql<boolean>`(posts.due_at, posts.id) > (${after.dueAt}, ${after.id})`,
+          );
+        return query.orderBy('posts.due_at', 'asc').orderBy('posts.id', 'asc').execute();
+      }
+      if (after)
+        query = query.where(sql<boolean>`(posts.due_at, posts.id) < (${after.dueAt}, ${after.id})`);
+      return query.orderBy('posts.due_at', 'desc').orderBy('posts.id', 'desc').execute();
+    },
+
+    /**
+     * Posts due in [from, to), soonest first, at most `limit` + 1, with only what a calendar chip
+     * shows: a month holds a thousand posts, and every column read costs on each.
+     */
+    range(
+      userId: string,
+      from: Date,
+      to: Date,
+      filter: { accountId?: string | undefined; statuses?: readonly PostStatus[] | undefined },
+      limit: number,
+    ): Promise<CalendarRow[]> {
+      // No join with schedules: a chip needs nothing from there, and a month's posts come from
+      // hundreds of them.
+      let query = db
+        .selectFrom('posts')
+        .innerJoin('media', 'media.id', 'posts.media_id')
+        .select([
+          'posts.id',
+          'posts.account_id',
+          'posts.account_username',
+          'posts.media_id',
+          // One character more than a chip shows, so the caller knows it was cut.
+          sql<string>`left(posts.title, ${CALENDAR_TITLE_LENGTH + 1})`.as('title'),
+          'posts.due_at',
+          'posts.status',
+          'posts.note',
+          'media.thumbnail_key',
+        ])
+        .where('posts.user_id', '=', userId)
+        .where('posts.due_at', '>=', from)
+        .where('posts.due_at', '<', to);
+      if (filter.accountId !== undefined) {
+        query = query.where('posts.account_id', '=', filter.accountId);
+      }
+      if (filter.statuses !== undefined) query = query.where('posts.status', 'in', filter.statuses);
+      return query
+        .orderBy('posts.due_at', 'asc')
+        .orderBy('posts.id', 'asc')
+        .limit(limit + 1)
+        .execute();
+    },
+
+    /** Per account and per day of `timeZone`: every post, and those counting towards the cap. */
+    dayCounts(
+      userId: string,
+      from: Date,
+      to: Date,
+      timeZone: string,
+      filter: { accountId?: string | undefined; statuses?: readonly PostStatus[] | undefined },
+    ): Promise<DayCountRow[]> {
+      const day = sql<string>`to_char(posts.due_at at time zone ${timeZone}, 'YYYY-MM-DD')`;
+      // A deleted account's posts have no account id: they are told apart by the name they had.
+      const deletedName = sql<
+        string | null
+      >`case when posts.account_id is null then posts.account_username end`;
+      let query = db
+        .selectFrom('posts')
+        .select([
+          day.as('date'),
+          'posts.account_id',
+          sql<string>`max(posts.account_username)`.as('account_username'),
+          sql<number>`count(*)::int`.as('total'),
+          sql<number>`(count(*) filter (where posts.status in ('pending', 'publishing', 'completed')))::int`.as(
+            'towards_cap',
+          ),
+        ])
+        .where('posts.user_id', '=', userId)
+        .where('posts.due_at', '>=', from)
+        .where('posts.due_at', '<', to);
+      if (filter.accountId !== undefined) {
+        query = query.where('posts.account_id', '=', filter.accountId);
+      }
+      if (filter.statuses !== undefined) query = query.where('posts.status', 'in', filter.statuses);
+      // By position: a second `${timeZone}` would be another parameter, so another expression.
+      return inZone(() =>
+        query
+          .groupBy([sql`1`, 'posts.account_id', deletedName])
+          .orderBy(sql`1`)
+          .orderBy(sql`max(posts.account_username)`)
+          .orderBy('posts.account_id')
+          .execute(),
+      );
+    },
+  };
+}
+
+export type PostListing = ReturnType<typeof createPostListing>;

@@ -1,0 +1,59 @@
+import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { createScheduleRepository } from '../modules/schedules/repository.ts';
+
+export interface SeededPost {
+  dueAt: Date;
+  status?: PostStatus;
+  title?: string;
+}
+
+/**
+ * Posts written straight into the database, as many as a test or benchmark needs (no TikTok call
+ * per schedule): one 'scheduled' schedule (SELF_ONLY, interactions off) holding `posts`, each then
+ * set to its status. Returns the post ids in the order given.
+ */
+export async function seedPosts(
+  db: Kysely<Database>,
+  owner: { userId: string; accountId: string; username: string; mediaId: string },
+  posts: readonly SeededPost[],
+  timeZone = 'Europe/Paris',
+): Promise<string[]> {
+  const { postIds } = await createScheduleRepository(db).insertSchedule(
+    {
+      user_id: owner.userId,
+      account_id: owner.accountId,
+      publish_type: 'scheduled',
+      time_zone: timeZone,
+      date: null,
+      time: null,
+      spaced_interval: null,
+      privacy_level: 'SELF_ONLY',
+      allow_comment: false,
+      allow_duet: false,
+      allow_stitch: false,
+      commercial_content: JSON.stringify({
+        enabled: false,
+        yourBrand: false,
+        brandedContent: false,
+      }),
+    },
+    owner.username,
+    posts.map((post, index) => ({
+      media_id: owner.mediaId,
+      title: post.title ?? `seeded ${index}`,
+      due_at: post.dueAt,
+    })),
+  );
+  const byStatus = new Map<PostStatus, string[]>();
+  posts.forEach((post, index) => {
+    const id = postIds[index];
+    if (post.status === undefined || post.status === 'pending' || id === undefined) return;
+    byStatus.set(post.status, [...(byStatus.get(post.status) ?? []), id]);
+  });
+  for (const [status, ids] of byStatus) {
+    await sql`update posts set status = ${status} where id = any(${ids}::uuid[])`.execute(db);
+  }
+  return postIds;
+}
