@@ -99,7 +99,10 @@ describe('translations', () => {
     ] as const) {
       const texts = [...keys.values()];
       for (const { term, not } of glossary[language]) {
-        expect(texts.some((text) => term.test(text)), `${language}: ${term}`).toBe(true);
+        expect(
+          texts.some((text) => term.test(text)),
+          `${language}: ${term}`,
+        ).toBe(true);
         const offenders = [...keys].filter(([, text]) => not.test(text)).map(([key]) => key);
         expect(offenders, `${language}: ${not}`).toEqual([]);
       }

@@ -1,6 +1,7 @@
 import type { CreatorInfo } from '@cadence/shared/schemas/account';
 import { describe, expect, it } from 'vitest';
 import {
+  creatorBlocksSubmit,
   accountDefaults,
   buildScheduleRequest,
   capIntervalCount,
@@ -197,5 +198,17 @@ describe('scheduler form state', () => {
       'caption:0': 'errors.titleTooLong',
       form: 'errors.invalidField',
     });
+  });
+});
+
+describe("TikTok's 'cannot post now'", () => {
+  // Issue 11: once an account had reached today's limit, the form refused even a post for tomorrow.
+  it('stops only a post going out now; not knowing the account stops everything', () => {
+    const limited = { cannotPostReason: 'spam_risk_too_many_posts' };
+    expect(creatorBlocksSubmit(limited, false, 'immediate')).toBe(true);
+    expect(creatorBlocksSubmit(limited, false, 'scheduled')).toBe(false);
+    expect(creatorBlocksSubmit(limited, false, 'spaced')).toBe(false);
+    expect(creatorBlocksSubmit({ cannotPostReason: null }, false, 'immediate')).toBe(false);
+    expect(creatorBlocksSubmit(undefined, true, 'scheduled')).toBe(true);
   });
 });

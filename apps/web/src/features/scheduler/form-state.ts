@@ -223,3 +223,17 @@ export function serverFieldErrors(fields: Record<string, string>): FieldErrors {
   }
   return errors;
 }
+
+/**
+ * Whether what TikTok says about the account stops this submission: its 'cannot post now' (e.g.
+ * today's limit reached) only stops a post going out now, never one dated later; not knowing the
+ * account at all (creator info failed) stops everything.
+ */
+export function creatorBlocksSubmit(
+  creator: Pick<CreatorInfo, 'cannotPostReason'> | undefined,
+  creatorFailed: boolean,
+  publishType: PublishType,
+): boolean {
+  if (creatorFailed) return true;
+  return creator?.cannotPostReason != null && publishType === 'immediate';
+}

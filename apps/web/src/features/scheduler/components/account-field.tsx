@@ -124,7 +124,8 @@ function CreatorCard({ creator }: { creator: CreatorInfo }) {
           <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-amber-600" />
           <span>
             <strong className="font-semibold">{t('scheduler.form.account.cannotPost')}</strong>{' '}
-            {t(failReasonKey(creator.cannotPostReason))}
+            {t(failReasonKey(creator.cannotPostReason))}{' '}
+            {t('scheduler.form.account.laterStillPossible')}
           </span>
         </p>
       )}

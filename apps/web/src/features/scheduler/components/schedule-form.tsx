@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
-import { serverFieldErrors, type FormField } from '../form-state.ts';
+import { creatorBlocksSubmit, serverFieldErrors, type FormField } from '../form-state.ts';
 import { useKeyText } from '../../../lib/error-text.ts';
 import { useFormVideos } from '../hooks/use-form-videos.ts';
 import {
@@ -98,7 +98,7 @@ export function ScheduleForm({
   const update = (patch: DraftEdit) => dispatch({ type: 'edit', patch });
 
   const uploading = videos.some((video) => video.status === 'uploading');
-  const cannotPost = creator.data?.cannotPostReason != null || creator.isError;
+  const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
   const submitDisabled =
     uploading || create.isPending || cannotPost || (accountId !== '' && creator.isLoading);
 
