@@ -228,6 +228,11 @@ describe('signed in', () => {
     const page = await openPage();
     await signUp(page);
     await page.getByRole('heading', { name: 'Automatisation TikTok' }).waitFor();
+    // The account starts in the browser's time zone.
+    const zones = await page.evaluate(
+      "fetch('/api/me').then((r) => r.json()).then((me) => [me.timeZone, Intl.DateTimeFormat().resolvedOptions().timeZone])",
+    );
+    expect((zones as [string, string])[0]).toBe((zones as [string, string])[1]);
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === 'cadence.session_token');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });

@@ -23,6 +23,11 @@ export function getMeQueryOptions() {
 export function useMe() {
   return useQuery(getMeQueryOptions());
 }
+/** An account made before time zones were kept gets the browser's, once, when it is next used. */
+export function saveTimeZone(timeZone: string) {
+  return apiRequest('/api/me', meSchema, { method: 'PATCH', body: { timeZone } });
+}
+
 export function updateLanguage(preferredLanguage: Language) {
   return apiRequest('/api/me', meSchema, { method: 'PATCH', body: { preferredLanguage } });
 }

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { browserTimeZone } from '../../../lib/time-zone.ts';
 
 const authResponseSchema = z
   .object({ user: z.object({ id: z.string() }).passthrough() })
@@ -22,8 +23,12 @@ export function signIn(input: SignInInput) {
   return apiRequest('/api/auth/sign-in/email', authResponseSchema, { method: 'POST', body: input });
 }
 
+/** The account starts in the browser's time zone; /settings can change it. */
 export function signUp(input: SignUpInput) {
-  return apiRequest('/api/auth/sign-up/email', authResponseSchema, { method: 'POST', body: input });
+  return apiRequest('/api/auth/sign-up/email', authResponseSchema, {
+    method: 'POST',
+    body: { ...input, timeZone: browserTimeZone() },
+  });
 }
 
 /** Signs in or up; on success the `me` query is refetched so guards see the new session. */

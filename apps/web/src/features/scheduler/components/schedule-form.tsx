@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
+import { browserTimeZone } from '../../../lib/time-zone.ts';
 import { creatorBlocksSubmit, serverFieldErrors, type FormField } from '../form-state.ts';
 import { useKeyText } from '../../../lib/error-text.ts';
 import { useFormVideos } from '../hooks/use-form-videos.ts';
@@ -25,11 +26,6 @@ import { ScheduleFormFooter } from './schedule-form-footer.tsx';
 import { SchedulingError } from './scheduling-error.tsx';
 import { TikTokOptions } from './tiktok-options.tsx';
 import { VideoField } from './video-field.tsx';
-
-/** The browser's IANA zone: dates and times in the form are the person's own. */
-function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
 
 /**
  * The 'Nouvelle programmation' slide-over. It stays mounted while closed so uploads keep
