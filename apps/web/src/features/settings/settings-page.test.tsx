@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import type { Me } from '@cadence/shared/schemas/user';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -50,8 +51,9 @@ beforeEach(() => {
         email: 'zoe@example.com',
         isPro: false,
         preferredLanguage: 'fr',
+        timeZone: 'Europe/Paris',
         createdAt: '2026-01-01T00:00:00.000Z',
-      };
+      } satisfies Me;
       const answer = ((): { status: number; body: unknown } => {
         switch (`${method} ${path}`) {
           case 'GET /api/me':
