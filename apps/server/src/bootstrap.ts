@@ -10,6 +10,8 @@ import { startWorkers } from './jobs/worker.ts';
 import { TokenCipher } from './lib/token-cipher.ts';
 import { sweepOrphanedWorkDirs } from './lib/work-dir.ts';
 import { createAccountRepository } from './modules/accounts/repository.ts';
+import { createAnalyticsRepository } from './modules/analytics/repository.ts';
+import { createAnalyticsSync } from './modules/analytics/sync.ts';
 import { createAccountService } from './modules/accounts/service.ts';
 import { createTokenService } from './modules/accounts/token-service.ts';
 import { createMediaRepository } from './modules/media/repository.ts';
@@ -153,6 +155,15 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const analyticsRepository = createAnalyticsRepository(database.db);
+  const analyticsSync = createAnalyticsSync({
+    repository: analyticsRepository,
+    accounts: accountRepository,
+    tokens,
+    tiktok,
+    logger: options.logger,
+  });
+
   const context: AppContext = {
     config,
     database,
@@ -167,6 +178,7 @@ export async function bootstrap(
     accountRepository,
     tokens,
     accounts,
+    analyticsSync,
     auth: createAuth({
       db: database.db,
       secret: config.sessionSecret,

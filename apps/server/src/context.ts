@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { TokenCipher } from './lib/token-cipher.ts';
 import type { AccountRepository } from './modules/accounts/repository.ts';
 import type { AccountService } from './modules/accounts/service.ts';
+import type { AnalyticsSync } from './modules/analytics/sync.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
 import type { MediaService } from './modules/media/service.ts';
 import type { ScheduleService } from './modules/schedules/service.ts';
@@ -33,6 +34,8 @@ export interface AppContext {
   accountRepository: AccountRepository;
   tokens: TokenService;
   accounts: AccountService;
+  /** Syncs connected accounts' videos and stats from TikTok's Display API (analytics.* jobs). */
+  analyticsSync: AnalyticsSync;
   storage: MediaStorage;
   media: MediaService;
   schedules: ScheduleService;

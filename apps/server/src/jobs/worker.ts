@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { startAccountWorkers } from '../modules/accounts/jobs.ts';
 import type { AccountRepository } from '../modules/accounts/repository.ts';
+import { startAnalyticsWorkers } from '../modules/analytics/jobs.ts';
+import type { AnalyticsSync } from '../modules/analytics/sync.ts';
 import { startWorkerHeartbeat } from '../modules/health/worker-state.ts';
 import type { MediaService } from '../modules/media/service.ts';
 import type { MemeService } from '../modules/memes/service.ts';
@@ -36,6 +38,7 @@ export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurren
   media: MediaService;
   memes: MemeService;
   stories: StoryService;
+  analyticsSync: AnalyticsSync;
 }
 
 /** Registers every queue's handler in this process. Later modules add theirs here. */
@@ -72,6 +75,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
   );
   // Deletes unfinished uploads that expired, and the quota they held.
   await startUploadWorkers(boss, deps.media, { logger });
+  // Syncs connected accounts' videos and stats for analytics (young videos hourly, others daily).
+  await startAnalyticsWorkers(boss, deps.analyticsSync, { logger });
   // Last: a heartbeat says this process takes jobs (GET /api/health reads it from the database).
   await startWorkerHeartbeat(boss, logger);
 }
