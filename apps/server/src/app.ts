@@ -19,6 +19,7 @@ import { registerOpenApi } from './openapi/plugin.ts';
 import { assertSameOriginRequest } from './auth/same-origin.ts';
 import { tiktokSandbox } from '@cadence/tiktok-sandbox';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(
   await app.register(mediaRoutes, { media: context.media });
   await app.register(scheduleRoutes, { schedules: context.schedules });
   await app.register(storyRoutes, { stories: context.stories });
+  await app.register(analyticsRoutes, { analytics: context.analytics });
   await app.register(memeRoutes, { memes: context.memes });
   await app.register(uploadRoutes, {
     database: context.database,

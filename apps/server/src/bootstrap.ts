@@ -11,6 +11,7 @@ import { TokenCipher } from './lib/token-cipher.ts';
 import { sweepOrphanedWorkDirs } from './lib/work-dir.ts';
 import { createAccountRepository } from './modules/accounts/repository.ts';
 import { createAnalyticsRepository } from './modules/analytics/repository.ts';
+import { createAnalyticsService } from './modules/analytics/service.ts';
 import { createAnalyticsSync } from './modules/analytics/sync.ts';
 import { createAccountService } from './modules/accounts/service.ts';
 import { createTokenService } from './modules/accounts/token-service.ts';
@@ -179,6 +180,7 @@ export async function bootstrap(
     tokens,
     accounts,
     analyticsSync,
+    analytics: createAnalyticsService({ repository: analyticsRepository }),
     auth: createAuth({
       db: database.db,
       secret: config.sessionSecret,

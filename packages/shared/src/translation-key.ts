@@ -4,6 +4,7 @@
 // The same JSON also gives the runtime set behind `isTranslationKey`, for keys that arrive as data
 // (a zod message, a code from a library) rather than as literals the type checker sees.
 import accounts from '../../../apps/web/src/locales/fr/accounts.json';
+import analytics from '../../../apps/web/src/locales/fr/analytics.json';
 import auth from '../../../apps/web/src/locales/fr/auth.json';
 import common from '../../../apps/web/src/locales/fr/common.json';
 import media from '../../../apps/web/src/locales/fr/media.json';
@@ -13,6 +14,7 @@ import schedules from '../../../apps/web/src/locales/fr/schedules.json';
 import stories from '../../../apps/web/src/locales/fr/stories.json';
 
 export type French = typeof accounts &
+  typeof analytics &
   typeof auth &
   typeof common &
   typeof media &
@@ -49,7 +51,17 @@ function collectKeys(node: unknown, prefix: string, into: Set<string>): void {
 /** The runtime twin of `TranslationKey`: every key of fr/*.json, plural keys by their base. */
 export const translationKeys: ReadonlySet<string> = (() => {
   const keys = new Set<string>();
-  for (const namespace of [accounts, auth, common, media, memes, scheduler, schedules, stories]) {
+  for (const namespace of [
+    accounts,
+    analytics,
+    auth,
+    common,
+    media,
+    memes,
+    scheduler,
+    schedules,
+    stories,
+  ]) {
     collectKeys(namespace, '', keys);
   }
   return keys;

@@ -338,6 +338,180 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    // ---- Reads behind the API: always scoped by the user's id. ----
+
+    /** The user's analytics accounts, with whether their card is still connected. */
+    async accountsOfUser(userId: string) {
+      const rows = await sql<{
+        id: string;
+        username: string;
+        display_name: string | null;
+        avatar_url: string | null;
+        account_id: string | null;
+        status: string | null;
+        last_synced_at: Date | null;
+        video_count: number;
+      }>`
+        select a.id, a.username, a.display_name, a.avatar_url, a.account_id, t.status,
+          a.last_synced_at,
+          (select count(*)::int from analytics_videos v where v.analytics_account_id = a.id) as video_count
+        from analytics_accounts a
+        left join tiktok_accounts t on t.id = a.account_id
+        where a.user_id = ${userId}
+        order by a.created_at
+      `.execute(db);
+      return rows.rows;
+    },
+
+    /**
+     * Per account and per day (in `timeZone`) from `from` to before `to`: the last snapshot of the
+     * day; plus, per account, the last snapshot before `from` (the baseline of the first day).
+     */
+    async dailySnapshots(accountIds: readonly string[], from: Date, to: Date, timeZone: string) {
+      if (accountIds.length === 0) return { days: [], baselines: [] };
+      const ids = sql.join(accountIds.map((id) => sql`${id}::uuid`));
+      const days = await sql<{
+        analytics_account_id: string;
+        day: string;
+        follower_count: number | null;
+        view_total: number;
+        like_total: number;
+        comment_total: number;
+        share_total: number;
+      }>`
+        select distinct on (analytics_account_id, day) analytics_account_id,
+          to_char(taken_at at time zone ${timeZone}, 'YYYY-MM-DD') as day,
+          follower_count, view_total, like_total, comment_total, share_total
+        from analytics_account_snapshots
+        where analytics_account_id in (${ids}) and taken_at >= ${from} and taken_at < ${to}
+        order by analytics_account_id, day, taken_at desc
+      `.execute(db);
+      const baselines = await sql<{
+        analytics_account_id: string;
+        follower_count: number | null;
+        view_total: number;
+        like_total: number;
+        comment_total: number;
+        share_total: number;
+      }>`
+        select distinct on (analytics_account_id) analytics_account_id,
+          follower_count, view_total, like_total, comment_total, share_total
+        from analytics_account_snapshots
+        where analytics_account_id in (${ids}) and taken_at < ${from}
+        order by analytics_account_id, taken_at desc
+      `.execute(db);
+      return { days: days.rows, baselines: baselines.rows };
+    },
+
+    /** Videos posted in [from, to) on these accounts, most viewed first. */
+    async videosPostedBetween(accountIds: readonly string[], from: Date, to: Date, limit: number) {
+      if (accountIds.length === 0) return [];
+      return db
+        .selectFrom('analytics_videos as v')
+        .innerJoin('analytics_accounts as a', 'a.id', 'v.analytics_account_id')
+        .select([
+          'v.id',
+          'v.video_id',
+          'a.username',
+          'v.title',
+          'v.cover_image_url',
+          'v.share_url',
+          'v.posted_at',
+          'v.view_count',
+          'v.like_count',
+          'v.comment_count',
+          'v.share_count',
+          'v.post_id',
+        ])
+        .where('v.analytics_account_id', 'in', accountIds)
+        .where('v.posted_at', '>=', from)
+        .where('v.posted_at', '<', to)
+        .orderBy('v.view_count', 'desc')
+        .orderBy('v.posted_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    async countVideosPostedBetween(accountIds: readonly string[], from: Date, to: Date) {
+      if (accountIds.length === 0) return 0;
+      const row = await db
+        .selectFrom('analytics_videos')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('analytics_account_id', 'in', accountIds)
+        .where('posted_at', '>=', from)
+        .where('posted_at', '<', to)
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
+    },
+
+    /** What best times are learned from: each video's 24-hour views, or its settled views. */
+    async bestTimeInputs(accountIds: readonly string[]) {
+      if (accountIds.length === 0) return [];
+      return db
+        .selectFrom('analytics_videos')
+        .select([
+          'analytics_account_id',
+          'posted_at',
+          'views_at_24h',
+          'view_count',
+          'first_seen_at',
+          'last_snapshot_at',
+        ])
+        .where('analytics_account_id', 'in', accountIds)
+        .execute();
+    },
+
+    /** The user's posts among `postIds` and their synced videos (null when not synced yet). */
+    async postsWithVideos(userId: string, postIds: readonly string[]) {
+      if (postIds.length === 0) return [];
+      const ids = sql.join(postIds.map((id) => sql`${id}::uuid`));
+      const rows = await sql<{
+        post_id: string;
+        video_row_id: string | null;
+        video_id: string | null;
+        username: string | null;
+        title: string | null;
+        cover_image_url: string | null;
+        share_url: string | null;
+        posted_at: Date | null;
+        view_count: number | null;
+        like_count: number | null;
+        comment_count: number | null;
+        share_count: number | null;
+      }>`
+        select p.id as post_id, v.id as video_row_id, v.video_id, a.username, v.title,
+          v.cover_image_url, v.share_url, v.posted_at, v.view_count, v.like_count,
+          v.comment_count, v.share_count
+        from posts p
+        left join lateral (
+          select * from analytics_videos v
+          where v.user_id = p.user_id
+            and (v.post_id = p.id or (p.tiktok_post_id is not null and v.video_id = p.tiktok_post_id))
+          order by v.post_id is null, v.last_snapshot_at desc nulls last
+          limit 1
+        ) v on true
+        left join analytics_accounts a on a.id = v.analytics_account_id
+        where p.user_id = ${userId} and p.id in (${ids})
+      `.execute(db);
+      return rows.rows;
+    },
+
+    /** A video's views over time, oldest first; the last `limit` points when given. */
+    async viewSeries(videoRowIds: readonly string[], limit?: number) {
+      if (videoRowIds.length === 0) return [];
+      const ids = sql.join(videoRowIds.map((id) => sql`${id}::uuid`));
+      const rows = await sql<{ video_row_id: string; taken_at: Date; view_count: number }>`
+        select video_row_id, taken_at, view_count from (
+          select video_row_id, taken_at, view_count,
+            row_number() over (partition by video_row_id order by taken_at desc) as rank
+          from analytics_video_snapshots where video_row_id in (${ids})
+        ) ranked
+        where ${limit === undefined ? sql`true` : sql`rank <= ${limit}`}
+        order by video_row_id, taken_at
+      `.execute(db);
+      return rows.rows;
+    },
+
     async findAccount(id: string) {
       return db
         .selectFrom('analytics_accounts')
