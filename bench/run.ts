@@ -35,6 +35,11 @@ const benches: Bench[] = [
     run: async (argv) => (await import('./publish-lateness.ts')).main(argv),
   },
   {
+    name: 'analytics-best-times',
+    passFlags: false,
+    run: async (argv) => (await import('./analytics/best-times.ts')).main(argv),
+  },
+  {
     name: 'upload-throughput',
     passFlags: true,
     run: async (argv) => (await import('./upload-throughput.ts')).main(argv),

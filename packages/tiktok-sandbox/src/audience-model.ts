@@ -7,7 +7,7 @@ import { sha256Hex } from './ids.ts';
  * benchmarks know the truth they should recover (the planted good hours) and every run agrees.
  */
 
-/** One of the hours a creator's audience answers best (spills over ±1 h at half the lift). */
+/** One of the hours a creator's audience answers best (spills over ±1 h at a quarter of the lift). */
 export interface PlantedHour {
   /** 0–23, wall clock in the profile's time zone. */
   hour: number;
@@ -74,7 +74,7 @@ const ACTIVE_HOURS = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
 
 /**
  * The audience of a sandbox username: two planted good hours at least three hours apart (lifts
- * 2.2–2.8 and 1.7–2.1), a mild weekday effect, log-normal noise σ = 0.3.
+ * 2.2–2.8 and 1.8–2.2), a mild weekday effect, log-normal noise σ = 0.3.
  */
 export function audienceProfileFor(username: string, timeZone = 'Europe/Paris'): AudienceProfile {
   const random = seededRandom(seedOf(`audience\u0000${username}`));
@@ -88,7 +88,7 @@ export function audienceProfileFor(username: string, timeZone = 'Europe/Paris'):
     baseViews: Math.round(400 + random() * 4_600),
     goodHours: [
       { hour: first, lift: 2.2 + random() * 0.6 },
-      { hour: second, lift: 1.7 + random() * 0.4 },
+      { hour: second, lift: 1.8 + random() * 0.4 },
     ],
     weekdayLift: Array.from({ length: 7 }, () => 0.9 + random() * 0.2),
     noiseSigma: 0.3,
@@ -135,13 +135,13 @@ export function weekdayAndHour(ms: number, timeZone: string): { weekday: number;
   return { weekday, hour };
 }
 
-/** How much the posting hour lifts views: the planted hours, half as much an hour either side. */
+/** How much the posting hour lifts views: the planted hours, a quarter as much an hour either side. */
 export function hourLift(profile: AudienceProfile, hour: number): number {
   let lift = 1;
   for (const good of profile.goodHours) {
     const distance = Math.min(Math.abs(hour - good.hour), 24 - Math.abs(hour - good.hour));
     if (distance === 0) lift = Math.max(lift, good.lift);
-    else if (distance === 1) lift = Math.max(lift, 1 + (good.lift - 1) / 2);
+    else if (distance === 1) lift = Math.max(lift, 1 + (good.lift - 1) / 4);
   }
   return lift;
 }

@@ -47,14 +47,14 @@ export interface BestTimesOptions {
   slotCount?: number;
   /** Suggested slots are at least this many hours apart, on any days (default 2). */
   slotSpacingHours?: number;
-  /** A slot needs at least this much kernel-weighted evidence at its hour (default 2 posts). */
+  /** A slot's hour needs at least this many videos of its own (default 2). */
   minimumSlotEvidence?: number;
 }
 
-/** Posts at the next hour count half: an audience's good window rarely ends on the hour. */
+/** An hour without videos borrows half the effect of the hours either side (display only). */
 const NEIGHBOUR_WEIGHT = 0.5;
 /** Shrinkage (in posts) of the hour, weekday and cell effects toward "typical". */
-const HOUR_PRIOR = 2;
+const HOUR_PRIOR = 1;
 const WEEKDAY_PRIOR = 4;
 const CELL_PRIOR = 3;
 
@@ -123,9 +123,9 @@ function kernel(a: number, b: number): number {
 /**
  * A weekday × hour heatmap of how the creator's audience responds: each video's views (at 24 h,
  * or settled for a history first seen older) relative to the median of its kind, in log space,
- * explained as hour + weekday + cell effects, each shrunk toward "typical" by how few posts back
- * it. Hours borrow from the next hour at half weight. Defaults: 10 videos minimum, 3 slots at
- * least 2 hours apart, each backed by 2 posts' worth of evidence at its hour.
+ * explained as hour + weekday + cell effects, each shrunk toward "typical" by how few videos back
+ * it. Slots are the best hours by their own videos, at least 2 hours apart, each on its best day.
+ * Defaults: 10 videos minimum, 3 slots, 2 videos at a slot's hour.
  */
 export function analyseBestTimes(
   observations: readonly BestTimeObservation[],
@@ -147,20 +147,28 @@ export function analyseBestTimes(
     return { weekday, hour, lift: Math.log((item.views + 1) / (medians[item.basis] + 1)) };
   });
 
-  // Hour effect, pooled over weekdays, with the neighbouring hours at half weight.
-  const hourEffect: number[] = [];
-  const hourEvidence: number[] = [];
-  for (let hour = 0; hour < 24; hour++) {
-    let sum = 0;
-    let weight = 0;
-    for (const point of points) {
-      const w = kernel(hour, point.hour);
-      sum += w * point.lift;
-      weight += w;
-    }
-    hourEffect.push(sum / (weight + HOUR_PRIOR));
-    hourEvidence.push(weight);
+  // Hour effect, pooled over weekdays: the hour's own videos, shrunk toward typical. An hour
+  // without videos borrows from the hours either side (shown, never suggested).
+  const postsAt = new Array<number>(24).fill(0);
+  const liftAt = new Array<number>(24).fill(0);
+  for (const point of points) {
+    postsAt[point.hour] = (postsAt[point.hour] ?? 0) + 1;
+    liftAt[point.hour] = (liftAt[point.hour] ?? 0) + point.lift;
   }
+  const ownEffect = postsAt.map((posts, hour) => (liftAt[hour] ?? 0) / (posts + HOUR_PRIOR));
+  const hourEvidence: number[] = [];
+  const hourEffect = ownEffect.map((own, hour) => {
+    let evidence = 0;
+    let borrowed = 0;
+    for (let other = 0; other < 24; other++) {
+      const w = kernel(hour, other) * (postsAt[other] ?? 0);
+      evidence += w;
+      if (other !== hour) borrowed += w * (ownEffect[other] ?? 0);
+    }
+    hourEvidence.push(evidence);
+    if ((postsAt[hour] ?? 0) > 0) return own;
+    return evidence === 0 ? 0 : (NEIGHBOUR_WEIGHT * borrowed) / evidence;
+  });
   const weekdayEffect = Array.from({ length: 7 }, (_, weekday) => {
     const residuals = points
       .filter((point) => point.weekday === weekday)
@@ -182,32 +190,43 @@ export function analyseBestTimes(
         posts: own.length,
         score: evidence === 0 ? null : Math.exp(base + residual),
         confidence:
-          (evidence / (evidence + HOUR_PRIOR + 1)) *
+          (evidence / (evidence + HOUR_PRIOR + 2)) *
           (0.75 + 0.25 * (own.length / (own.length + 1))),
       });
     }
   }
 
+  // Slots: the best hours first (their own videos only, at least `minimumEvidence` of them),
+  // spaced apart; each on its best day.
   const status = usable.length >= minimumVideos ? 'ok' : 'not_enough_data';
   const slots: BestTimeSlot[] = [];
   if (status === 'ok') {
-    const candidates = cells
-      .filter(
-        (cell): cell is BestTimeCell & { score: number } =>
-          cell.score !== null && (hourEvidence[cell.hour] ?? 0) >= minimumEvidence,
-      )
-      .sort((a, b) => b.score - a.score || b.confidence - a.confidence);
-    for (const cell of candidates) {
+    const hours = ownEffect
+      .map((effect, hour) => ({ hour, effect }))
+      .filter(({ hour }) => (postsAt[hour] ?? 0) >= minimumEvidence)
+      .sort((a, b) => b.effect - a.effect || (postsAt[b.hour] ?? 0) - (postsAt[a.hour] ?? 0));
+    for (const { hour } of hours) {
       if (slots.length >= slotCount) break;
-      if (slots.some((slot) => hourDistance(slot.hour, cell.hour) < spacing)) continue;
-      slots.push({
-        weekday: cell.weekday,
-        hour: cell.hour,
-        score: cell.score,
-        confidence: cell.confidence,
-      });
+      if (slots.some((slot) => hourDistance(slot.hour, hour) < spacing)) continue;
+      const atHour = cells.filter(
+        (cell): cell is BestTimeCell & { score: number } =>
+          cell.hour === hour && cell.score !== null,
+      );
+      const best = atHour.sort(
+        (a, b) => b.score - a.score || b.posts - a.posts || a.weekday - b.weekday,
+      )[0];
+      if (best) {
+        slots.push({
+          weekday: best.weekday,
+          hour,
+          score: best.score,
+          confidence: best.confidence,
+        });
+      }
     }
   }
+  // Chosen by hour, shown best first by the score of their day.
+  slots.sort((a, b) => b.score - a.score);
   return { status, videosAnalysed: usable.length, minimumVideos, cells, slots };
 }
 
