@@ -10,6 +10,8 @@ const lazyScheduler = () =>
   import('../features/scheduler/scheduler-page.tsx').then((m) => ({ Component: m.SchedulerPage }));
 const lazyStories = () =>
   import('../features/stories/stories-page.tsx').then((m) => ({ Component: m.StoriesPage }));
+const lazyAnalytics = () =>
+  import('../features/analytics/analytics-page.tsx').then((m) => ({ Component: m.AnalyticsPage }));
 const lazyMemes = () =>
   import('../features/memes/memes-page.tsx').then((m) => ({ Component: m.MemesPage }));
 const lazyPrivacy = () =>
@@ -36,6 +38,7 @@ export function createRouter() {
             { path: '/scheduler', lazy: lazyScheduler },
             { path: '/stories', lazy: lazyStories },
             { path: '/memes', lazy: lazyMemes },
+            { path: '/analytics', lazy: lazyAnalytics },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -1,0 +1,82 @@
+import {
+  analyticsAccountListSchema,
+  bestTimesSchema,
+  type AnalyticsAccount,
+  postMetricsListSchema,
+  type BestTimes,
+  type PostMetricsList,
+} from '@cadence/shared/schemas/analytics';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
+
+// Analytics read by more than the analytics page (the scheduler's suggested slot, the queue's
+// per-post metrics): one definition here, shared by the features and components/analytics/.
+
+/** The browser's IANA time zone: best times and days are read on the creator's own clock. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** GET /api/analytics/best-times — one account's (or all accounts') heatmap and slots. */
+export async function getBestTimes(accountId: string | null, timeZone: string): Promise<BestTimes> {
+  const query = new URLSearchParams({ timeZone });
+  if (accountId !== null) query.set('accountId', accountId);
+  return apiRequest(`/api/analytics/best-times?${query.toString()}`, bestTimesSchema);
+}
+
+export function getBestTimesQueryOptions(accountId: string | null, timeZone: string) {
+  return queryOptions({
+    queryKey: queryKeys.analytics.bestTimes(accountId, timeZone),
+    queryFn: () => getBestTimes(accountId, timeZone),
+    // Learned from videos synced hourly at most: no need to ask more often.
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useBestTimes(
+  accountId: string | null,
+  timeZone = browserTimeZone(),
+  options: { enabled?: boolean } = {},
+) {
+  return useQuery({ ...getBestTimesQueryOptions(accountId, timeZone), ...options });
+}
+
+/** GET /api/analytics/accounts — the TikTok users whose history Cadence keeps for this user. */
+export async function getAnalyticsAccounts(): Promise<AnalyticsAccount[]> {
+  return (await apiRequest('/api/analytics/accounts', analyticsAccountListSchema)).accounts;
+}
+
+export function getAnalyticsAccountsQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.analytics.accounts,
+    queryFn: getAnalyticsAccounts,
+    staleTime: 60_000,
+  });
+}
+
+export function useAnalyticsAccounts(options: { enabled?: boolean } = {}) {
+  return useQuery({ ...getAnalyticsAccountsQueryOptions(), ...options });
+}
+
+/** GET /api/analytics/posts?ids=… — metrics and a views sparkline per post (100 at most). */
+export async function getPostMetrics(postIds: readonly string[]): Promise<PostMetricsList> {
+  return apiRequest(
+    `/api/analytics/posts?ids=${encodeURIComponent(postIds.join(','))}`,
+    postMetricsListSchema,
+  );
+}
+
+export function getPostMetricsQueryOptions(postIds: readonly string[]) {
+  return queryOptions({
+    queryKey: queryKeys.analytics.posts(postIds),
+    queryFn: () => getPostMetrics(postIds),
+    enabled: postIds.length > 0,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Metrics of up to 100 posts at once (e.g. the completed posts of the history list). */
+export function usePostMetrics(postIds: readonly string[]) {
+  return useQuery(getPostMetricsQueryOptions(postIds.slice(0, 100)));
+}
