@@ -13,6 +13,7 @@ import { createAccountRepository } from './modules/accounts/repository.ts';
 import { createAnalyticsRepository } from './modules/analytics/repository.ts';
 import { createAnalyticsService } from './modules/analytics/service.ts';
 import { createAnalyticsSync } from './modules/analytics/sync.ts';
+import { enqueueAnalyticsSync } from './modules/analytics/jobs.ts';
 import { createAccountService } from './modules/accounts/service.ts';
 import { createTokenService } from './modules/accounts/token-service.ts';
 import { createMediaRepository } from './modules/media/repository.ts';
@@ -104,6 +105,8 @@ export async function bootstrap(
     postStats: accountPostStats(scheduleRepository),
     redirectUri,
     logger: options.logger,
+    // A new connection gets its analytics at once rather than at the next 5-minute sweep.
+    onConnected: (accountId) => enqueueAnalyticsSync(boss, accountId),
   });
 
   const storage: MediaStorage =

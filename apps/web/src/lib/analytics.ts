@@ -25,9 +25,14 @@ export async function getBestTimes(accountId: string | null, timeZone: string): 
   return apiRequest(`/api/analytics/best-times?${query.toString()}`, bestTimesSchema);
 }
 
-export function getBestTimesQueryOptions(accountId: string | null, timeZone: string) {
+export function getBestTimesQueryOptions(
+  accountId: string | null,
+  timeZone: string,
+  syncedAt?: string,
+) {
   return queryOptions({
-    queryKey: queryKeys.analytics.bestTimes(accountId, timeZone),
+    // With the latest sync in the key, new figures mean a new answer.
+    queryKey: [...queryKeys.analytics.bestTimes(accountId, timeZone), syncedAt ?? null],
     queryFn: () => getBestTimes(accountId, timeZone),
     // Learned from videos synced hourly at most: no need to ask more often.
     staleTime: 5 * 60_000,
@@ -37,9 +42,10 @@ export function getBestTimesQueryOptions(accountId: string | null, timeZone: str
 export function useBestTimes(
   accountId: string | null,
   timeZone = browserTimeZone(),
-  options: { enabled?: boolean } = {},
+  options: { enabled?: boolean; syncedAt?: string | undefined } = {},
 ) {
-  return useQuery({ ...getBestTimesQueryOptions(accountId, timeZone), ...options });
+  const { syncedAt, ...rest } = options;
+  return useQuery({ ...getBestTimesQueryOptions(accountId, timeZone, syncedAt), ...rest });
 }
 
 /** GET /api/analytics/accounts — the TikTok users whose history Cadence keeps for this user. */
@@ -52,6 +58,11 @@ export function getAnalyticsAccountsQueryOptions() {
     queryKey: queryKeys.analytics.accounts,
     queryFn: getAnalyticsAccounts,
     staleTime: 60_000,
+    // A first sync is under way: look again until its figures are in.
+    refetchInterval: (query) =>
+      query.state.data?.some((account) => account.connected && account.lastSyncedAt === null)
+        ? 3000
+        : false,
   });
 }
 

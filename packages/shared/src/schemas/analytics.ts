@@ -102,6 +102,9 @@ export const analyticsDaySchema = z.object({
   likes: z.number(),
   comments: z.number(),
   shares: z.number(),
+  /** Videos posted that day, and their views to date (known from the first sync on). */
+  postedVideos: z.number().int(),
+  postedVideoViews: z.number(),
 });
 export type AnalyticsDay = z.infer<typeof analyticsDaySchema>;
 

@@ -69,6 +69,9 @@ describe('analytics API', () => {
     expect(body.range.days).toBe(90);
     expect(body.days).toHaveLength(90);
     expect(body.totals.videosPosted).toBe(30);
+    // Each video counts on the day it was posted, with its views to date.
+    expect(body.days.reduce((sum, day) => sum + day.postedVideos, 0)).toBe(30);
+    expect(body.days.reduce((sum, day) => sum + day.postedVideoViews, 0)).toBeGreaterThan(0);
     expect(body.totals.followers).toBeGreaterThan(0);
     // The top videos: the most viewed first, with the sandbox's covers.
     const views = body.topVideos.map((video) => video.views);
@@ -118,9 +121,36 @@ describe('analytics API', () => {
     );
     expect(status).toBe(200);
     expect(body.days).toEqual([
-      { date: '2026-02-01', followers: 110, views: 500, likes: 50, comments: 0, shares: 0 },
-      { date: '2026-02-02', followers: 160, views: 200, likes: 20, comments: 0, shares: 0 },
-      { date: '2026-02-03', followers: 170, views: 300, likes: 30, comments: 0, shares: 0 },
+      {
+        date: '2026-02-01',
+        followers: 110,
+        views: 500,
+        likes: 50,
+        comments: 0,
+        shares: 0,
+        postedVideos: 0,
+        postedVideoViews: 0,
+      },
+      {
+        date: '2026-02-02',
+        followers: 160,
+        views: 200,
+        likes: 20,
+        comments: 0,
+        shares: 0,
+        postedVideos: 0,
+        postedVideoViews: 0,
+      },
+      {
+        date: '2026-02-03',
+        followers: 170,
+        views: 300,
+        likes: 30,
+        comments: 0,
+        shares: 0,
+        postedVideos: 0,
+        postedVideoViews: 0,
+      },
     ]);
     expect(body.totals).toMatchObject({
       followers: 170,
@@ -143,7 +173,9 @@ describe('analytics API', () => {
     expect(daily.headers['content-type']).toContain('text/csv');
     expect(daily.headers['content-disposition']).toContain('attachment');
     const lines = daily.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('date,followers,views,likes,comments,shares,engagement_rate');
+    expect(lines[0]).toBe(
+      'date,followers,views,likes,comments,shares,engagement_rate,videos_posted,views_of_videos_posted',
+    );
     expect(lines).toHaveLength(8);
     const videos = await api(
       base.t,

@@ -432,6 +432,25 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Per day (in `timeZone`) of [from, to): videos posted and their views to date. */
+    async videosPostedPerDay(
+      accountIds: readonly string[],
+      from: Date,
+      to: Date,
+      timeZone: string,
+    ) {
+      if (accountIds.length === 0) return [];
+      const ids = sql.join(accountIds.map((id) => sql`${id}::uuid`));
+      const rows = await sql<{ day: string; videos: number; views: number }>`
+        select to_char(posted_at at time zone ${timeZone}, 'YYYY-MM-DD') as day,
+          count(*)::int as videos, coalesce(sum(view_count), 0)::bigint as views
+        from analytics_videos
+        where analytics_account_id in (${ids}) and posted_at >= ${from} and posted_at < ${to}
+        group by 1
+      `.execute(db);
+      return rows.rows;
+    },
+
     async countVideosPostedBetween(accountIds: readonly string[], from: Date, to: Date) {
       if (accountIds.length === 0) return 0;
       const row = await db

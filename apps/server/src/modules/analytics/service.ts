@@ -123,12 +123,11 @@ export function createAnalyticsService(deps: {
     range: ReturnType<typeof rangeOf>,
     timeZone: string,
   ): Promise<{ days: AnalyticsDay[]; start: Totals | null; end: Totals | null }> {
-    const { days: rows, baselines } = await repository.dailySnapshots(
-      accountIds,
-      range.fromUtc,
-      range.toUtc,
-      timeZone,
-    );
+    const [{ days: rows, baselines }, posted] = await Promise.all([
+      repository.dailySnapshots(accountIds, range.fromUtc, range.toUtc, timeZone),
+      repository.videosPostedPerDay(accountIds, range.fromUtc, range.toUtc, timeZone),
+    ]);
+    const postedOn = new Map(posted.map((row) => [row.day, row]));
     const byAccount = new Map<string, Map<string, Totals>>();
     for (const row of rows) {
       const days = byAccount.get(row.analytics_account_id) ?? new Map<string, Totals>();
@@ -184,6 +183,8 @@ export function createAnalyticsService(deps: {
         likes: Math.max(0, (current?.likes ?? 0) - (base?.likes ?? 0)),
         comments: Math.max(0, (current?.comments ?? 0) - (base?.comments ?? 0)),
         shares: Math.max(0, (current?.shares ?? 0) - (base?.shares ?? 0)),
+        postedVideos: postedOn.get(date)?.videos ?? 0,
+        postedVideoViews: postedOn.get(date)?.views ?? 0,
       });
       previous = current;
     }
@@ -281,7 +282,17 @@ export function createAnalyticsService(deps: {
       }
       const data = await overview(userId, query);
       return toCsv(
-        ['date', 'followers', 'views', 'likes', 'comments', 'shares', 'engagement_rate'],
+        [
+          'date',
+          'followers',
+          'views',
+          'likes',
+          'comments',
+          'shares',
+          'engagement_rate',
+          'videos_posted',
+          'views_of_videos_posted',
+        ],
         data.days.map((day) => {
           const rate = engagementRate(day.views, day.likes, day.comments, day.shares);
           return [
@@ -292,6 +303,8 @@ export function createAnalyticsService(deps: {
             day.comments,
             day.shares,
             rate === null ? null : Number(rate.toFixed(4)),
+            day.postedVideos,
+            day.postedVideoViews,
           ];
         }),
       );

@@ -59,20 +59,30 @@ export function AnalyticsPage() {
   // A custom period shows once both dates are chosen; until then, the last 28 days.
   const period =
     filters.period === 'custom' && !(filters.from && filters.to) ? '28d' : filters.period;
-  const request = { accountId, period, from: filters.from, to: filters.to, timeZone };
-  const overview = useAnalyticsOverview(request);
-  const bestTimes = useBestTimes(accountId, timeZone, { enabled: known.length > 0 });
-  const exportHref = (table: 'daily' | 'videos') => {
-    const query = overviewSearch(request);
-    query.set('table', table);
-    return `/api/analytics/export.csv?${query.toString()}`;
-  };
   const selected = known.find((account) => account.id === accountId);
   const lastSynced = (selected ? [selected] : known)
     .map((account) => account.lastSyncedAt)
     .filter((value): value is string => value !== null)
     .sort()
     .at(-1);
+  const request = {
+    accountId,
+    period,
+    from: filters.from,
+    to: filters.to,
+    timeZone,
+    syncedAt: lastSynced,
+  };
+  const overview = useAnalyticsOverview(request);
+  const bestTimes = useBestTimes(accountId, timeZone, {
+    enabled: known.length > 0,
+    syncedAt: lastSynced,
+  });
+  const exportHref = (table: 'daily' | 'videos') => {
+    const query = overviewSearch(request);
+    query.set('table', table);
+    return `/api/analytics/export.csv?${query.toString()}`;
+  };
 
   if (accounts.isPending) {
     return (

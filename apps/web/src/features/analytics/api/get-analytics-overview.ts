@@ -14,6 +14,8 @@ export interface OverviewRequest {
   from?: string | undefined;
   to?: string | undefined;
   timeZone: string;
+  /** The latest sync the page knows of: a newer one makes the figures stale. */
+  syncedAt?: string | undefined;
 }
 
 /** The query string of an overview or export request. */

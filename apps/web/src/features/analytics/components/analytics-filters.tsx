@@ -7,6 +7,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 
+// The scheduler's field look (a feature never imports another: the class is repeated here).
+const fieldClass =
+  'block rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
+
 export interface FilterValue {
   accountId: string | null;
   period: AnalyticsPeriod;
@@ -45,7 +49,7 @@ export function AnalyticsFilters({
           </label>
           <select
             id={`${id}-account`}
-            className="w-full rounded-lg border-slate-300 py-2 pl-3 pr-8 text-sm sm:w-72"
+            className={`${fieldClass} w-full pr-8 sm:w-72`}
             value={value.accountId ?? ''}
             onChange={(event) =>
               onChange({
@@ -68,7 +72,7 @@ export function AnalyticsFilters({
           <legend className="mb-1 text-sm font-medium text-slate-700">
             {t('analytics.period.label')}
           </legend>
-          <div className="grid grid-cols-4 gap-1 rounded-lg bg-slate-100 p-1">
+          <div className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:grid-cols-4">
             {analyticsPeriods.map((period) => (
               <label
                 key={period}
@@ -105,7 +109,7 @@ export function AnalyticsFilters({
               value={from}
               max={to || undefined}
               onChange={(event) => setFrom(event.target.value)}
-              className="rounded-lg border-slate-300 py-2 text-sm"
+              className={fieldClass}
             />
           </div>
           <div className="flex flex-col gap-1">
@@ -119,7 +123,7 @@ export function AnalyticsFilters({
               value={to}
               min={from || undefined}
               onChange={(event) => setTo(event.target.value)}
-              className="rounded-lg border-slate-300 py-2 text-sm"
+              className={fieldClass}
             />
           </div>
           <button type="submit" className={buttonClassName('secondary')}>

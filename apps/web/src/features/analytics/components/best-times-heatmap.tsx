@@ -1,7 +1,7 @@
 import { describeSlot } from '@cadence/shared/analytics/best-times';
 import type { BestTimes } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatRatio } from '../format.ts';
+import { formatRatio } from '../format.ts';
 
 /** Warm for more views than usual, cool for fewer; paler with fewer videos behind the cell. */
 function cellColor(score: number | null, confidence: number): string {
@@ -67,7 +67,17 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
                   })}
                 </span>{' '}
                 <span className="text-slate-500">
-                  ({t(confidenceKey(slot.confidence))}, {formatDate(slot.nextAt, language)})
+                  ({t(confidenceKey(slot.confidence))} ·{' '}
+                  {t('analytics.bestTimes.next', {
+                    date: new Intl.DateTimeFormat(language, {
+                      weekday: 'short',
+                      day: 'numeric',
+                      month: 'short',
+                      hour: '2-digit',
+                      minute: '2-digit',
+                    }).format(new Date(slot.nextAt)),
+                  })}
+                  )
                 </span>
               </li>
             ))}
@@ -77,7 +87,12 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
           </p>
         </div>
       )}
-      <div className="mt-4 overflow-x-auto">
+      <div
+        className="mt-4 overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label={t('analytics.bestTimes.heatmapCaption')}
+      >
         <table
           className="w-full table-fixed border-separate border-spacing-px"
           data-testid="heatmap"

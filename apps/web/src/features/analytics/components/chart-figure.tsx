@@ -49,7 +49,8 @@ export function ChartFigure<TRow>({
         <summary className="cursor-pointer rounded font-medium text-sky-700 hover:text-sky-900">
           {t('analytics.charts.showTable')}
         </summary>
-        <div className="mt-2 max-h-72 overflow-auto">
+        {/* Scrolls on its own when long: focusable, so a keyboard can scroll it too. */}
+        <div className="mt-2 max-h-72 overflow-auto" tabIndex={0} role="region" aria-label={title}>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{title}</caption>
             <thead>

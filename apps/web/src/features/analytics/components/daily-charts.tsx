@@ -2,7 +2,8 @@ import type { AnalyticsDay } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
 import {
   Area,
-  AreaChart,
+  Bar,
+  ComposedChart,
   CartesianGrid,
   Legend,
   Line,
@@ -102,7 +103,7 @@ export function FollowersChart({ days }: { days: AnalyticsDay[] }) {
               name={t('analytics.totals.followers')}
               stroke={COLORS.followers}
               strokeWidth={2}
-              dot={false}
+              dot={days.filter((day) => day.followers !== null).length < 3}
               connectNulls
               isAnimationActive={false}
             />
@@ -115,7 +116,7 @@ export function FollowersChart({ days }: { days: AnalyticsDay[] }) {
   );
 }
 
-/** Views gained each day. */
+/** Views gained each day, and the views to date of the videos posted each day. */
 export function ViewsChart({ days }: { days: AnalyticsDay[] }) {
   const { t } = useTranslation();
   const { language, xAxis, yAxis, tooltip } = useAxes();
@@ -134,13 +135,23 @@ export function ViewsChart({ days }: { days: AnalyticsDay[] }) {
         },
         {
           key: 'views',
-          header: t('analytics.totals.views'),
+          header: t('analytics.charts.gainedViews'),
           cell: (day) => formatNumber(day.views, language),
+        },
+        {
+          key: 'postedVideos',
+          header: t('analytics.charts.postedVideos'),
+          cell: (day) => formatNumber(day.postedVideos, language),
+        },
+        {
+          key: 'postedVideoViews',
+          header: t('analytics.charts.postedVideoViews'),
+          cell: (day) => formatNumber(day.postedVideoViews, language),
         },
       ]}
     >
       <ResponsiveContainer width="100%" height="100%">
-        <AreaChart
+        <ComposedChart
           data={days}
           margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
           accessibilityLayer={false}
@@ -149,17 +160,24 @@ export function ViewsChart({ days }: { days: AnalyticsDay[] }) {
           {xAxis}
           {yAxis}
           {tooltip}
+          <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} formatter={legendText} />
+          <Bar
+            dataKey="postedVideoViews"
+            name={t('analytics.charts.postedVideoViews')}
+            fill="#7dd3fc"
+            isAnimationActive={false}
+          />
           <Area
             type="monotone"
             dataKey="views"
-            name={t('analytics.totals.views')}
+            name={t('analytics.charts.gainedViews')}
             stroke={COLORS.views}
             fill={COLORS.views}
-            fillOpacity={0.15}
+            fillOpacity={0.12}
             strokeWidth={2}
             isAnimationActive={false}
           />
-        </AreaChart>
+        </ComposedChart>
       </ResponsiveContainer>
     </ChartFigure>
   );
@@ -204,7 +222,7 @@ export function InteractionsChart({ days }: { days: AnalyticsDay[] }) {
           {xAxis}
           {yAxis}
           {tooltip}
-          <Legend iconType="plainline" wrapperStyle={{ fontSize: 12 }} />
+          <Legend iconType="plainline" wrapperStyle={{ fontSize: 12 }} formatter={legendText} />
           {series.map((item) => (
             <Line
               key={item.key}
@@ -221,6 +239,11 @@ export function InteractionsChart({ days }: { days: AnalyticsDay[] }) {
       </ResponsiveContainer>
     </ChartFigure>
   );
+}
+
+/** Legend labels in the text colour (a pale series colour would be unreadable as text). */
+function legendText(value: string) {
+  return <span className="text-slate-700">{value}</span>;
 }
 
 function NoData() {
