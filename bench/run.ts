@@ -40,6 +40,11 @@ const benches: Bench[] = [
     run: async (argv) => (await import('./analytics/best-times.ts')).main(argv),
   },
   {
+    name: 'analytics-sync',
+    passFlags: true,
+    run: async (argv) => (await import('./analytics/sync-cost.ts')).main(argv),
+  },
+  {
     name: 'upload-throughput',
     passFlags: true,
     run: async (argv) => (await import('./upload-throughput.ts')).main(argv),

@@ -176,10 +176,15 @@ export function analyseBestTimes(
     return residuals.reduce((sum, value) => sum + value, 0) / (residuals.length + WEEKDAY_PRIOR);
   });
 
+  const byCell = new Map<number, typeof points>();
+  for (const point of points) {
+    const key = point.weekday * 24 + point.hour;
+    byCell.set(key, [...(byCell.get(key) ?? []), point]);
+  }
   const cells: BestTimeCell[] = [];
   for (let weekday = 0; weekday < 7; weekday++) {
     for (let hour = 0; hour < 24; hour++) {
-      const own = points.filter((point) => point.weekday === weekday && point.hour === hour);
+      const own = byCell.get(weekday * 24 + hour) ?? [];
       const base = (hourEffect[hour] ?? 0) + (weekdayEffect[weekday] ?? 0);
       const residual =
         own.reduce((sum, point) => sum + point.lift - base, 0) / (own.length + CELL_PRIOR);

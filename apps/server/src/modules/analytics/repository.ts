@@ -340,6 +340,17 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
 
     // ---- Reads behind the API: always scoped by the user's id. ----
 
+    /** The ids of the user's analytics accounts (ownership checks). */
+    async accountIdsOfUser(userId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('analytics_accounts')
+        .select('id')
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
     /** The user's analytics accounts, with whether their card is still connected. */
     async accountsOfUser(userId: string) {
       const rows = await sql<{

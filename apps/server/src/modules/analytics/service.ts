@@ -56,9 +56,9 @@ export function createAnalyticsService(deps: {
 
   /** The user's analytics accounts to read: one (404 unless theirs) or all of them. */
   async function accountIdsFor(userId: string, accountId: string | undefined): Promise<string[]> {
-    const accounts = await repository.accountsOfUser(userId);
-    if (accountId === undefined) return accounts.map((account) => account.id);
-    if (!accounts.some((account) => account.id === accountId)) {
+    const accounts = await repository.accountIdsOfUser(userId);
+    if (accountId === undefined) return accounts;
+    if (!accounts.includes(accountId)) {
       throw new AppError('not_found', 'No such analytics account');
     }
     return [accountId];
