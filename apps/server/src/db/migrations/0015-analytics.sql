@@ -21,6 +21,8 @@ create table analytics_accounts (
   last_synced_at timestamptz,
   last_error text,
   failures integer not null default 0,
+  -- How many videos the history holds, counted at the end of each sync (the accounts list reads it).
+  video_count integer not null default 0,
   lease_owner text,
   lease_until timestamptz,
   created_at timestamptz not null default now(),

@@ -18,6 +18,7 @@ export interface AnalyticsAccountTable {
   last_synced_at: Date | null;
   last_error: string | null;
   failures: Generated<number>;
+  video_count: Generated<number>;
   lease_owner: string | null;
   lease_until: Date | null;
   created_at: Generated<Date>;

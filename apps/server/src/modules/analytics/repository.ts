@@ -332,6 +332,10 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
           last_error: outcome.error,
           failures: outcome.error === null ? 0 : eb('failures', '+', 1),
           ...(outcome.syncedAt !== null && { last_synced_at: outcome.syncedAt }),
+          video_count: eb
+            .selectFrom('analytics_videos')
+            .select((count) => count.fn.countAll<number>().as('count'))
+            .where('analytics_account_id', '=', id),
         }))
         .where('id', '=', id)
         .where(heldBy(owner))
@@ -365,7 +369,7 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
       }>`
         select a.id, a.username, a.display_name, a.avatar_url, a.account_id, t.status,
           a.last_synced_at,
-          (select count(*)::int from analytics_videos v where v.analytics_account_id = a.id) as video_count
+          a.video_count
         from analytics_accounts a
         left join tiktok_accounts t on t.id = a.account_id
         where a.user_id = ${userId}

@@ -1,6 +1,7 @@
 import { describeSlot } from '@cadence/shared/analytics/best-times';
 import type { BestTimes } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
+import { ScrollRegion } from '../../../components/ui/scroll-region.tsx';
 import { formatRatio } from '../format.ts';
 
 /** Warm for more views than usual, cool for fewer; paler with fewer videos behind the cell. */
@@ -87,11 +88,9 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
           </p>
         </div>
       )}
-      <div
+      <ScrollRegion
         className="mt-4 overflow-x-auto"
-        tabIndex={0}
-        role="region"
-        aria-label={t('analytics.bestTimes.heatmapCaption')}
+        label={t('analytics.bestTimes.heatmapCaption')}
       >
         <table
           className="w-full table-fixed border-separate border-spacing-px"
@@ -151,7 +150,7 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-500">
         <span className="flex items-center gap-1">
           <span

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScrollRegion } from '../../../components/ui/scroll-region.tsx';
 
 export interface ChartColumn<TRow> {
   key: string;
@@ -49,8 +50,7 @@ export function ChartFigure<TRow>({
         <summary className="cursor-pointer rounded font-medium text-sky-700 hover:text-sky-900">
           {t('analytics.charts.showTable')}
         </summary>
-        {/* Scrolls on its own when long: focusable, so a keyboard can scroll it too. */}
-        <div className="mt-2 max-h-72 overflow-auto" tabIndex={0} role="region" aria-label={title}>
+        <ScrollRegion className="mt-2 max-h-72 overflow-auto" label={title}>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{title}</caption>
             <thead>
@@ -80,7 +80,7 @@ export function ChartFigure<TRow>({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </figure>
   );
