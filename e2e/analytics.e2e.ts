@@ -107,9 +107,16 @@ describe('analytics', () => {
     const top = page.getByTestId('top-videos');
     expect(await top.getByRole('listitem').count()).toBe(10);
     await top.locator('img').first().waitFor();
-    expect(await top.locator('img').first().evaluate('(img) => img.naturalWidth')).toBeGreaterThan(
-      0,
-    );
+    // The cover really loaded (the sandbox serves it; the page's CSP lets it in).
+    await expect
+      .poll(async () =>
+        Number(
+          await page.evaluate(
+            `document.querySelector('[data-testid="top-videos"] img').naturalWidth`,
+          ),
+        ),
+      )
+      .toBeGreaterThan(0);
 
     // Best times: the heatmap (7 days × 24 hours) and three slots in words.
     const best = page.getByTestId('best-times');

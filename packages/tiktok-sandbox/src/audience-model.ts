@@ -164,12 +164,14 @@ export function videoMetricsAt(
   const ageHours = Math.max(0, (nowMs - createdAtMs) / 3_600_000);
   const views =
     finalViews(profile, videoId, createdAtMs) * (1 - Math.exp(-ageHours / profile.growthHours));
-  const viewCount = Math.floor(views);
+  // Some videos get more reactions per view than others (±30 %), the same at every age.
+  const reactions = seededRandom(seedOf(`reactions\u0000${videoId}`));
+  const rate = (base: number) => base * (0.7 + 0.6 * reactions());
   return {
-    viewCount,
-    likeCount: Math.floor(views * profile.likeRate),
-    commentCount: Math.floor(views * profile.commentRate),
-    shareCount: Math.floor(views * profile.shareRate),
+    viewCount: Math.floor(views),
+    likeCount: Math.floor(views * rate(profile.likeRate)),
+    commentCount: Math.floor(views * rate(profile.commentRate)),
+    shareCount: Math.floor(views * rate(profile.shareRate)),
   };
 }
 

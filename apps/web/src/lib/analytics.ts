@@ -53,21 +53,29 @@ export async function getAnalyticsAccounts(): Promise<AnalyticsAccount[]> {
   return (await apiRequest('/api/analytics/accounts', analyticsAccountListSchema)).accounts;
 }
 
-export function getAnalyticsAccountsQueryOptions() {
+/**
+ * `waitForFirst`: the user has a connected account, so an empty list means its first sync is on
+ * its way. While a first sync is under way, the list is read again every 3 s until it lands.
+ */
+export function getAnalyticsAccountsQueryOptions(waitForFirst = false) {
   return queryOptions({
     queryKey: queryKeys.analytics.accounts,
     queryFn: getAnalyticsAccounts,
     staleTime: 60_000,
-    // A first sync is under way: look again until its figures are in.
-    refetchInterval: (query) =>
-      query.state.data?.some((account) => account.connected && account.lastSyncedAt === null)
-        ? 3000
-        : false,
+    refetchInterval: (query) => {
+      const accounts = query.state.data;
+      if (accounts === undefined) return false;
+      const syncing =
+        (waitForFirst && accounts.length === 0) ||
+        accounts.some((account) => account.connected && account.lastSyncedAt === null);
+      return syncing ? 3000 : false;
+    },
   });
 }
 
-export function useAnalyticsAccounts(options: { enabled?: boolean } = {}) {
-  return useQuery({ ...getAnalyticsAccountsQueryOptions(), ...options });
+export function useAnalyticsAccounts(options: { enabled?: boolean; waitForFirst?: boolean } = {}) {
+  const { waitForFirst = false, ...rest } = options;
+  return useQuery({ ...getAnalyticsAccountsQueryOptions(waitForFirst), ...rest });
 }
 
 /** GET /api/analytics/posts?ids=… — metrics and a views sparkline per post (100 at most). */

@@ -5,6 +5,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button, buttonClassName } from '../../components/ui/button.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { useAccounts } from '../../lib/accounts.ts';
 import { browserTimeZone, useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
 import { overviewSearch, useAnalyticsOverview } from './api/get-analytics-overview.ts';
 import { AnalyticsFilters, type FilterValue } from './components/analytics-filters.tsx';
@@ -50,7 +51,9 @@ export function AnalyticsPage() {
   const { t, i18n } = useTranslation();
   const timeZone = browserTimeZone();
   const [filters, setFilters] = useFilters();
-  const accounts = useAnalyticsAccounts();
+  const cards = useAccounts();
+  const anyConnected = (cards.data ?? []).some((card) => card.status === 'connected');
+  const accounts = useAnalyticsAccounts({ waitForFirst: anyConnected });
   const known = accounts.data ?? [];
   const accountId =
     filters.accountId !== null && known.some((account) => account.id === filters.accountId)
@@ -99,6 +102,14 @@ export function AnalyticsPage() {
         <Button variant="secondary" className="mt-4" onClick={() => void accounts.refetch()}>
           {t('analytics.retry')}
         </Button>
+      </>
+    );
+  }
+  if (known.length === 0 && anyConnected) {
+    return (
+      <>
+        <PageHeader title={t('analytics.title')} description={t('analytics.description')} />
+        <Alert tone="info">{t('analytics.syncPending')}</Alert>
       </>
     );
   }

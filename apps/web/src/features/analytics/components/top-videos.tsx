@@ -41,7 +41,6 @@ function TopVideo({ video, rank }: { video: AnalyticsVideo; rank: number }) {
           <img
             src={video.coverImageUrl}
             alt=""
-            loading="lazy"
             className="h-full w-full object-cover"
             onError={() => setCoverFailed(true)}
           />
