@@ -76,6 +76,7 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
                       month: 'short',
                       hour: '2-digit',
                       minute: '2-digit',
+                      hourCycle: 'h23',
                     }).format(new Date(slot.nextAt)),
                   })}
                   )
