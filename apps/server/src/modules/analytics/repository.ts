@@ -380,7 +380,8 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
 
     /**
      * Per account and per day (in `timeZone`) from `from` to before `to`: the last snapshot of the
-     * day; plus, per account, the last snapshot before `from` (the baseline of the first day).
+     * day; plus, per account, the last snapshot before `from` (the baseline the first day's gains
+     * are counted from: one index seek, however long the history before it).
      */
     async dailySnapshots(accountIds: readonly string[], from: Date, to: Date, timeZone: string) {
       if (accountIds.length === 0) return { days: [], baselines: [] };
@@ -401,6 +402,7 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
         where analytics_account_id in (${ids}) and taken_at >= ${from} and taken_at < ${to}
         order by analytics_account_id, day, taken_at desc
       `.execute(db);
+      const accounts = sql.join(accountIds.map((id) => sql`(${id}::uuid)`));
       const baselines = await sql<{
         analytics_account_id: string;
         follower_count: number | null;
@@ -409,11 +411,14 @@ export function createAnalyticsRepository(db: Kysely<Database>) {
         comment_total: number;
         share_total: number;
       }>`
-        select distinct on (analytics_account_id) analytics_account_id,
-          follower_count, view_total, like_total, comment_total, share_total
-        from analytics_account_snapshots
-        where analytics_account_id in (${ids}) and taken_at < ${from}
-        order by analytics_account_id, taken_at desc
+        select a.id as analytics_account_id, s.*
+        from (values ${accounts}) as a (id)
+        cross join lateral (
+          select follower_count, view_total, like_total, comment_total, share_total
+          from analytics_account_snapshots
+          where analytics_account_id = a.id and taken_at < ${from}
+          order by taken_at desc limit 1
+        ) s
       `.execute(db);
       return { days: days.rows, baselines: baselines.rows };
     },
