@@ -96,7 +96,13 @@ describe('SlotSuggestion', () => {
     expect(requests.some((url) => url.includes(`accountId=${historyId}`))).toBe(true);
     await userEvent.click(button);
     expect(used).toEqual([
-      { date: '2026-03-03', time: '18:00', at: new Date('2026-03-03T17:00:00.000Z') },
+      {
+        date: '2026-03-03',
+        time: '18:00',
+        at: new Date('2026-03-03T17:00:00.000Z'),
+        weekday: 1,
+        hour: 18,
+      },
     ]);
   });
 

@@ -8,6 +8,9 @@ export interface SuggestedSlot {
   time: string;
   /** The instant itself. */
   at: Date;
+  /** The weekly slot (0 = Monday; hour 0–23): what a posting-slots editor keeps. */
+  weekday: number;
+  hour: number;
 }
 
 /**
@@ -50,7 +53,9 @@ export function SlotSuggestion({
               type="button"
               className="rounded-full bg-sky-50 px-3 py-1 text-xs font-semibold text-sky-800 ring-1 ring-inset ring-sky-200 hover:bg-sky-100"
               aria-label={t('analytics.suggestion.use', { slot: words })}
-              onClick={() => onUse({ ...wallClock(at, timeZone), at })}
+              onClick={() =>
+                onUse({ ...wallClock(at, timeZone), at, weekday: slot.weekday, hour: slot.hour })
+              }
             >
               {t('analytics.suggestion.label', { slot: words })}
             </button>
