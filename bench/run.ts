@@ -40,6 +40,16 @@ const benches: Bench[] = [
     run: async (argv) => (await import('./planning/lists.ts')).main(argv),
   },
   {
+    name: 'analytics-best-times',
+    passFlags: false,
+    run: async (argv) => (await import('./analytics/best-times.ts')).main(argv),
+  },
+  {
+    name: 'analytics-sync',
+    passFlags: true,
+    run: async (argv) => (await import('./analytics/sync-cost.ts')).main(argv),
+  },
+  {
     name: 'upload-throughput',
     passFlags: true,
     run: async (argv) => (await import('./upload-throughput.ts')).main(argv),

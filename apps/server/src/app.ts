@@ -20,6 +20,7 @@ import { assertSameOriginRequest } from './auth/same-origin.ts';
 import { tiktokSandbox } from '@cadence/tiktok-sandbox';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { draftRoutes } from './modules/drafts/routes.ts';
+import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(
   });
   await app.register(draftRoutes, { drafts: context.drafts });
   await app.register(storyRoutes, { stories: context.stories });
+  await app.register(analyticsRoutes, { analytics: context.analytics });
   await app.register(memeRoutes, { memes: context.memes });
   await app.register(uploadRoutes, {
     database: context.database,

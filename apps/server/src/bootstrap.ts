@@ -10,6 +10,10 @@ import { startWorkers } from './jobs/worker.ts';
 import { TokenCipher } from './lib/token-cipher.ts';
 import { sweepOrphanedWorkDirs } from './lib/work-dir.ts';
 import { createAccountRepository } from './modules/accounts/repository.ts';
+import { createAnalyticsRepository } from './modules/analytics/repository.ts';
+import { createAnalyticsService } from './modules/analytics/service.ts';
+import { createAnalyticsSync } from './modules/analytics/sync.ts';
+import { enqueueAnalyticsSync } from './modules/analytics/jobs.ts';
 import { createAccountService } from './modules/accounts/service.ts';
 import { createTokenService } from './modules/accounts/token-service.ts';
 import { createMailTransport } from './mail/mail-transport.ts';
@@ -111,6 +115,8 @@ export async function bootstrap(
     postStats: accountPostStats(scheduleRepository),
     redirectUri,
     logger: options.logger,
+    // A new connection gets its analytics at once rather than at the next 5-minute sweep.
+    onConnected: (accountId) => enqueueAnalyticsSync(boss, accountId),
   });
 
   const storage: MediaStorage =
@@ -195,6 +201,15 @@ export async function bootstrap(
     schedules,
   });
 
+  const analyticsRepository = createAnalyticsRepository(database.db);
+  const analyticsSync = createAnalyticsSync({
+    repository: analyticsRepository,
+    accounts: accountRepository,
+    tokens,
+    tiktok,
+    logger: options.logger,
+  });
+
   const context: AppContext = {
     config,
     mail,
@@ -212,6 +227,8 @@ export async function bootstrap(
     accountRepository,
     tokens,
     accounts,
+    analyticsSync,
+    analytics: createAnalyticsService({ repository: analyticsRepository }),
     auth: createAuth({
       db: database.db,
       secret: config.sessionSecret,

@@ -6,6 +6,8 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { TokenCipher } from './lib/token-cipher.ts';
 import type { AccountRepository } from './modules/accounts/repository.ts';
 import type { AccountService } from './modules/accounts/service.ts';
+import type { AnalyticsService } from './modules/analytics/service.ts';
+import type { AnalyticsSync } from './modules/analytics/sync.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
 import type { MailService } from './modules/mail/service.ts';
 import type { MediaService } from './modules/media/service.ts';
@@ -38,6 +40,10 @@ export interface AppContext {
   accounts: AccountService;
   /** Outgoing mail: an outbox row per message, delivered by the 'mail.send' queue. */
   mail: MailService;
+  /** Syncs connected accounts' videos and stats from TikTok's Display API (analytics.* jobs). */
+  analyticsSync: AnalyticsSync;
+  /** Reads the synced history: charts, top videos, best times, per-post metrics, CSV. */
+  analytics: AnalyticsService;
   storage: MediaStorage;
   media: MediaService;
   schedules: ScheduleService;

@@ -4,6 +4,7 @@
 // The same JSON also gives the runtime set behind `isTranslationKey`, for keys that arrive as data
 // (a zod message, a code from a library) rather than as literals the type checker sees.
 import accounts from '../../../apps/web/src/locales/fr/accounts.json';
+import analytics from '../../../apps/web/src/locales/fr/analytics.json';
 import auth from '../../../apps/web/src/locales/fr/auth.json';
 import common from '../../../apps/web/src/locales/fr/common.json';
 import media from '../../../apps/web/src/locales/fr/media.json';
@@ -14,6 +15,7 @@ import settings from '../../../apps/web/src/locales/fr/settings.json';
 import stories from '../../../apps/web/src/locales/fr/stories.json';
 
 export type French = typeof accounts &
+  typeof analytics &
   typeof auth &
   typeof common &
   typeof media &
@@ -53,6 +55,7 @@ export const translationKeys: ReadonlySet<string> = (() => {
   const keys = new Set<string>();
   for (const namespace of [
     accounts,
+    analytics,
     auth,
     common,
     media,

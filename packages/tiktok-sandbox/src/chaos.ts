@@ -49,6 +49,7 @@ const DEFAULT_CHAOS_ENDPOINTS: readonly SandboxEndpoint[] = [
   'upload',
   'status_fetch',
   'video_list',
+  'video_query',
 ];
 
 const SERVER_ERROR_STATUSES = [500, 502, 503, 504] as const;

@@ -3,6 +3,7 @@ import type { OAuthStore } from './oauth-store.ts';
 import type { SandboxEndpoint } from './options.ts';
 import type { PostStore } from './post-store.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import type { SandboxVideo, SeedVideoInput, VideoCatalog } from './video-catalog.ts';
 
 /**
  * What an injected failure sends instead of the real answer:
@@ -72,7 +73,16 @@ export class SandboxControl {
     private readonly oauth: OAuthStore,
     private readonly posts: PostStore,
     private readonly rateLimiter: RateLimiter,
+    private readonly videos: VideoCatalog,
   ) {}
+
+  /**
+   * Adds public videos the user "posted outside Cadence" (each appears in the video list once the
+   * sandbox clock reaches its creation time). Kept by `reset()`: they are data, not faults.
+   */
+  seedVideos(target: UserTarget, videos: readonly SeedVideoInput[]): SandboxVideo[] {
+    return this.videos.seed(this.usernameOf(target), videos);
+  }
 
   get latencyMs(): number {
     return this.latency;

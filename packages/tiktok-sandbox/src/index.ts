@@ -38,3 +38,14 @@ export {
   type SandboxServer,
   type StartSandboxServerOptions,
 } from './server.ts';
+export {
+  audienceProfileFor,
+  finalViews,
+  hourLift,
+  videoMetricsAt,
+  weekdayAndHour,
+  type AudienceProfile,
+  type PlantedHour,
+  type VideoMetrics,
+} from './audience-model.ts';
+export { VideoCatalog, type SandboxVideo, type SeedVideoInput } from './video-catalog.ts';

@@ -12,12 +12,19 @@ export const SANDBOX_ENDPOINTS = [
   'upload',
   'status_fetch',
   'video_list',
+  'video_query',
 ] as const;
 export type SandboxEndpoint = (typeof SANDBOX_ENDPOINTS)[number];
 
 /** The v2 API endpoints TikTok rate-limits per access token. */
 export type RateLimitedEndpoint =
-  'user_info' | 'creator_info' | 'video_init' | 'inbox_init' | 'status_fetch' | 'video_list';
+  | 'user_info'
+  | 'creator_info'
+  | 'video_init'
+  | 'inbox_init'
+  | 'status_fetch'
+  | 'video_list'
+  | 'video_query';
 
 export type RateLimits = Record<RateLimitedEndpoint, number>;
 
@@ -29,6 +36,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   inbox_init: 6,
   status_fetch: 30,
   video_list: 600,
+  // Display API (tiktok-api-v2-rate-limit): 600 per minute per endpoint, sliding window.
+  video_query: 600,
 };
 
 export const KNOWN_SCOPES = [
@@ -92,6 +101,8 @@ export interface SandboxStateOptions {
   persistFile?: string;
   /** Where an unreadable or unwritable persistFile is reported (default: one line on stderr). */
   onPersistenceWarning?: (message: string) => void;
+  /** Time zone the audience model reads posting hours and weekdays in (default Europe/Paris). */
+  audienceTimeZone?: string;
 }
 
 export interface ResolvedStateOptions {
@@ -107,6 +118,7 @@ export interface ResolvedStateOptions {
   now: () => number;
   persistFile: string | null;
   onPersistenceWarning: (message: string) => void;
+  audienceTimeZone: string;
 }
 
 function warnOnStderr(message: string): void {
@@ -127,6 +139,7 @@ export function resolveStateOptions(options: SandboxStateOptions = {}): Resolved
     now: options.now ?? Date.now,
     persistFile: options.persistFile ?? null,
     onPersistenceWarning: options.onPersistenceWarning ?? warnOnStderr,
+    audienceTimeZone: options.audienceTimeZone ?? 'Europe/Paris',
   };
 }
 

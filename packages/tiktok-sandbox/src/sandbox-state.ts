@@ -14,6 +14,7 @@ import {
 } from './options.ts';
 import { PostStore, type DirectPostInfo, type PublishStatus } from './post-store.ts';
 import { RateLimiter } from './rate-limiter.ts';
+import { VideoCatalog } from './video-catalog.ts';
 
 export interface LedgerUser {
   open_id: string;
@@ -80,6 +81,8 @@ export class SandboxState {
   readonly oauth: OAuthStore;
   readonly posts: PostStore;
   readonly rateLimiter: RateLimiter;
+  /** Public videos (posted through the API or seeded) and the audience model behind their counts. */
+  readonly videos: VideoCatalog;
   /** Fault injection for tests; see SandboxControl. */
   readonly control: SandboxControl;
   private readonly persistence: PersistScheduler | null;
@@ -95,7 +98,8 @@ export class SandboxState {
     }
     this.posts = new PostStore(this.options);
     this.rateLimiter = new RateLimiter(this.options.now);
-    this.control = new SandboxControl(this.oauth, this.posts, this.rateLimiter);
+    this.videos = new VideoCatalog(this.posts, this.options.audienceTimeZone);
+    this.control = new SandboxControl(this.oauth, this.posts, this.rateLimiter, this.videos);
   }
 
   now(): number {

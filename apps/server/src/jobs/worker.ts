@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { startAccountWorkers } from '../modules/accounts/jobs.ts';
 import type { AccountRepository } from '../modules/accounts/repository.ts';
+import { startAnalyticsWorkers } from '../modules/analytics/jobs.ts';
+import type { AnalyticsSync } from '../modules/analytics/sync.ts';
 import { startWorkerHeartbeat } from '../modules/health/worker-state.ts';
 import { startMailWorkers } from '../modules/mail/jobs.ts';
 import type { MailService } from '../modules/mail/service.ts';
@@ -43,6 +45,7 @@ export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurren
   media: MediaService;
   memes: MemeService;
   stories: StoryService;
+  analyticsSync: AnalyticsSync;
 }
 
 /** Registers every queue's handler in this process. Later modules add theirs here. */
@@ -82,6 +85,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
   await startMailWorkers(boss, deps.mail, { logger });
   // Deletes unfinished uploads that expired, and the quota they held.
   await startUploadWorkers(boss, deps.media, { logger });
+  // Syncs connected accounts' videos and stats for analytics (young videos hourly, others daily).
+  await startAnalyticsWorkers(boss, deps.analyticsSync, { logger });
   // Last: a heartbeat says this process takes jobs (GET /api/health reads it from the database).
   await startWorkerHeartbeat(boss, logger);
 }

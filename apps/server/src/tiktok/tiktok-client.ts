@@ -12,6 +12,7 @@ import {
   tokenResponseSchema,
   userInfoDataSchema,
   videoListDataSchema,
+  videoQueryDataSchema,
   type publishStatusSchema,
   type userSchema,
   type videoSchema,
@@ -221,6 +222,12 @@ export interface TikTokClient {
     input: { fields: readonly VideoField[]; cursor?: number; maxCount?: number },
     options?: RequestOptions,
   ): Promise<VideoPage>;
+  /** The user's own public videos among `videoIds` (at most 20; others are left out). */
+  queryVideos(
+    accessToken: string,
+    input: { fields: readonly VideoField[]; videoIds: readonly string[] },
+    options?: RequestOptions,
+  ): Promise<TikTokVideo[]>;
 }
 
 interface RawResponse {
@@ -313,7 +320,7 @@ function sourceInfoBody(plan: FileUploadPlan): Record<string, unknown> {
   };
 }
 
-/** The typed TikTok v2 client: Login Kit, user info, Content Posting and video list. */
+/** The typed TikTok v2 client: Login Kit, user info, Content Posting and the Display API. */
 export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const authBase = withoutTrailingSlash(options.authBase);
@@ -649,6 +656,25 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         requestOptions?.signal,
       );
       return { videos: data.videos.map(toVideo), cursor: data.cursor, hasMore: data.has_more };
+    },
+
+    async queryVideos(accessToken, input, requestOptions) {
+      if (input.videoIds.length === 0 || input.videoIds.length > 20) {
+        throw new RangeError(`video/query takes 1 to 20 ids, not ${input.videoIds.length}`);
+      }
+      const data = await apiCall(
+        'video_query',
+        {
+          method: 'POST',
+          path: '/v2/video/query/',
+          accessToken,
+          query: { fields: input.fields.join(',') },
+          body: { filters: { video_ids: input.videoIds } },
+        },
+        videoQueryDataSchema,
+        requestOptions?.signal,
+      );
+      return data.videos.map(toVideo);
     },
   };
 }

@@ -121,3 +121,4 @@ export const videoListDataSchema = z.object({
   cursor: count,
   has_more: z.boolean(),
 });
+export const videoQueryDataSchema = z.object({ videos: z.array(videoSchema) });

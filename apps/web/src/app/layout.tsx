@@ -19,6 +19,7 @@ const navItems: NavItem[] = [
   { to: '/memes', labelKey: 'nav.memes', pro: true },
   { to: '/tiktok', labelKey: 'nav.tiktok' },
   { to: '/scheduler', labelKey: 'nav.scheduler' },
+  { to: '/analytics', labelKey: 'nav.analytics' },
 ];
 
 // A tab never wraps ("Créateur de / Stories"): the header switches to the phone menu instead.

@@ -12,6 +12,8 @@ const lazyScheduler = () =>
   import('../features/scheduler/scheduler-page.tsx').then((m) => ({ Component: m.SchedulerPage }));
 const lazyStories = () =>
   import('../features/stories/stories-page.tsx').then((m) => ({ Component: m.StoriesPage }));
+const lazyAnalytics = () =>
+  import('../features/analytics/analytics-page.tsx').then((m) => ({ Component: m.AnalyticsPage }));
 const lazyMemes = () =>
   import('../features/memes/memes-page.tsx').then((m) => ({ Component: m.MemesPage }));
 const lazySettings = () =>
@@ -78,6 +80,11 @@ export const routes: RouteObject[] = [
           },
           { path: '/stories', lazy: lazyStories, handle: titled({ titleKey: 'nav.stories' }) },
           { path: '/memes', lazy: lazyMemes, handle: titled({ titleKey: 'nav.memes' }) },
+          {
+            path: '/analytics',
+            lazy: lazyAnalytics,
+            handle: titled({ titleKey: 'nav.analytics' }),
+          },
           {
             path: '/settings',
             lazy: lazySettings,

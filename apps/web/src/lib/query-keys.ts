@@ -16,5 +16,17 @@ export const queryKeys = {
     detail: (id: string) => ['memes', id],
   },
   stories: ['stories'],
+  analytics: {
+    all: ['analytics'],
+    accounts: ['analytics', 'accounts'],
+    overview: (query: object) => ['analytics', 'overview', query],
+    bestTimes: (accountId: string | null, timeZone: string) => [
+      'analytics',
+      'best-times',
+      accountId,
+      timeZone,
+    ],
+    posts: (ids: readonly string[]) => ['analytics', 'posts', ids],
+  },
   publicConfig: ['public-config'],
 } as const;

@@ -81,10 +81,14 @@ export type CreatorInfo = z.infer<typeof creatorInfoSchema>;
 export const connectionErrorKinds = ['connection', 'token', 'state'] as const;
 export type ConnectionErrorKind = (typeof connectionErrorKinds)[number];
 
-/** The scopes Cadence asks TikTok for (tiktok-api.md §1). */
+/**
+ * The scopes Cadence asks TikTok for (tiktok-api.md §1); `user.info.stats` gives analytics the
+ * account's follower and likes counts (docs/tiktok-display-api.md).
+ */
 export const requestedScopes = [
   'user.info.basic',
   'user.info.profile',
+  'user.info.stats',
   'video.list',
   'video.upload',
   'video.publish',

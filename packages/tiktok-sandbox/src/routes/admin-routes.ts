@@ -65,6 +65,19 @@ const faultSchema = z.discriminatedUnion('action', [
     timeout_ms: z.number().int().min(0).max(600_000).optional(),
     endpoints: z.array(z.enum(SANDBOX_ENDPOINTS)).optional(),
   }),
+  z.object({
+    action: z.literal('seed_videos'),
+    user: userTargetSchema,
+    videos: z
+      .array(
+        z.object({
+          /** Seconds since the epoch, as TikTok's create_time. */
+          create_time: z.number().int().nonnegative(),
+          title: z.string().max(2200).optional(),
+        }),
+      )
+      .max(5000),
+  }),
   z.object({ action: z.literal('stop_chaos') }),
   z.object({ action: z.literal('reset') }),
 ]);
@@ -114,6 +127,20 @@ function applyFault(state: SandboxState, fault: FaultRequest): void {
         ...(fault.endpoints !== undefined && { endpoints: fault.endpoints }),
       });
       return;
+    case 'seed_videos': {
+      const target =
+        'username' in fault.user
+          ? { username: fault.user.username }
+          : { openId: fault.user.open_id };
+      control.seedVideos(
+        target,
+        fault.videos.map((video) => ({
+          createdAtMs: video.create_time * 1000,
+          ...(video.title !== undefined && { title: video.title }),
+        })),
+      );
+      return;
+    }
     case 'stop_chaos':
       control.stopChaos();
       return;
@@ -136,6 +163,18 @@ export function registerAdminRoutes(
     const initial = (user?.displayName.charAt(0) ?? '?').toUpperCase();
     const hue = Number.parseInt(openId.slice(0, 6), 16) % 360 || 0;
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect width="100" height="100" fill="hsl(${hue} 70% 45%)"/><text x="50" y="50" dy=".35em" text-anchor="middle" font-family="sans-serif" font-size="48" fill="#fff">${escapeHtml(initial)}</text></svg>`;
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
+  });
+
+  // A video's cover: a coloured card with the last digits of its id, as stable as the id.
+  fastify.get('/cover/:file', async (request, reply) => {
+    const params = z
+      .object({ file: z.string().regex(/^\d{1,20}\.svg$/) })
+      .safeParse(request.params);
+    if (!params.success) return reply.code(404).send({ error: 'No such cover.' });
+    const id = params.data.file.replace(/\.svg$/, '');
+    const hue = Number(id.slice(-6)) % 360;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="320" viewBox="0 0 180 320"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${hue} 70% 55%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360} 70% 30%)"/></linearGradient></defs><rect width="180" height="320" fill="url(#g)"/><path d="M75 130v60l50-30z" fill="#fff" opacity=".85"/><text x="90" y="290" text-anchor="middle" font-family="sans-serif" font-size="18" fill="#fff">#${id.slice(-4)}</text></svg>`;
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
   });
 

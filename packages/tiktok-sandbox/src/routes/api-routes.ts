@@ -5,8 +5,8 @@ import type { UserFlags } from '../control.ts';
 import { authorizeApiCall, parseBodyOrReject, sendEnvelope, sendEnvelopeError } from '../http.ts';
 import type { SandboxUser } from '../oauth-store.ts';
 import type { SandboxScope } from '../options.ts';
-import type { SandboxPost } from '../post-store.ts';
 import type { SandboxState } from '../sandbox-state.ts';
+import type { SandboxVideo } from '../video-catalog.ts';
 
 const MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024;
 
@@ -75,6 +75,15 @@ const statusFetchSchema = z.object({ publish_id: z.string().min(1) });
 const videoListSchema = z.object({
   cursor: z.number().int().nonnegative().optional(),
   max_count: z.number().int().min(1).max(20).default(10),
+});
+// "Up to 20 video IDs can be included per request" (tiktok-api-v2-video-query).
+const videoQuerySchema = z.object({
+  filters: z.object({
+    video_ids: z
+      .array(z.union([z.string().min(1), z.number().int()]).transform(String))
+      .min(1)
+      .max(20),
+  }),
 });
 const fieldsQuerySchema = z.object({ fields: z.string().min(1) });
 
@@ -174,9 +183,8 @@ export function registerApiRoutes(
       }
       const { user } = auth;
       const avatar = avatarUrl(request, user);
-      const videoCount = [...state.posts.posts.values()].filter(
-        (post) => post.openId === user.openId && post.kind === 'direct',
-      ).length;
+      // Stats come from the audience model: followers grow with the views of public videos.
+      const totals = state.videos.totalsOf(user, state.now());
       const profile: Record<string, unknown> = {
         open_id: user.openId,
         union_id: user.unionId,
@@ -188,10 +196,10 @@ export function registerApiRoutes(
         profile_deep_link: `https://www.tiktok.com/@${user.username}`,
         is_verified: false,
         username: user.username,
-        follower_count: 0,
-        following_count: 0,
-        likes_count: 0,
-        video_count: videoCount,
+        follower_count: totals.followerCount,
+        following_count: totals.followingCount,
+        likes_count: totals.likesCount,
+        video_count: totals.videoCount,
       };
       return sendEnvelope(reply, state, 200, { user: pick(profile, fields) });
     },
@@ -346,62 +354,95 @@ export function registerApiRoutes(
     async (request, reply) => {
       const auth = authorizeApiCall(request, reply, state, 'video_list', ['video.list']);
       if (auth === null) return reply;
-      const fields = parseFields(request);
-      if (fields === null || fields.length === 0) {
-        return sendEnvelopeError(reply, state, 400, 'invalid_params', 'fields is required.');
-      }
-      const unknown = fields.filter((field) => !VIDEO_FIELDS.has(field));
-      if (unknown.length > 0) {
-        return sendEnvelopeError(
-          reply,
-          state,
-          400,
-          'invalid_params',
-          `Unknown fields: ${unknown.join(',')}.`,
-        );
-      }
+      const fields = videoFieldsOrReject(request, reply);
+      if (fields === null) return reply;
       const parsed = parseBodyOrReject(reply, state, videoListSchema, request.body ?? {});
       if (parsed === null) return reply;
       const { cursor, max_count: maxCount } = parsed;
-      // Public videos only, newest first; the cursor is a creation time in ms, as TikTok's is.
-      const published = [...state.posts.posts.values()]
-        .filter((post) => post.openId === auth.user.openId && post.kind === 'direct')
-        .map((post) => ({ post, view: state.posts.statusOf(post) }))
-        .filter(({ view }) => view.status === 'PUBLISH_COMPLETE' && view.publicPostIds.length > 0)
-        .flatMap(({ post, view }) =>
-          view.completedAt === null ? [] : [{ post, at: view.completedAt }],
-        )
-        .filter(({ at }) => cursor === undefined || at < cursor)
-        .sort((a, b) => b.at - a.at);
+      const now = state.now();
+      // Public videos only, newest first; the cursor is a creation time in ms, as TikTok's is:
+      // a page holds the videos created before it.
+      const published = state.videos
+        .publicVideosOf(auth.user, now)
+        .filter((video) => cursor === undefined || video.createdAtMs < cursor);
       const page = published.slice(0, maxCount);
       const last = page.at(-1);
       return sendEnvelope(reply, state, 200, {
-        videos: page.map(({ post, at }) => pick(videoOf(post, at, auth.user), fields)),
-        cursor: last?.at ?? cursor ?? 0,
+        videos: page.map((video) => pick(videoOf(request, video, now), fields)),
+        cursor: last?.createdAtMs ?? cursor ?? 0,
         has_more: published.length > page.length,
       });
     },
   );
-}
 
-function videoOf(post: SandboxPost, createdAt: number, user: SandboxUser): Record<string, unknown> {
-  const shareUrl = `https://www.tiktok.com/@${user.username}/video/${post.postId}`;
-  return {
-    id: post.postId,
-    create_time: Math.floor(createdAt / 1000),
-    cover_image_url: '',
-    share_url: shareUrl,
-    video_description: post.postInfo?.title ?? '',
-    title: post.postInfo?.title ?? '',
-    // The sandbox does not decode the video: duration and size are unknown.
-    duration: 0,
-    height: 0,
-    width: 0,
-    embed_html: '',
-    embed_link: `https://www.tiktok.com/embed/v2/${post.postId}`,
-    like_count: 0,
-    comment_count: 0,
-    share_count: 0,
-    view_count: 0,
-  };
+  fastify.post(
+    '/v2/video/query/',
+    { config: { tiktokSandboxEndpoint: 'video_query' } },
+    async (request, reply) => {
+      const auth = authorizeApiCall(request, reply, state, 'video_query', ['video.list']);
+      if (auth === null) return reply;
+      const fields = videoFieldsOrReject(request, reply);
+      if (fields === null) return reply;
+      const parsed = parseBodyOrReject(reply, state, videoQuerySchema, request.body ?? {});
+      if (parsed === null) return reply;
+      const now = state.now();
+      // Only the user's own public videos come back; unknown or foreign ids are left out.
+      const wanted = new Set(parsed.filters.video_ids);
+      const videos = state.videos
+        .publicVideosOf(auth.user, now)
+        .filter((video) => wanted.has(video.id));
+      return sendEnvelope(reply, state, 200, {
+        videos: videos.map((video) => pick(videoOf(request, video, now), fields)),
+      });
+    },
+  );
+
+  function videoOf(
+    request: FastifyRequest,
+    video: SandboxVideo,
+    now: number,
+  ): Record<string, unknown> {
+    const shareUrl = `https://www.tiktok.com/@${video.username}/video/${video.id}`;
+    const metrics = state.videos.metricsOf(video, now);
+    return {
+      id: video.id,
+      create_time: Math.floor(video.createdAtMs / 1000),
+      // TikTok's cover links expire after 6 hours; the sandbox's never do.
+      cover_image_url: `${publicBaseUrl(request)}/cover/${video.id}.svg`,
+      share_url: shareUrl,
+      video_description: video.title,
+      title: video.title,
+      // The sandbox does not decode the video: duration and size are unknown.
+      duration: 0,
+      height: 0,
+      width: 0,
+      embed_html: '',
+      embed_link: `https://www.tiktok.com/embed/v2/${video.id}`,
+      like_count: metrics.likeCount,
+      comment_count: metrics.commentCount,
+      share_count: metrics.shareCount,
+      view_count: metrics.viewCount,
+    };
+  }
+
+  /** The `fields` query of video list/query, or null once a 400 was sent. */
+  function videoFieldsOrReject(request: FastifyRequest, reply: FastifyReply): string[] | null {
+    const fields = parseFields(request);
+    if (fields === null || fields.length === 0) {
+      sendEnvelopeError(reply, state, 400, 'invalid_params', 'fields is required.');
+      return null;
+    }
+    const unknown = fields.filter((field) => !VIDEO_FIELDS.has(field));
+    if (unknown.length > 0) {
+      sendEnvelopeError(
+        reply,
+        state,
+        400,
+        'invalid_params',
+        `Unknown fields: ${unknown.join(',')}.`,
+      );
+      return null;
+    }
+    return fields;
+  }
 }

@@ -131,7 +131,8 @@ describe('connecting through TikTok (sandbox)', () => {
     expect(url.origin + url.pathname).toBe(`${t.url}/sandbox/tiktok/v2/auth/authorize/`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       client_key: t.config.tiktok.clientKey,
-      scope: 'user.info.basic,user.info.profile,video.list,video.upload,video.publish',
+      scope:
+        'user.info.basic,user.info.profile,user.info.stats,video.list,video.upload,video.publish',
       response_type: 'code',
       redirect_uri: `${t.url}/auth/callback`,
       code_challenge_method: 'S256',

@@ -58,6 +58,8 @@ export interface AccountServiceDeps {
   postStats: AccountPostStats;
   redirectUri: string;
   logger: FastifyBaseLogger;
+  /** Told once an account is connected (analytics queues its first sync); failures are logged. */
+  onConnected?: (accountId: string) => Promise<void>;
 }
 
 export function createAccountService(deps: AccountServiceDeps) {
@@ -248,8 +250,9 @@ export function createAccountService(deps: AccountServiceDeps) {
         logger.error({ err: error, accountId: stored.account_id }, 'TikTok token exchange failed');
         throw new ConnectError('token', 'Token exchange failed');
       }
+      let connectedId: string;
       try {
-        return await connectWith(stored.user_id, stored.account_id, tokenSet);
+        connectedId = await connectWith(stored.user_id, stored.account_id, tokenSet);
       } catch (error) {
         // TikTok issued a grant we will not keep: end it rather than leave it live at TikTok.
         await tiktok.revokeToken(tokenSet.accessToken).catch((revokeError: unknown) => {
@@ -265,6 +268,10 @@ export function createAccountService(deps: AccountServiceDeps) {
         );
         throw new ConnectError('token', 'Connection not stored');
       }
+      await deps.onConnected?.(connectedId).catch((error: unknown) => {
+        logger.warn({ err: error, accountId: connectedId }, 'after-connection hook failed');
+      });
+      return connectedId;
     },
 
     async creatorInfo(userId: string, id: string): Promise<CreatorInfo> {

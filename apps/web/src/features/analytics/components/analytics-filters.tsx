@@ -1,0 +1,144 @@
+import {
+  analyticsPeriods,
+  type AnalyticsAccount,
+  type AnalyticsPeriod,
+} from '@cadence/shared/schemas/analytics';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { buttonClassName } from '../../../components/ui/button.tsx';
+
+// The scheduler's field look (a feature never imports another: the class is repeated here).
+const fieldClass =
+  'block rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
+
+export interface FilterValue {
+  accountId: string | null;
+  period: AnalyticsPeriod;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** Account, period (7/28/90 days or a custom range) and the CSV export links. */
+export function AnalyticsFilters({
+  accounts,
+  value,
+  onChange,
+  exportHref,
+}: {
+  accounts: AnalyticsAccount[];
+  value: FilterValue;
+  onChange: (value: FilterValue) => void;
+  exportHref: (table: 'daily' | 'videos') => string;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [from, setFrom] = useState(value.from ?? '');
+  const [to, setTo] = useState(value.to ?? '');
+
+  function applyCustom(event: FormEvent) {
+    event.preventDefault();
+    if (from && to) onChange({ ...value, period: 'custom', from, to });
+  }
+
+  return (
+    <div className="mb-6 flex flex-col gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
+        <div className="flex min-w-0 flex-col gap-1">
+          <label htmlFor={`${id}-account`} className="text-sm font-medium text-slate-700">
+            {t('analytics.account')}
+          </label>
+          <select
+            id={`${id}-account`}
+            className={`${fieldClass} w-full pr-8 sm:w-72`}
+            value={value.accountId ?? ''}
+            onChange={(event) =>
+              onChange({
+                ...value,
+                accountId: event.target.value === '' ? null : event.target.value,
+              })
+            }
+          >
+            <option value="">{t('analytics.allAccounts')}</option>
+            {accounts.map((account) => (
+              <option key={account.id} value={account.id}>
+                {account.connected
+                  ? `@${account.username}`
+                  : t('analytics.disconnected', { username: `@${account.username}` })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="min-w-0">
+          <legend className="mb-1 text-sm font-medium text-slate-700">
+            {t('analytics.period.label')}
+          </legend>
+          <div className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:grid-cols-4">
+            {analyticsPeriods.map((period) => (
+              <label
+                key={period}
+                className={`cursor-pointer rounded-md px-2 py-1.5 text-center text-sm font-medium focus-within:ring-2 focus-within:ring-sky-500 sm:px-3 ${value.period === period ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`}
+              >
+                <input
+                  type="radio"
+                  name={`${id}-period`}
+                  value={period}
+                  checked={value.period === period}
+                  className="sr-only"
+                  onChange={() =>
+                    period === 'custom'
+                      ? onChange({ ...value, period, from: from || undefined, to: to || undefined })
+                      : onChange({ accountId: value.accountId, period })
+                  }
+                />
+                {t(`analytics.period.${period}`)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </div>
+      {value.period === 'custom' && (
+        <form className="flex flex-wrap items-end gap-3" onSubmit={applyCustom}>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-from`} className="text-sm font-medium text-slate-700">
+              {t('analytics.period.from')}
+            </label>
+            <input
+              id={`${id}-from`}
+              type="date"
+              required
+              value={from}
+              max={to || undefined}
+              onChange={(event) => setFrom(event.target.value)}
+              className={fieldClass}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-to`} className="text-sm font-medium text-slate-700">
+              {t('analytics.period.to')}
+            </label>
+            <input
+              id={`${id}-to`}
+              type="date"
+              required
+              value={to}
+              min={from || undefined}
+              onChange={(event) => setTo(event.target.value)}
+              className={fieldClass}
+            />
+          </div>
+          <button type="submit" className={buttonClassName('secondary')}>
+            {t('analytics.period.apply')}
+          </button>
+        </form>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <a href={exportHref('daily')} download className={buttonClassName('secondary', 'text-xs')}>
+          {t('analytics.exportCsv')}
+        </a>
+        <a href={exportHref('videos')} download className={buttonClassName('ghost', 'text-xs')}>
+          {t('analytics.exportVideosCsv')}
+        </a>
+      </div>
+    </div>
+  );
+}
