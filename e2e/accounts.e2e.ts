@@ -186,7 +186,7 @@ describe('TikTok accounts screen', () => {
     await expect(privacy.inputValue()).resolves.toBe('');
     await privacy.selectOption({ label: 'Moi uniquement' });
     await dialog.getByLabel('Autoriser les commentaires').check();
-    await dialog.getByLabel('Autoriser les Stitchs').check();
+    await dialog.getByLabel('Autoriser les Collages').check();
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Paramètres de @maya_creates enregistrés').waitFor();
@@ -199,7 +199,7 @@ describe('TikTok accounts screen', () => {
     );
     await expect(dialog.getByLabel('Autoriser les commentaires').isChecked()).resolves.toBe(true);
     await expect(dialog.getByLabel('Autoriser les Duos').isChecked()).resolves.toBe(false);
-    await expect(dialog.getByLabel('Autoriser les Stitchs').isChecked()).resolves.toBe(true);
+    await expect(dialog.getByLabel('Autoriser les Collages').isChecked()).resolves.toBe(true);
     // An abandoned edit is not kept: Escape closes, and the next opening shows what is saved.
     await dialog.getByLabel('Autoriser les Duos').check();
     await page.keyboard.press('Escape');
