@@ -254,6 +254,7 @@ describe('signed in', () => {
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual([
       'Comptes TikTok',
       'Programmateur de vidéos',
+      'Statistiques',
     ]);
     await page.getByRole('link', { name: 'Politique de confidentialité' }).waitFor();
     await page.getByRole('link', { name: "Conditions d'utilisation" }).waitFor();
@@ -267,6 +268,7 @@ describe('signed in', () => {
     await expect(header(page).getByRole('link').allTextContents()).resolves.toEqual([
       'TikTok accounts',
       'Video scheduler',
+      'Analytics',
     ]);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     await page.reload();
@@ -306,6 +308,7 @@ describe('signed in', () => {
       'Détecteur de Memes',
       'Comptes TikTok',
       'Programmateur de vidéos',
+      'Statistiques',
     ]);
     // Regression: at 1280 px in French every Pro tab wrapped onto two lines. Each stays on one,
     // and logout is still in view; narrower, the menu button takes over instead.

@@ -24,7 +24,7 @@ const navItems: NavItem[] = [
 
 // A tab never wraps ("Créateur de / Stories"): the header switches to the phone menu instead.
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`;
+  `whitespace-nowrap rounded-lg px-2.5 py-2 text-sm font-medium transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`;
 
 export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
   const { t } = useTranslation();
@@ -79,7 +79,7 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
               {t('nav.pro')}
             </span>
           )}
-          <MainNav items={items} className="ml-4 hidden flex-1 items-center gap-1 xl:flex" />
+          <MainNav items={items} className="ml-2 hidden flex-1 items-center gap-1 xl:flex" />
           <AccountActions
             onLogout={logout}
             layout="bar"
