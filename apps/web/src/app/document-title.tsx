@@ -5,7 +5,7 @@ import { documentTitle } from '../lib/document-title.ts';
 
 /** The root route's element: keeps document.title in step with the route and the language. */
 export function TitledOutlet() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const matches = useMatches();
   const title = documentTitle(
     matches.map((match) => match.handle),
@@ -13,6 +13,6 @@ export function TitledOutlet() {
   );
   useEffect(() => {
     document.title = title;
-  }, [title, i18n.language]);
+  }, [title]);
   return <Outlet />;
 }

@@ -9,14 +9,10 @@ import {
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
+import { browserTimeZone } from './time-zone.ts';
 
 // Analytics read by more than the analytics page (the scheduler's suggested slot, the queue's
 // per-post metrics): one definition here, shared by the features and components/analytics/.
-
-/** The browser's IANA time zone: best times and days are read on the creator's own clock. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
 
 /** GET /api/analytics/best-times — one account's (or all accounts') heatmap and slots. */
 export async function getBestTimes(accountId: string | null, timeZone: string): Promise<BestTimes> {

@@ -1,4 +1,4 @@
 /** The browser's IANA zone (e.g. 'Europe/Paris'): where the person is, until they choose one. */
 export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }

@@ -1,6 +1,7 @@
 import { describeSlot, wallClock } from '@cadence/shared/analytics/best-times';
 import { useTranslation } from 'react-i18next';
-import { browserTimeZone, useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
+import { useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
+import { browserTimeZone } from '../../lib/time-zone.ts';
 
 export interface SuggestedSlot {
   /** 'yyyy-MM-dd' and 'HH:MM' of the slot's next occurrence, on the clocks of `timeZone`. */
