@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LeaseLostError, startHeartbeat } from './heartbeat.ts';
+import { LeaseLostError, leaseLoss, startHeartbeat } from './heartbeat.ts';
 
 /** A renewal the test answers by hand, as a database that is slow to reply. */
 function pendingRenewals() {
@@ -135,5 +135,14 @@ describe('startHeartbeat', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(renewals).toBe(1);
     await heartbeat.stop();
+  });
+});
+
+describe('leaseLoss', () => {
+  it('names the lease as the cause of a stop, and only the lease', () => {
+    expect(leaseLoss(new AbortController().signal)).toBeNull();
+    expect(leaseLoss(AbortSignal.abort(new LeaseLostError('taken')))).toBe('taken');
+    expect(leaseLoss(AbortSignal.abort(new LeaseLostError('unconfirmed')))).toBe('unconfirmed');
+    expect(leaseLoss(AbortSignal.abort(new Error('cancelled by the user')))).toBeNull();
   });
 });

@@ -9,6 +9,16 @@ export class LeaseLostError extends Error {
   }
 }
 
+/**
+ * Why a heartbeat's work was stopped, when its lease was the cause: 'taken' (another worker holds
+ * it now) or 'unconfirmed' (no renewal landed in time; the lease may still be ours). Null when the
+ * work stopped for any other reason (a cancel, an abandoned job) or has not stopped.
+ */
+export function leaseLoss(signal: AbortSignal): LeaseLostError['kind'] | null {
+  const reason: unknown = signal.reason;
+  return signal.aborted && reason instanceof LeaseLostError ? reason.kind : null;
+}
+
 export interface Heartbeat {
   /**
    * Aborted when the lease is lost (reason: LeaseLostError) or the caller's `signal` aborts (its

@@ -4,7 +4,7 @@ import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
 import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
-import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
+import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import {
   exceedsDurationLimit,
@@ -142,8 +142,7 @@ export function createPublisher(deps: PublisherDeps) {
    * had into quarantine. The update is conditional on the owner, so a post taken over is untouched.
    */
   async function giveBackUnconfirmed(post: PublishRow, owner: string, signal: AbortSignal) {
-    const reason: unknown = signal.reason;
-    if (!(reason instanceof LeaseLostError) || reason.kind !== 'unconfirmed') return;
+    if (leaseLoss(signal) !== 'unconfirmed') return;
     try {
       if (await later(post, owner, 0)) {
         logger.warn({ postId: post.id }, 'lease not renewed in time: post handed back');

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { newLease, type Lease } from '../../db/lease.ts';
 import type { Database } from '../../db/schema.ts';
-import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
+import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
 import {
   RELEASED_CHANNEL,
   RELEASE_REQUESTED_CHANNEL,
@@ -174,10 +174,9 @@ export class PostgresLocker implements Locker {
       onError: (error) => this.report(error),
     });
     heartbeat.signal.addEventListener('abort', () => {
-      const reason: unknown = heartbeat.signal.reason;
       this.report(
         new Error(
-          reason instanceof LeaseLostError && reason.kind === 'taken'
+          leaseLoss(heartbeat.signal) === 'taken'
             ? // This process stalled past its lease and another took the lock: stop writing now.
               `lost the lock on upload ${uploadId}: its lease expired`
             : `could not renew the lock on upload ${uploadId} in time`,
