@@ -24,12 +24,18 @@ const COLORS = {
   shares: '#059669',
 };
 
-/** Axis and tooltip settings every daily chart shares. */
+/** Axis, tooltip and table settings every daily chart shares. */
 function useAxes() {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const language = i18n.language;
   return {
     language,
+    /** The table alternative's first column: the day, in full. */
+    dateColumn: {
+      key: 'date',
+      header: t('analytics.charts.date'),
+      cell: (day: AnalyticsDay) => formatDay(day.date, language, true),
+    },
     xAxis: (
       <XAxis
         dataKey="date"
@@ -61,7 +67,7 @@ function useAxes() {
 /** Followers at the end of each day. */
 export function FollowersChart({ days }: { days: AnalyticsDay[] }) {
   const { t } = useTranslation();
-  const { language, xAxis, yAxis, tooltip } = useAxes();
+  const { language, dateColumn, xAxis, yAxis, tooltip } = useAxes();
   const known = days.some((day) => day.followers !== null);
   return (
     <ChartFigure
@@ -71,11 +77,7 @@ export function FollowersChart({ days }: { days: AnalyticsDay[] }) {
       rows={days}
       rowKey={(day) => day.date}
       columns={[
-        {
-          key: 'date',
-          header: t('analytics.charts.date'),
-          cell: (day) => formatDay(day.date, language, true),
-        },
+        dateColumn,
         {
           key: 'followers',
           header: t('analytics.totals.followers'),
@@ -119,7 +121,7 @@ export function FollowersChart({ days }: { days: AnalyticsDay[] }) {
 /** Views gained each day, and the views to date of the videos posted each day. */
 export function ViewsChart({ days }: { days: AnalyticsDay[] }) {
   const { t } = useTranslation();
-  const { language, xAxis, yAxis, tooltip } = useAxes();
+  const { language, dateColumn, xAxis, yAxis, tooltip } = useAxes();
   return (
     <ChartFigure
       testId="chart-views"
@@ -128,11 +130,7 @@ export function ViewsChart({ days }: { days: AnalyticsDay[] }) {
       rows={days}
       rowKey={(day) => day.date}
       columns={[
-        {
-          key: 'date',
-          header: t('analytics.charts.date'),
-          cell: (day) => formatDay(day.date, language, true),
-        },
+        dateColumn,
         {
           key: 'views',
           header: t('analytics.charts.gainedViews'),
@@ -186,7 +184,7 @@ export function ViewsChart({ days }: { days: AnalyticsDay[] }) {
 /** Likes, comments and shares gained each day. */
 export function InteractionsChart({ days }: { days: AnalyticsDay[] }) {
   const { t } = useTranslation();
-  const { language, xAxis, yAxis, tooltip } = useAxes();
+  const { language, dateColumn, xAxis, yAxis, tooltip } = useAxes();
   const series = [
     { key: 'likes', name: t('analytics.totals.likes'), color: COLORS.likes },
     { key: 'comments', name: t('analytics.totals.comments'), color: COLORS.comments },
@@ -200,11 +198,7 @@ export function InteractionsChart({ days }: { days: AnalyticsDay[] }) {
       rows={days}
       rowKey={(day) => day.date}
       columns={[
-        {
-          key: 'date',
-          header: t('analytics.charts.date'),
-          cell: (day) => formatDay(day.date, language, true),
-        },
+        dateColumn,
         ...series.map((item) => ({
           key: item.key,
           header: item.name,
