@@ -22,6 +22,17 @@ const count = z.union([
 /** An id kept as a string whatever TikTok sent. */
 const id = z.union([z.string(), z.number().int()]).transform(String);
 
+/**
+ * A link TikTok gives for a browser to open or show (an avatar, a cover, a video's page): it is
+ * stored and later put in an `<img src>` or `<a href>`, so only http(s) URLs pass; anything else
+ * is dropped (as if TikTok had not sent it) rather than failing the whole answer.
+ */
+const webLink = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))
+  .optional()
+  .catch(undefined);
+
 export const oauthErrorSchema = z.object({
   error: z.string().min(1),
   error_description: z.string().optional(),
@@ -50,12 +61,12 @@ export const envelopeSchema = z.object({
 export const userSchema = z.object({
   open_id: z.string().optional(),
   union_id: z.string().optional(),
-  avatar_url: z.string().optional(),
-  avatar_url_100: z.string().optional(),
-  avatar_large_url: z.string().optional(),
+  avatar_url: webLink,
+  avatar_url_100: webLink,
+  avatar_large_url: webLink,
   display_name: z.string().optional(),
   bio_description: z.string().optional(),
-  profile_deep_link: z.string().optional(),
+  profile_deep_link: webLink,
   is_verified: z.boolean().optional(),
   username: z.string().optional(),
   follower_count: count.optional(),
@@ -102,8 +113,8 @@ export const statusDataSchema = z.object({
 export const videoSchema = z.object({
   id: id.optional(),
   create_time: count.optional(),
-  cover_image_url: z.string().optional(),
-  share_url: z.string().optional(),
+  cover_image_url: webLink,
+  share_url: webLink,
   video_description: z.string().optional(),
   duration: count.optional(),
   height: count.optional(),
