@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark's main() in sequence, each printing its figures and the
  * ratio to its baseline. `npm run bench -- --only <name> [--quick]` runs one (names below);
- * other flags go to the benchmarks that accept them (memes-link, planning,
+ * other flags go to the benchmarks that accept them (calendar-render, memes-link, planning,
  * publish-lateness, upload-throughput).
  */
 import { parseArgs } from 'node:util';
@@ -38,6 +38,11 @@ const benches: Bench[] = [
     name: 'planning',
     passFlags: true,
     run: async (argv) => (await import('./planning/lists.ts')).main(argv),
+  },
+  {
+    name: 'calendar-render',
+    passFlags: true,
+    run: async (argv) => (await import('./calendar-render.ts')).main(argv),
   },
   {
     name: 'analytics-best-times',

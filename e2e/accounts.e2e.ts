@@ -3,7 +3,6 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
 import { scheduleBody } from '../apps/server/src/test-support/schedule-body.ts';
-import { tusUpload } from '../apps/server/src/test-support/tus-upload.ts';
 import {
   accountCard as card,
   accountsBanner as banner,
@@ -11,6 +10,7 @@ import {
   connectThroughSandbox,
   signUp,
 } from './support/actions.ts';
+import { uploadVideo } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
 // NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse an account's tokens.
@@ -34,18 +34,6 @@ afterAll(async () => {
 });
 
 const cards = (page: Page) => page.getByRole('article');
-
-/** Uploads a video through the tus API with the page's session, as the scheduler's form does. */
-async function uploadVideo(page: Page, file: string): Promise<string> {
-  const cookie = (await page.context().cookies())
-    .map((entry) => `${entry.name}=${entry.value}`)
-    .join('; ');
-  const upload = await tusUpload(new URL(page.url()).origin, cookie, file, {
-    filename: path.basename(file),
-  });
-  expect(upload.status, upload.body).toBe(204);
-  return upload.id ?? '';
-}
 
 /** Schedules each video for a day far ahead on the account, through the API: pending posts. */
 async function schedulePending(page: Page, accountId: string, captions: string[]) {
@@ -232,8 +220,8 @@ describe('TikTok accounts screen', () => {
     await page.getByRole('heading', { name: 'Aucun compte TikTok ajouté' }).waitFor();
     await expect(listAccounts(page)).resolves.toEqual([]);
 
-    // The posts stay in the scheduler's list, cancelled, under the account's name.
-    await page.goto('/scheduler');
+    // The posts stay in the scheduler's history, cancelled, under the account's name.
+    await page.goto('/scheduler/history');
     for (const caption of ['Premier brouillon', 'Second brouillon']) {
       const item = page.getByRole('article', { name: `Publication de @maya_creates : ${caption}` });
       await item.locator('[data-status]').getByText('Annulée', { exact: true }).waitFor();

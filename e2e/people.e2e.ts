@@ -1,10 +1,20 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startSmtpTestServer,
   type SmtpTestServer,
 } from '../apps/server/src/test-support/smtp-test-server.ts';
-import { logIn, newUser, signUp, type TestUser } from './support/actions.ts';
+import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import {
+  chooseAccount,
+  addAccount,
+  connectThroughSandbox,
+  logIn,
+  newUser,
+  signUp,
+  type TestUser,
+} from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
@@ -15,7 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => smtp.close());
 
+// NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse a post.
 const suite = useBrowserSuite(() => ({
+  NODE_ENV: 'test',
   SMTP_URL: smtp.url,
   MAIL_FROM: 'Cadence <no-reply@cadence.test>',
 }));
@@ -261,4 +273,179 @@ describe('settings', () => {
     await logIn(fresh, user);
     await fresh.getByRole('heading', { name: 'TikTok Automation' }).waitFor();
   });
+});
+
+describe('notifications', () => {
+  let video: string;
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const temp = await createTempDir('cadence-people-e2e-');
+    cleanup = temp.cleanup;
+    video = await makeVideo(path.join(temp.dir, 'bell-clip.mp4'), {
+      width: 360,
+      height: 640,
+      durationSeconds: 2,
+      fps: 30,
+      audio: true,
+    });
+  });
+  afterAll(() => cleanup?.());
+
+  /** Schedules `video` now on @`handle` through the scheduler's form (French). */
+  async function publishNow(page: Page, handle: string, caption: string) {
+    await page.goto('/scheduler');
+    await page.getByRole('button', { name: 'Nouvelle programmation' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Nouvelle programmation' });
+    await form.getByLabel('Importer des vidéos').setInputFiles([video]);
+    const bar = form.getByRole('progressbar', {
+      name: `Progression de l'envoi de ${path.basename(video)}`,
+    });
+    await bar.waitFor();
+    await page.waitForFunction(
+      (element) => element?.getAttribute('aria-valuetext') === 'Prête',
+      await bar.elementHandle(),
+      { timeout: 30_000 },
+    );
+    await chooseAccount(form.getByLabel('Compte TikTok'), handle);
+    await form.getByTestId('creator-nickname').waitFor();
+    await form.getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
+    await form.getByLabel(`Légende de ${path.basename(video)}`).fill(caption);
+    await form.getByLabel(/^J'accepte et je confirme/).check();
+    await page.getByRole('button', { name: 'Programmer', exact: true }).click();
+    await form.waitFor({ state: 'detached' });
+  }
+
+  it('in French at 390 px: a failed post rings the bell live, with the reason and a Reprogrammer link', async () => {
+    const page = await openPage({ viewport: phone });
+    await signUp(page);
+    const handle = 'bell_creator';
+    await addAccount(page, handle);
+    await connectThroughSandbox(page, handle, handle);
+    const bell = page.getByTestId('notification-bell');
+    await expect(bell.getAttribute('aria-label')).resolves.toBe('Notifications');
+
+    const fault = await page.request.post('/sandbox/tiktok/_control/faults', {
+      data: {
+        action: 'fail_next',
+        endpoint: 'video_init',
+        failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
+      },
+    });
+    expect(fault.status()).toBe(200);
+    await publishNow(page, handle, 'Sonne la cloche');
+    // Pushed over the event stream: the list's own fallback polls only once a minute.
+    await page.goto('/tiktok');
+    await page
+      .getByTestId('notification-count')
+      .getByText('1', { exact: true })
+      .waitFor({ timeout: 20_000 });
+    await expect(bell.getAttribute('aria-label')).resolves.toBe('Notifications, 1 non lue(s)');
+
+    await bell.click();
+    const panel = page.getByTestId('notification-panel');
+    const item = panel.getByTestId('notification-item').first();
+    await expect(item.textContent()).resolves.toContain(
+      'La publication sur @bell_creator a échoué : TikTok a suspendu la publication pour ce compte.',
+    );
+    // Opening marks it read.
+    await page.getByTestId('notification-count').waitFor({ state: 'detached' });
+    await expectNoHorizontalScroll(page);
+    const box = await panel.boundingBox();
+    expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390).toBe(true);
+    await expectAccessible(page);
+
+    await panel.getByRole('link', { name: 'Reprogrammer' }).click();
+    await page.waitForURL('**/scheduler/history');
+    await page.getByRole('button', { name: /^Réessayer la publication/ }).waitFor();
+    await expect(
+      page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null'),
+    ).resolves.toMatch(/^Réessayer la publication/);
+    expect((await page.request.get('/api/notifications').then((r) => r.json())).unread).toBe(0);
+  });
+
+  it('in English at 1280 px: the bell fits the header, and email choices are saved in /settings', async () => {
+    const page = await openPage({ viewport: desktop });
+    await page.addInitScript("localStorage.setItem('cadence.language', 'en')");
+    await signUp(page);
+    await page.goto('/settings');
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    const bell = page.getByTestId('notification-bell');
+    const logout = await page.getByRole('button', { name: 'Log out' }).boundingBox();
+    expect((logout?.x ?? Infinity) + (logout?.width ?? 0)).toBeLessThanOrEqual(1280);
+    await bell.click();
+    const panel = page.getByTestId('notification-panel');
+    await panel.getByText('No notifications yet.').waitFor();
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+
+    const section = page.getByRole('region', { name: 'Notifications' });
+    await section.getByRole('checkbox', { name: 'Post failed' }).waitFor();
+    expect(await section.getByRole('checkbox', { name: 'Post failed' }).isChecked()).toBe(true);
+    expect(await section.getByRole('checkbox', { name: 'Post published' }).isChecked()).toBe(false);
+    await section.getByRole('checkbox', { name: 'Post published' }).check();
+    await section.getByRole('checkbox', { name: 'One email a day (daily digest)' }).check();
+    await section.getByRole('button', { name: 'Save notifications' }).click();
+    await section.getByText('Notification preferences saved.').waitFor();
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page);
+    await page.reload();
+    await section.getByRole('checkbox', { name: 'Post published' }).waitFor();
+    expect(await section.getByRole('checkbox', { name: 'Post published' }).isChecked()).toBe(true);
+  });
+});
+
+describe('deleting my account', () => {
+  for (const { language, viewport, texts } of [
+    {
+      language: 'fr',
+      viewport: phone,
+      texts: {
+        heading: 'Paramètres',
+        section: 'Supprimer mon compte',
+        password: 'Votre mot de passe, pour confirmer',
+        submit: 'Supprimer définitivement mon compte',
+        wrong: 'Le mot de passe actuel est incorrect',
+        wrongCredentials: 'Email ou mot de passe incorrect',
+        login: 'Se connecter',
+      },
+    },
+    {
+      language: 'en',
+      viewport: desktop,
+      texts: {
+        heading: 'Settings',
+        section: 'Delete my account',
+        password: 'Your password, to confirm',
+        submit: 'Delete my account for good',
+        wrong: 'The current password is incorrect',
+        wrongCredentials: 'Incorrect email or password',
+        login: 'Log in',
+      },
+    },
+  ] as const) {
+    it(`in ${language === 'fr' ? 'French' : 'English'} at ${viewport.width} px: takes the password again, then nothing signs in`, async () => {
+      const page = await openPage({ viewport });
+      await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      const user = await signUp(page);
+      await page.goto('/settings');
+      await page.getByRole('heading', { level: 1, name: texts.heading }).waitFor();
+      const section = page.getByRole('region', { name: texts.section });
+      await section.getByLabel(texts.password).fill('not-my-password');
+      await section.getByRole('button', { name: texts.submit }).click();
+      await section.getByText(texts.wrong).waitFor();
+      await expectNoHorizontalScroll(page);
+      await expectAccessible(page);
+      expect(await sessionStatus(page)).toBe(200);
+
+      await section.getByLabel(texts.password).fill(user.password);
+      await section.getByRole('button', { name: texts.submit }).click();
+      await page.waitForURL('**/auth');
+      expect(await sessionStatus(page)).toBe(401);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel(/^(Mot de passe|Password)$/).fill(user.password);
+      await page.getByRole('button', { name: texts.login, exact: true }).click();
+      await page.getByText(texts.wrongCredentials).waitFor();
+    });
+  }
 });

@@ -1,18 +1,24 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
 import {
+  chooseAccount,
   addAccount,
   connectThroughSandbox,
   logIn,
   signUp,
   type TestUser,
 } from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
 import { useBrowserSuite, type PageOptions } from './support/suite.ts';
 
-// NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse one post.
-const { openPage } = useBrowserSuite({ NODE_ENV: 'test' });
+// NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse one post. The
+// sandbox's moderation gives a public post's id 3 s after PUBLISH_COMPLETE.
+const { openPage, server } = useBrowserSuite({
+  NODE_ENV: 'test',
+  TIKTOK_SANDBOX_POST_ID_DELAY_MS: '3000',
+});
 let cleanup: () => Promise<void>;
 let videos: [string, string];
 
@@ -28,6 +34,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await cleanup?.();
+});
+// Each test starts from a sandbox without pending faults or rate-limit windows: the whole file
+// shares one TikTok account, and its creator_info calls (20 a minute, as TikTok allows) would
+// otherwise add up across tests that run seconds apart.
+beforeEach(async () => {
+  const reset = await fetch(`${server().url}/sandbox/tiktok/_control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'reset' }),
+  });
+  expect(reset.status).toBeLessThan(300);
 });
 
 // One creator with one connected account for the whole file; each test logs in afresh.
@@ -79,9 +96,8 @@ async function upload(page: Page, files: string[]) {
 }
 
 async function chooseAccountAndPrivacy(page: Page) {
-  await form(page)
-    .getByLabel('Compte TikTok')
-    .selectOption({ label: `@${tiktokName}` });
+  // By value: each option also reads the account's posts today against the daily cap.
+  await form(page).getByLabel('Compte TikTok').selectOption(accountId);
   await form(page).getByTestId('creator-nickname').waitFor();
   await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
 }
@@ -100,6 +116,9 @@ async function submit(page: Page) {
   await page.getByRole('status').getByText('Vidéos programmées avec succès !').waitFor();
   await form(page).waitFor({ state: 'detached' });
 }
+
+/** Status badges (the status filter's options carry the same words). */
+const badges = (page: Page) => page.locator('[data-status]');
 
 async function status(item: Locator, label: string) {
   await item
@@ -146,7 +165,7 @@ describe('scheduler screen', () => {
     await dialog
       .getByText('Veuillez sélectionner au moins une vidéo')
       .waitFor({ state: 'detached' });
-    await dialog.getByLabel('Compte TikTok').selectOption({ label: `@${tiktokName}` });
+    await dialog.getByLabel('Compte TikTok').selectOption(accountId);
     await dialog.getByTestId('creator-nickname').waitFor();
     await dialog.getByText('Veuillez sélectionner un compte TikTok').waitFor({ state: 'detached' });
     // No privacy default, interactions unchecked, disclosure off.
@@ -228,7 +247,12 @@ describe('scheduler screen', () => {
 
     const first = post(page, 'Premier essai #cadence');
     const second = post(page, 'Deuxième essai');
-    // The in-process sandbox publishes within seconds; the screen follows without a reload.
+    // The in-process sandbox publishes within seconds; the screen follows without a reload: the
+    // posts leave the queue, and the history (a tab, no reload) has them published.
+    await first.waitFor({ state: 'detached', timeout: 30_000 });
+    await second.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.waitForURL('**/scheduler/history');
     await status(first, 'Publiée');
     await status(second, 'Publiée');
     // A link to the post when TikTok gives a public id (private 'Moi uniquement' posts have none).
@@ -270,16 +294,19 @@ describe('scheduler screen', () => {
 
     const later = post(page, 'Pour plus tard');
     await status(later, 'En attente');
-    await later.locator('time').getByText(String(nextYear)).waitFor();
+    await later.locator('time').getByText('18:30').waitFor();
+    // A day of another year says its year.
+    await page.getByRole('heading', { name: new RegExp(`14 mars ${nextYear}`) }).waitFor();
 
-    await later.getByRole('button', { name: /^Reprogrammer la publication/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Reprogrammer la publication' });
+    await later.getByRole('button', { name: /^Modifier la publication/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifier la publication' });
     await expect(dialog.getByLabel('Date').inputValue()).resolves.toBe(`${nextYear}-03-14`);
     await expect(dialog.getByLabel('Heure').inputValue()).resolves.toBe('18:30');
     await dialog.getByLabel('Date').fill(`${nextYear}-04-02`);
-    await dialog.getByRole('button', { name: 'Reprogrammer' }).click();
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByText('Publication reprogrammée.').waitFor();
+    await page.getByText('Publication modifiée.').waitFor();
+    await page.getByRole('heading', { name: new RegExp(`2 avril ${nextYear}`) }).waitFor();
     const dueAt = await later.locator('time').getAttribute('datetime');
     const local = await page.evaluate((iso) => {
       const due = new Date(iso ?? '');
@@ -293,9 +320,16 @@ describe('scheduler screen', () => {
     }, dueAt);
     expect(local).toEqual([nextYear, 4, 2, 18, 30]);
 
+    // Cancelling asks first; the post then leaves the queue for the history, where it can be
+    // restored (its time is ahead) or given another time.
     await later.getByRole('button', { name: /^Annuler la publication/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Annuler cette publication ?' });
+    await confirm.getByRole('button', { name: 'Annuler la publication' }).click();
+    await later.waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Historique' }).click();
     await status(later, 'Annulée');
-    await expect(later.getByRole('button').count()).resolves.toBe(0);
+    await later.getByRole('button', { name: /^Restaurer la publication/ }).waitFor();
+    await later.getByRole('button', { name: /^Reprogrammer la publication/ }).waitFor();
   });
 
   it('spaces two videos one per hour: two due times exactly an hour apart', async () => {
@@ -356,12 +390,140 @@ describe('scheduler screen', () => {
     await submit(page);
 
     const refused = post(page, 'Refusée une fois');
+    await refused.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('link', { name: 'Historique' }).click();
     await status(refused, 'Échec');
     await expect(refused.getByTestId('fail-reason').textContent()).resolves.toBe(
       'TikTok a suspendu la publication pour ce compte.',
     );
     await refused.getByRole('button', { name: /^Réessayer la publication/ }).click();
+    // Retried, it is published again: back in the history as Publiée.
     await status(refused, 'Publiée');
+  });
+
+  // Issue 12: what TikTok's app audit checks in a composer (Content Sharing Guidelines), recorded
+  // in English, then the same in French.
+  it("follows TikTok's Content Sharing Guidelines in English, then in French", async () => {
+    const page = await signedIn();
+    // Saved preferences must not show up by themselves.
+    const saved = await page.request.patch(`/api/accounts/${accountId}/settings`, {
+      data: {
+        defaultPrivacyLevel: 'SELF_ONLY',
+        allowComment: true,
+        allowDuet: false,
+        allowStitch: false,
+      },
+    });
+    expect(saved.status()).toBe(200);
+    await page.goto('/scheduler');
+    await page.getByRole('button', { name: 'EN' }).first().click();
+    await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
+    await page.getByRole('button', { name: 'New schedule' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New schedule' });
+    await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await dialog.getByTestId('creator-nickname').waitFor();
+    const privacy = dialog.getByLabel('Who can view this video');
+    const publish = page.getByRole('button', { name: 'Schedule', exact: true });
+    await expect(privacy.inputValue()).resolves.toBe('');
+    await expect(dialog.getByLabel('Comment', { exact: true }).isChecked()).resolves.toBe(false);
+    await dialog.getByRole('button', { name: 'Use my usual settings' }).click();
+    await expect(privacy.inputValue()).resolves.toBe('SELF_ONLY');
+    await expect(dialog.getByLabel('Comment', { exact: true }).isChecked()).resolves.toBe(true);
+
+    // Disclosure on, nothing ticked: publishing disabled, TikTok's text beside it and on hover.
+    const disclosure = dialog.getByRole('switch', { name: 'Disclose commercial content' });
+    await expect(disclosure.isChecked()).resolves.toBe(false);
+    await disclosure.check();
+    const indicate =
+      'You need to indicate if your content promotes yourself, a third party, or both.';
+    await page.getByText(indicate, { exact: true }).waitFor();
+    await expect(publish.isDisabled()).resolves.toBe(true);
+    await expect(publish.getAttribute('title')).resolves.toBe(indicate);
+    // Branded content while 'Only me' is chosen: refused with TikTok's text, privacy untouched.
+    const privateText = 'Branded content visibility cannot be set to private.';
+    await dialog.getByLabel(/^Branded content/).click();
+    await dialog.getByText(privateText, { exact: true }).waitFor();
+    await expect(dialog.getByLabel(/^Branded content/).isChecked()).resolves.toBe(false);
+    await expect(privacy.inputValue()).resolves.toBe('SELF_ONLY');
+    await privacy.selectOption({ label: 'Everyone' });
+    await dialog.getByLabel(/^Branded content/).check();
+    await expect(publish.isDisabled()).resolves.toBe(false);
+    // 'Only me' is now disabled, with the same text under the choice.
+    await expect(dialog.locator('option[value="SELF_ONLY"]').isDisabled()).resolves.toBe(true);
+    await dialog.getByText(privateText, { exact: true }).waitFor();
+    await dialog.getByText('Your video will be labeled as “Paid partnership”.').waitFor();
+    await dialog
+      .getByText(
+        "By posting, you agree to TikTok's Branded Content Policy and Music Usage Confirmation",
+        { exact: true },
+      )
+      .waitFor();
+    await dialog.getByLabel(/^Branded content/).uncheck();
+    await dialog.getByLabel(/^Your brand/).check();
+    await dialog.getByText('Your video will be labeled as “Promotional content”.').waitFor();
+    await dialog
+      .getByText("By posting, you agree to TikTok's Music Usage Confirmation", { exact: true })
+      .waitFor();
+    await dialog.getByLabel('AI-generated content').check();
+    await expect(axeViolations(page, '[role="dialog"]')).resolves.toEqual([]);
+
+    // French: the same rules, translated; then a post with a chosen cover goes out.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'FR' }).first().click();
+    await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
+    await openForm(page);
+    const form_ = form(page);
+    await chooseAccountAndPrivacy(page);
+    await expect(form_.getByLabel('Commenter', { exact: true }).isChecked()).resolves.toBe(false);
+    await form_.getByRole('switch', { name: 'Divulgation du contenu commercial' }).check();
+    await form_.getByLabel(/^Votre marque/).uncheck();
+    await form_.getByRole('button', { name: 'Utiliser mes réglages habituels' }).waitFor();
+    await page
+      .getByText(
+        'Vous devez indiquer si votre contenu fait votre propre promotion, celle d’un tiers, ou les deux.',
+        { exact: true },
+      )
+      .waitFor();
+    await expect(
+      page.getByRole('button', { name: 'Programmer', exact: true }).isDisabled(),
+    ).resolves.toBe(true);
+    await form_.getByLabel(/^Contenu de marque/).click();
+    await form_
+      .getByText('La visibilité d’un contenu de marque ne peut pas être définie sur privé.', {
+        exact: true,
+      })
+      .waitFor();
+    await form_.getByRole('switch', { name: 'Divulgation du contenu commercial' }).uncheck();
+    await form_.getByLabel('Contenu généré par IA').check();
+
+    await upload(page, [videos[0]]);
+    const scrubber = form_.getByRole('slider', { name: 'Image de couverture de first-clip.mp4' });
+    await scrubber.focus();
+    for (let step = 0; step < 12; step++) await page.keyboard.press('ArrowRight');
+    await expect(scrubber.getAttribute('aria-valuetext')).resolves.toBe('Image à 1,2 s');
+    // The live preview is the video itself, paused on the chosen frame.
+    const preview = form_.getByLabel('Aperçu de la couverture de first-clip.mp4');
+    await expect
+      .poll(
+        () =>
+          preview.evaluate((video) => (video as unknown as { currentTime: number }).currentTime),
+        { timeout: 10_000 },
+      )
+      .toBeCloseTo(1.2, 1);
+    await expect(axeViolations(page, '[role="dialog"]')).resolves.toEqual([]);
+    await caption(page, videos[0], 'Couverture choisie');
+    await submit(page);
+    // Published, it leaves the queue for the history.
+    await post(page, 'Couverture choisie').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('link', { name: 'Historique' }).click();
+    await status(post(page, 'Couverture choisie'), 'Publiée');
+    const ledger = await page.request.get('/sandbox/tiktok/_ledger');
+    const { posts } = (await ledger.json()) as {
+      posts: { post_info: Record<string, unknown> | null }[];
+    };
+    expect(
+      posts.find((candidate) => candidate.post_info?.['title'] === 'Couverture choisie')?.post_info,
+    ).toMatchObject({ privacy_level: 'SELF_ONLY', is_aigc: true, video_cover_timestamp_ms: 1200 });
   });
 
   it('speaks English after the switch, on a phone', async () => {
@@ -370,9 +532,10 @@ describe('scheduler screen', () => {
     await page.getByRole('button', { name: /Ouvrir le menu/ }).click();
     await page.getByRole('button', { name: 'en', exact: true }).click();
     await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
-    await page.getByText('Published', { exact: true }).first().waitFor();
-    await page.getByText('Cancelled', { exact: true }).first().waitFor();
-    await page.getByText('Pending', { exact: true }).first().waitFor();
+    await badges(page).getByText('Pending', { exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'History' }).click();
+    await badges(page).getByText('Published', { exact: true }).first().waitFor();
+    await badges(page).getByText('Cancelled', { exact: true }).first().waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New schedule' });
     await dialog.waitFor();
@@ -386,5 +549,67 @@ describe('scheduler screen', () => {
     // The dialog fits the phone's width.
     const box = await dialog.boundingBox();
     expect(box?.width).toBeLessThanOrEqual(390);
+  });
+
+  it('links a public post to its sandbox page once moderation gives its id, and sends a draft to the inbox', async () => {
+    const page = await signedIn();
+    await page.goto('/scheduler');
+    // The language is the account's (the previous test chose English): French first.
+    const languages = page.getByRole('group', { name: /^(Langue|Language)$/ });
+    await languages.getByRole('button', { name: 'fr' }).click();
+    await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
+    await openForm(page);
+    await upload(page, [videos[0]]);
+    await chooseAccountAndPrivacy(page);
+    await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('PUBLIC_TO_EVERYONE');
+    await caption(page, videos[0], 'Publique tardive');
+    await submit(page);
+    const published = post(page, 'Publique tardive');
+    // Published, it leaves the queue for the history.
+    await published.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.waitForURL('**/scheduler/history');
+    await status(published, 'Publiée');
+    // Published before TikTok's moderation lets the id out; the link follows live (SSE).
+    const link = published.getByRole('link', { name: 'Voir sur TikTok' });
+    // Cadence first asks for the id a minute after publishing.
+    await link.waitFor({ timeout: 100_000 });
+    const href = (await link.getAttribute('href')) ?? '';
+    expect(href).toMatch(
+      new RegExp(`^${server().url}/sandbox/tiktok/@${tiktokName}/video/\\d{19}$`),
+    );
+    const videoPage = await page.request.get(href);
+    expect(videoPage.status()).toBe(200);
+    await expect(videoPage.text()).resolves.toContain('Publique tardive');
+
+    await openForm(page);
+    await upload(page, [videos[1]]);
+    await chooseAccountAndPrivacy(page);
+    await form(page).getByRole('checkbox', { name: 'Envoyer dans ma boîte TikTok' }).check();
+    await form(page)
+      .getByText(/La vidéo arrive en brouillon dans votre boîte de réception TikTok/)
+      .waitFor();
+    await caption(page, videos[1], 'Brouillon boîte');
+    await submit(page);
+    const draft = post(page, 'Brouillon boîte');
+    // The form was opened from the history: the new post shows there once sent to the inbox.
+    await draft
+      .getByText("Envoyée dans votre boîte TikTok : terminez-la dans l'app TikTok.")
+      .waitFor({ timeout: 30_000 });
+    await expect(draft.getByRole('link', { name: 'Voir sur TikTok' }).count()).resolves.toBe(0);
+
+    // The same in English.
+    await languages.getByRole('button', { name: 'en' }).click();
+    await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
+    await page.getByText('Sent to your TikTok inbox: finish it in the TikTok app.').waitFor();
+    await page.getByRole('link', { name: 'View on TikTok' }).first().waitFor();
+    await page.getByRole('button', { name: 'New schedule' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New schedule' });
+    await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await dialog.getByRole('checkbox', { name: 'Send to my TikTok inbox' }).check();
+    await dialog.getByText(/The video arrives as a draft in your TikTok inbox/).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await languages.getByRole('button', { name: 'fr' }).click();
   });
 });

@@ -1,11 +1,24 @@
 /**
  * Screenshots of every screen at phone (390 px) and desktop (1280 px) widths in both languages,
  * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [route …]
+ * The calendar's routes (/scheduler/calendar, …?view=week) are shot with a month of seeded posts,
+ * on a second server backed by a PostgreSQL database of their own (e2e/support/calendar-seed.ts).
+ * The pseudo-route 'bell' shoots /tiktok with the notification panel open.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { signUp } from '../e2e/support/actions.ts';
+import type { Page } from 'playwright-core';
+import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import {
+  addAccount,
+  chooseAccount,
+  connectThroughSandbox,
+  signUp,
+} from '../e2e/support/actions.ts';
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
+import { localDateOf } from '@cadence/shared/schedule/planner';
+import { openSeedDatabase, sampleMonth, seedCalendar } from '../e2e/support/calendar-seed.ts';
+import { schedulePosts } from '../e2e/support/posts.ts';
 import { repoRoot, runAdmin, startServer } from '../e2e/support/server.ts';
 
 const outDir = path.join(repoRoot, 'screenshots');
@@ -20,31 +33,205 @@ const routes =
         ...signedOutRoutes,
         '/tiktok',
         '/scheduler',
+        '/scheduler/calendar',
+        '/scheduler/calendar?view=week',
+        '/scheduler/history',
         '/stories',
         '/memes',
         '/settings',
+        'bell',
         '/privacy',
         '/terms',
         '/nowhere',
       ];
 const widths = [390, 1280];
+const isCalendar = (route: string) => route.startsWith('/scheduler/calendar');
+// '/scheduler/calendar?view=week' → 'scheduler-calendar-week'; '/auth/reset?token=…' → 'auth-reset'
+const fileName = (route: string) => {
+  const [pathname = '', query = ''] = route.split('?');
+  const name = pathname.slice(1).replace(/\//g, '-') || 'root';
+  return isCalendar(route)
+    ? [name, new URLSearchParams(query).get('view')].filter(Boolean).join('-')
+    : name;
+};
+/** 'composer': the scheduler's slide-over with a connected account and a video (issue 12). */
+const composer = only.length === 0 || only.includes('composer');
+const composerClip = path.join(outDir, 'composer-clip.mp4');
+if (composer) {
+  await makeVideo(composerClip, {
+    width: 360,
+    height: 640,
+    durationSeconds: 3,
+    fps: 30,
+    audio: true,
+  });
+}
 
-const server = await startServer();
+/**
+ * The composer as TikTok's audit sees it: nothing chosen for the creator, a video with its cover
+ * scrubber, then the disclosure on with neither box ticked (publishing disabled with TikTok's text).
+ */
+async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
+  await page.goto('/tiktok');
+  await addAccount(page, 'camille');
+  await connectThroughSandbox(page, 'camille', 'camille');
+  await page.goto('/scheduler');
+  await page
+    .getByRole('button', { name: /^(Nouvelle programmation|New schedule)$/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/Importer des vidéos|Upload videos/).setInputFiles(composerClip);
+  await dialog.getByRole('slider').waitFor({ timeout: 30_000 });
+  await chooseAccount(dialog.getByLabel(/^(Compte TikTok|TikTok account)$/), 'camille');
+  await dialog.getByTestId('creator-nickname').waitFor();
+  const shot = async (name: string) => {
+    // The slide-over scrolls inside itself: a tall window shows all of it.
+    await page.setViewportSize({ width, height: 2600 });
+    // Two frames: the resized page is laid out and painted before the capture.
+    await page.evaluate(
+      'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))',
+    );
+    await page.screenshot({ path: path.join(outDir, `${name}-${language}-${width}.png`) });
+    await page.setViewportSize({ width, height: 844 });
+  };
+  await shot('composer');
+  await dialog.getByRole('switch').check();
+  await dialog.getByLabel(/^(Contenu de marque|Branded content)/).waitFor();
+  await shot('composer-disclosure');
+}
+
+// The scheduler's screens are shot with posts in them (queue and history): a connected account,
+// published, failed, cancelled and upcoming posts. NODE_ENV=test opens the sandbox's fault control.
+const seeded = (route: string) => route.startsWith('/scheduler');
+const temp = await createTempDir('cadence-screenshots-');
+const clip = await makeVideo(path.join(temp.dir, 'clip.mp4'), {
+  width: 360,
+  height: 640,
+  durationSeconds: 1,
+  fps: 30,
+  audio: true,
+});
+const timeZone = 'Europe/Paris';
+
+/** 'yyyy-MM-dd' and 'HH:MM' of `at` in Paris. */
+function parisParts(at: Date): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
+  return {
+    date: `${part('year')}-${part('month')}-${part('day')}`,
+    time: `${part('hour')}:${part('minute')}`,
+  };
+}
+
+async function seedPosts(page: Page) {
+  await addAccount(page, 'maya_creates');
+  await connectThroughSandbox(page, 'maya_creates', 'maya_creates');
+  const response = await page.request.get('/api/accounts');
+  const { accounts } = (await response.json()) as { accounts: { id: string }[] };
+  const accountId = accounts[0]!.id;
+  const day = 24 * 60 * 60_000;
+  const at = (offsetMs: number, time: string) => ({
+    publishType: 'scheduled' as const,
+    date: parisParts(new Date(Date.now() + offsetMs)).date,
+    time,
+  });
+  await schedulePosts(page, accountId, clip, [
+    'Morning routine in 30 seconds ☀️ #routine #morning',
+    'Behind the scenes of the shoot — part 2',
+  ]);
+  await page.request.post('/sandbox/tiktok/_control/faults', {
+    data: {
+      action: 'fail_next',
+      endpoint: 'video_init',
+      failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
+    },
+  });
+  await schedulePosts(page, accountId, clip, ['Recette express : pâtes au citron 🍋']);
+  const soon = parisParts(new Date(Date.now() + 90 * 60_000));
+  if (soon.date === parisParts(new Date()).date) {
+    await schedulePosts(page, accountId, clip, ['Q&A : vos questions sur le montage'], {
+      publishType: 'scheduled',
+      ...soon,
+    });
+  }
+  await schedulePosts(
+    page,
+    accountId,
+    clip,
+    ['Trois astuces pour filmer de nuit #astuces', 'Unboxing du nouveau micro 🎙️'],
+    {
+      publishType: 'spaced',
+      spacedInterval: {
+        count: 1,
+        value: 6,
+        unit: 'hours',
+        startTime: '12:30',
+        startDate: parisParts(new Date(Date.now() + day)).date,
+        randomizeTime: false,
+      },
+    },
+  );
+  await schedulePosts(
+    page,
+    accountId,
+    clip,
+    ['Lenouveaumicroestarrivéetilestvraimentincroyablepourlesvlogsenextérieur'],
+    at(2 * day, '09:15'),
+  );
+  await schedulePosts(
+    page,
+    accountId,
+    clip,
+    ['Get ready with me: festival edition'],
+    at(5 * day, '19:00'),
+  );
+  await schedulePosts(page, accountId, clip, ['Annulée : test de lumière'], at(3 * day, '08:00'));
+  const queue = await page.request.get('/api/posts/queue?limit=50');
+  const { posts } = (await queue.json()) as { posts: { id: string; title: string }[] };
+  const cancelled = posts.find((post) => post.title.startsWith('Annulée'));
+  if (cancelled) await page.request.post(`/api/posts/${cancelled.id}/cancel`, { data: {} });
+  // The immediate posts are published (or refused) by the in-process sandbox within seconds.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const history = await page.request.get('/api/posts/history?limit=50');
+    const { posts: past } = (await history.json()) as { posts: unknown[] };
+    if (past.length >= 4) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const server = await startServer({ NODE_ENV: 'test' });
 const browser = await launchBrowser();
 try {
   for (const language of ['fr', 'en'] as const) {
     for (const width of widths) {
       const { context, page } = await newContext(browser, server.url, {
         viewport: { width, height: 844 },
+        timezoneId: timeZone,
       });
       await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
       const shoot = async (route: string) => {
+        if (route === 'bell') {
+          await page.goto('/tiktok');
+          await page.getByTestId('notification-bell').click();
+          await page.getByTestId('notification-panel').waitFor();
+          await page.waitForLoadState('networkidle');
+          await page.screenshot({ path: path.join(outDir, `bell-panel-${language}-${width}.png`) });
+          return;
+        }
         await page.goto(route);
         await page.waitForLoadState('networkidle');
-        // '/auth/reset?token=…' → 'auth-reset'
-        const name = route.split('?')[0]!.slice(1).replace(/\//g, '-') || 'root';
         await page.screenshot({
-          path: path.join(outDir, `${name}-${language}-${width}.png`),
+          path: path.join(outDir, `${fileName(route)}-${language}-${width}.png`),
           fullPage: true,
         });
       };
@@ -53,12 +240,61 @@ try {
       if (width === 1280 && language === 'en') {
         await runAdmin(server, 'pro', 'grant', user.email);
       }
-      for (const route of routes.filter((r) => !signedOutRoutes.includes(r))) await shoot(route);
+      // The calendar is shot apart, over a database seeded with a month of posts.
+      const signedIn = routes.filter(
+        (r) => !signedOutRoutes.includes(r) && !isCalendar(r) && r !== 'composer',
+      );
+      for (const route of signedIn.filter((r) => !seeded(r))) await shoot(route);
+      if (signedIn.some(seeded)) {
+        await page.goto('/tiktok');
+        await seedPosts(page);
+        for (const route of signedIn.filter(seeded)) await shoot(route);
+      }
+      if (composer) await shootComposer(page, language, width);
       await context.close();
     }
   }
+  const calendarRoutes = routes.filter(isCalendar);
+  if (calendarRoutes.length > 0) await shootCalendar(calendarRoutes);
 } finally {
   await browser.close();
   await server.stop();
+  await temp.cleanup();
+}
+
+async function shootCalendar(calendarRoutes: string[]): Promise<void> {
+  const { database, env } = await openSeedDatabase();
+  const calendarServer = await startServer(env);
+  try {
+    for (const language of ['fr', 'en'] as const) {
+      for (const width of widths) {
+        const { context, page } = await newContext(browser, calendarServer.url, {
+          viewport: { width, height: 844 },
+          timezoneId: timeZone,
+        });
+        await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+        const user = await signUp(page);
+        await seedCalendar(
+          calendarServer,
+          database,
+          user.email,
+          sampleMonth(localDateOf(new Date(), timeZone), timeZone),
+        );
+        for (const route of calendarRoutes) {
+          await page.goto(route);
+          await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
+          await page.waitForLoadState('networkidle');
+          await page.screenshot({
+            path: path.join(outDir, `${fileName(route)}-${language}-${width}.png`),
+            fullPage: true,
+          });
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await calendarServer.stop();
+    await database.close();
+  }
 }
 console.log(`screenshots in ${outDir}`);

@@ -61,3 +61,16 @@ export async function connectThroughSandbox(
   await page.waitForURL((url) => url.pathname === '/tiktok' && url.search === '');
   await accountsBanner(page).waitFor();
 }
+
+/**
+ * Chooses the TikTok account `username` in the form's account select: its option reads
+ * '@username' followed by the day's count against TikTok's cap ('@lea · 3/15 aujourd'hui').
+ */
+export async function chooseAccount(select: Locator, username: string): Promise<void> {
+  const option = select
+    .locator('option')
+    .filter({ hasText: new RegExp(`^@${username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( ·|$)`) });
+  const value = await option.getAttribute('value');
+  if (value === null) throw new Error(`no account option for @${username}`);
+  await select.selectOption(value);
+}

@@ -16,16 +16,22 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe-core (WCAG 2.1 A and AA rules) on the page as it is now and returns what it breaks.
+ * Runs axe-core (WCAG 2.1 A and AA rules) on the page as it is now (or the part `selector`
+ * matches) and returns what it breaks.
  * The script is evaluated through the DevTools protocol, which the page's CSP does not govern, so
  * the app is checked with its real headers.
  */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page, selector?: string): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
   const options = {
     runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
   };
-  const results = await page.evaluate<AxeResults>(`axe.run(document, ${JSON.stringify(options)})`);
+  // `selector`: only that part of the page, e.g. an open dialog (the page behind its dimming
+  // overlay would fail colour contrast for the overlay's sake).
+  const context = selector === undefined ? 'document' : JSON.stringify(selector);
+  const results = await page.evaluate<AxeResults>(
+    `axe.run(${context}, ${JSON.stringify(options)})`,
+  );
   return results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact ?? null,

@@ -25,11 +25,17 @@ export function launchBrowser(): Promise<Browser> {
 export async function newContext(
   browser: Browser,
   baseURL: string,
-  options: { viewport?: { width: number; height: number }; allowConsoleErrors?: RegExp[] } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    allowConsoleErrors?: RegExp[];
+    /** The browser's IANA zone (default: the machine's); sign-up saves it as the user's. */
+    timezoneId?: string;
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     baseURL,
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.timezoneId !== undefined && { timezoneId: options.timezoneId }),
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -19,9 +19,13 @@ import { registerOpenApi } from './openapi/plugin.ts';
 import { assertSameOriginRequest } from './auth/same-origin.ts';
 import { tiktokSandbox } from '@cadence/tiktok-sandbox';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
+import { dataRightsRoutes } from './modules/data-rights/routes.ts';
 import { draftRoutes } from './modules/drafts/routes.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
+import { pullMediaRoutes } from './modules/publishing/pull-routes.ts';
+import { createPullUrls } from './modules/publishing/pull-urls.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
 import { memeRoutes } from './modules/memes/routes.ts';
@@ -136,10 +140,21 @@ export async function buildApp(
   await app.register(userRoutes, { users: context.users });
   await app.register(accountRoutes, { service: context.accounts, auth: context.auth });
   await app.register(mediaRoutes, { media: context.media });
+  const pullUrls = createPullUrls(context.config);
+  if (pullUrls !== null) {
+    await app.register(pullMediaRoutes, {
+      db: context.database.db,
+      storage: context.storage,
+      pullUrls,
+    });
+  }
   await app.register(scheduleRoutes, {
     schedules: context.schedules,
     listing: context.postListing,
+    notificationsSince: (userId, since) => context.notifications.createdSince(userId, since),
   });
+  await app.register(notificationRoutes, { notifications: context.notifications });
+  await app.register(dataRightsRoutes, { dataRights: context.dataRights, auth: context.auth });
   await app.register(draftRoutes, { drafts: context.drafts });
   await app.register(storyRoutes, { stories: context.stories });
   await app.register(analyticsRoutes, { analytics: context.analytics });
@@ -170,6 +185,7 @@ export async function buildApp(
         tiktokSandbox: context.config.tiktok.sandbox,
         maxUploadBytes: context.config.uploads.maxBytes,
         tiktokDailyPostCap: context.config.planning.dailyPostCap,
+        tiktokAppAudited: context.config.tiktok.audited,
       }),
   );
 
@@ -196,12 +212,24 @@ function containsNulByte(value: unknown, depth = 0): boolean {
  */
 export async function registerSpa(app: FastifyInstance, root: string): Promise<void> {
   const spaBuilt = existsSync(path.join(root, 'index.html'));
-  const isSourceMap = (pathname: string) => pathname.endsWith('.map');
+  // Build by-products that stay on disk: source maps (for stack traces) and anything in a dot
+  // folder, such as the module manifest (.vite/manifest.json) the route budgets read.
+  const isPrivate = (rawPathname: string) => {
+    let pathname = rawPathname;
+    try {
+      pathname = decodeURIComponent(rawPathname);
+    } catch {
+      // Malformed escapes: judged as sent (the file lookup fails on them anyway).
+    }
+    return (
+      pathname.endsWith('.map') || pathname.split('/').some((segment) => segment.startsWith('.'))
+    );
+  };
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname.startsWith('/api/') || pathname.startsWith('/sandbox/');
-    // A missing asset (or a hidden map) is a 404, not index.html the browser would try to run.
-    const isAsset = pathname.startsWith('/assets/') || isSourceMap(pathname);
+    // A missing asset (or a private file) is a 404, not index.html the browser would try to run.
+    const isAsset = pathname.startsWith('/assets/') || isPrivate(pathname);
     if (!spaBuilt || request.method !== 'GET' || isApi || isAsset) {
       return reply
         .status(404)
@@ -214,7 +242,7 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
     root,
     wildcard: false,
     index: false,
-    allowedPath: (pathname) => !isSourceMap(pathname),
+    allowedPath: (pathname) => !isPrivate(pathname),
     // The .br and .gz copies the build made (apps/web/vite.config.ts), chosen by Accept-Encoding.
     preCompressed: true,
     setHeaders: (reply, filePath) => {

@@ -20,6 +20,12 @@ import { createMailTransport } from './mail/mail-transport.ts';
 import { enqueueMail } from './modules/mail/jobs.ts';
 import { createMailRepository } from './modules/mail/repository.ts';
 import { createMailService } from './modules/mail/service.ts';
+import { createDataRightsRepository } from './modules/data-rights/repository.ts';
+import { createDataRightsService } from './modules/data-rights/service.ts';
+import type { Notify } from './modules/notifications/service.ts';
+import { createNotificationRepository } from './modules/notifications/repository.ts';
+import { createNotificationService } from './modules/notifications/service.ts';
+import { createUnsubscribeTokens } from './modules/notifications/unsubscribe-token.ts';
 import { createMediaRepository } from './modules/media/repository.ts';
 import { createMediaService } from './modules/media/service.ts';
 import { createScheduleRepository } from './modules/schedules/repository.ts';
@@ -93,12 +99,46 @@ export async function bootstrap(
             clientSecret: config.tiktok.clientSecret,
             redirectUris: [redirectUri],
             appName: 'Cadence',
+            // TIKTOK_APP_AUDITED=false: the sandbox holds Cadence to an unaudited app's limits.
+            unaudited: !config.tiktok.audited,
+            // The prefix Cadence pulls from counts as verified with the sandbox, as the operator
+            // verifies it with TikTok.
+            verifiedUrlPrefixes:
+              config.tiktok.pullFromUrlPrefix === null ? [] : [config.tiktok.pullFromUrlPrefix],
           },
         ],
         // Sandbox accounts stay connected across restarts: Cadence keeps their tokens in its database.
         persistFile: `${config.dataDir}/tiktok-sandbox.json`,
+        ...(config.tiktok.sandboxPostIdDelayMs !== null && {
+          postIdDelayMs: config.tiktok.sandboxPostIdDelayMs,
+        }),
       })
     : null;
+  const mailTransport = createMailTransport({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    outboxDir: config.mail.outboxDir,
+    messageIdDomain: new URL(config.publicUrl).hostname,
+    logger: options.logger,
+  });
+  const mail = createMailService({
+    repository: createMailRepository(database.db),
+    cipher,
+    transport: mailTransport,
+    enqueue: (messageId) => enqueueMail(boss, messageId),
+    logger: options.logger,
+  });
+
+  // Every event a person hears about goes through this one service (bell, email, digest).
+  const notifications = createNotificationService({
+    repository: createNotificationRepository(database.db),
+    users: createUserRepository(database.db),
+    mail,
+    tokens: createUnsubscribeTokens(config.sessionSecret),
+    publicUrl: config.publicUrl,
+    logger: options.logger,
+  });
+  const notify: Notify = (event) => notifications.notify(event);
   const accountRepository = createAccountRepository(database.db);
   const scheduleRepository = createScheduleRepository(database.db);
   const tokens = createTokenService({
@@ -106,6 +146,7 @@ export async function bootstrap(
     cipher,
     tiktok,
     logger: options.logger,
+    notify,
   });
   const accounts = createAccountService({
     accounts: accountRepository,
@@ -141,6 +182,7 @@ export async function bootstrap(
     enqueue: (storyId, enqueueOptions) => enqueueStoryRender(boss, storyId, enqueueOptions),
     ffmpegPath: config.media.ffmpegPath,
     logger: options.logger,
+    notify,
   });
 
   const memes = createMemeService({
@@ -156,13 +198,16 @@ export async function bootstrap(
     youtubeTestOrigin: config.memes.youtubeTestOrigin,
     compilePreset: config.memes.compilePreset,
     logger: options.logger,
+    notify,
   });
 
   const postListingRepository = createPostListing(database.db);
   const schedules = createScheduleService({
+    tiktokWebBase: config.tiktok.authBase,
     repository: scheduleRepository,
     dayCounts: (...args) => scheduleRepository.accountDayCounts(...args),
     dailyPostCap: config.planning.dailyPostCap,
+    appAudited: config.tiktok.audited,
     slots: createPostingSlotRepository(database.db),
     accounts: accountRepository,
     tokens,
@@ -173,22 +218,8 @@ export async function bootstrap(
     logger: options.logger,
   });
 
-  const mailTransport = createMailTransport({
-    smtpUrl: config.mail.smtpUrl,
-    from: config.mail.from,
-    outboxDir: config.mail.outboxDir,
-    messageIdDomain: new URL(config.publicUrl).hostname,
-    logger: options.logger,
-  });
-  const mail = createMailService({
-    repository: createMailRepository(database.db),
-    cipher,
-    transport: mailTransport,
-    enqueue: (messageId) => enqueueMail(boss, messageId),
-    logger: options.logger,
-  });
-
   const postListing = createPostListingService({
+    tiktokWebBase: config.tiktok.authBase,
     listing: postListingRepository,
     users: createUserRepository(database.db),
     dailyPostCap: config.planning.dailyPostCap,
@@ -213,6 +244,13 @@ export async function bootstrap(
   const context: AppContext = {
     config,
     mail,
+    notifications,
+    dataRights: createDataRightsService({
+      repository: createDataRightsRepository(database.db),
+      accounts,
+      storage,
+      logger: options.logger,
+    }),
     database,
     storage,
     media,

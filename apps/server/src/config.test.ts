@@ -51,6 +51,29 @@ describe('loadConfig', () => {
     );
   });
 
+  it('requires an https PUBLIC_URL with real TikTok credentials, and allows http with the sandbox', () => {
+    const live = { DATA_DIR: tempDir(), TIKTOK_CLIENT_KEY: 'key', TIKTOK_CLIENT_SECRET: 'secret' };
+    for (const publicUrl of [undefined, 'http://cadence.example']) {
+      expect(() =>
+        loadConfig({ ...live, ...(publicUrl !== undefined && { PUBLIC_URL: publicUrl }) }),
+      ).toThrow(/PUBLIC_URL: must be an https:\/\/ URL when TIKTOK_CLIENT_KEY is set/);
+    }
+    expect(loadConfig({ ...live, PUBLIC_URL: 'https://cadence.example' }).publicUrl).toBe(
+      'https://cadence.example',
+    );
+    // The built-in sandbox, or a sandbox on this machine standing in for TikTok, takes http.
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'http://cadence.test' }).tiktok.sandbox,
+    ).toBe(true);
+    const localSandbox = loadConfig({
+      ...live,
+      PUBLIC_URL: 'http://127.0.0.1:3999',
+      TIKTOK_AUTH_BASE: 'http://127.0.0.1:4010',
+      TIKTOK_API_BASE: 'http://127.0.0.1:4010',
+    });
+    expect(localSandbox.tiktok.sandbox).toBe(false);
+  });
+
   it('uses defaults, PGlite and the TikTok sandbox when nothing is configured', () => {
     const dataDir = tempDir();
     const config = loadConfig({ DATA_DIR: dataDir });
@@ -62,6 +85,7 @@ describe('loadConfig', () => {
     expect(config.tiktok).toMatchObject({
       sandbox: true,
       apiBase: 'http://localhost:3000/sandbox/tiktok',
+      audited: true,
     });
     expect(config.tokenEncryptionKey).toHaveLength(32);
   });
@@ -101,6 +125,15 @@ describe('loadConfig', () => {
     });
     expect(config.databaseUrl).toBe('postgres://db.example/cadence');
     expect(config.publicUrl).toBe('https://cadence.example');
+  });
+
+  it('knows an app TikTok has not audited yet (TIKTOK_APP_AUDITED=false) and refuses other values', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), TIKTOK_APP_AUDITED: 'false' }).tiktok.audited).toBe(
+      false,
+    );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), TIKTOK_APP_AUDITED: 'no' })).toThrow(
+      /TIKTOK_APP_AUDITED/,
+    );
   });
 
   it('fetches YouTube links from YouTube unless a loopback test origin is configured', () => {

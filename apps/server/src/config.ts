@@ -48,6 +48,18 @@ const envSchema = z.object({
   TIKTOK_CLIENT_SECRET: optionalString,
   TIKTOK_API_BASE: optionalString.pipe(z.url().optional()),
   TIKTOK_AUTH_BASE: optionalString.pipe(z.url().optional()),
+  /**
+   * PULL_FROM_URL: a URL prefix the operator verified with TikTok that leads to
+   * PUBLIC_URL/api/pull-media/ (unset: FILE_UPLOAD, chunks uploaded by the worker).
+   */
+  TIKTOK_PULL_FROM_URL_PREFIX: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** Sandbox mode only: how long the sandbox's moderation holds a published post's id back. */
+  TIKTOK_SANDBOX_POST_ID_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(72 * 3600 * 1000)
+    .optional(),
   WORKER: z.enum(['embedded', 'off']).default('embedded'),
   // Publish jobs at once per worker process (jobs/queue.ts); they mostly wait on TikTok.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
@@ -104,6 +116,11 @@ const envSchema = z.object({
   STORY_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   /** Cadence's estimate of TikTok's direct posts per account per day ("typically around 15"). */
   TIKTOK_DAILY_POST_CAP: z.coerce.number().int().min(1).max(1000).default(15),
+  /**
+   * false while TikTok has not audited the app (every new app): it may then post only 'Only me'
+   * to private accounts, for at most 5 creators per 24 h. The sandbox mirrors it.
+   */
+  TIKTOK_APP_AUDITED: z.enum(['true', 'false']).default('true'),
   /** x264 preset of meme compilations; tests use 'ultrafast' (2-core machines). */
   MEME_COMPILE_PRESET: z.enum(X264_PRESETS).default('veryfast'),
   /**
@@ -151,6 +168,12 @@ export interface Config {
     clientSecret: string;
     apiBase: string;
     authBase: string;
+    /** TIKTOK_APP_AUDITED: false limits posting to SELF_ONLY on private accounts, 5 users/24 h. */
+    audited: boolean;
+    /** Sandbox mode: TIKTOK_SANDBOX_POST_ID_DELAY_MS (null: the sandbox's default, 5 minutes). */
+    sandboxPostIdDelayMs: number | null;
+    /** TIKTOK_PULL_FROM_URL_PREFIX; null: videos are uploaded in chunks (FILE_UPLOAD). */
+    pullFromUrlPrefix: string | null;
   };
   worker: { embedded: boolean; concurrency: number };
   loginRateLimitPerMinute: number;
@@ -236,12 +259,30 @@ function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
   return fresh;
 }
 
+function httpsUrl(value: string | undefined): boolean {
+  return (
+    value !== undefined && URL.canParse(value.trim()) && new URL(value.trim()).protocol === 'https:'
+  );
+}
+
+/** TIKTOK_AUTH_BASE is a sandbox on this machine (tests, benchmarks), not TikTok. */
+function talksToLocalSandbox(source: NodeJS.ProcessEnv): boolean {
+  const authBase = source.TIKTOK_AUTH_BASE?.trim() ?? '';
+  if (!URL.canParse(authBase)) return false;
+  return /^(?:127\.0\.0\.1|localhost|\[::1\])$/.test(new URL(authBase).hostname);
+}
+
 /** Variables that are only wrong together, read from the raw environment (blank = unset). */
 function crossFieldProblems(source: NodeJS.ProcessEnv): string[] {
   const set = (name: string) => (source[name]?.trim() ?? '') !== '';
   const problems: string[] = [];
   if (set('TIKTOK_CLIENT_KEY') && !set('TIKTOK_CLIENT_SECRET')) {
     problems.push('  - TIKTOK_CLIENT_SECRET: required when TIKTOK_CLIENT_KEY is set');
+  }
+  if (set('TIKTOK_CLIENT_KEY') && !talksToLocalSandbox(source) && !httpsUrl(source.PUBLIC_URL)) {
+    problems.push(
+      '  - PUBLIC_URL: must be an https:// URL when TIKTOK_CLIENT_KEY is set: TikTok accepts only https redirect URIs (PUBLIC_URL/auth/callback) for web apps. Only the sandbox (no TIKTOK_CLIENT_KEY, or TIKTOK_AUTH_BASE on this machine) works over http',
+    );
   }
   if (source.STORAGE === 's3') {
     for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
@@ -273,6 +314,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const sandbox = !env.TIKTOK_CLIENT_KEY;
   const sandboxBase = `${publicUrl}/sandbox/tiktok`;
+  const pullFromUrlPrefix = env.TIKTOK_PULL_FROM_URL_PREFIX ?? null;
+  // The signed links are PUBLIC_URL/api/pull-media/<post>?…: TikTok only pulls from the prefix.
+  const pullBase = `${publicUrl}/api/pull-media/`;
+  if (pullFromUrlPrefix !== null && !pullBase.startsWith(pullFromUrlPrefix)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  - TIKTOK_PULL_FROM_URL_PREFIX: must be a prefix of ${pullBase} (where Cadence serves the videos TikTok pulls), e.g. ${publicUrl}/`,
+    );
+  }
 
   return {
     env: env.NODE_ENV,
@@ -293,6 +342,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           clientSecret: secrets.sandboxClientSecret,
           apiBase: sandboxBase,
           authBase: sandboxBase,
+          audited: env.TIKTOK_APP_AUDITED === 'true',
+          sandboxPostIdDelayMs: env.TIKTOK_SANDBOX_POST_ID_DELAY_MS ?? null,
+          pullFromUrlPrefix,
         }
       : {
           sandbox: false,
@@ -300,6 +352,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           clientSecret: env.TIKTOK_CLIENT_SECRET ?? '',
           apiBase: env.TIKTOK_API_BASE ?? 'https://open.tiktokapis.com',
           authBase: env.TIKTOK_AUTH_BASE ?? 'https://www.tiktok.com',
+          audited: env.TIKTOK_APP_AUDITED === 'true',
+          sandboxPostIdDelayMs: null,
+          pullFromUrlPrefix,
         },
     worker: { embedded: env.WORKER === 'embedded', concurrency: env.WORKER_CONCURRENCY },
     loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,

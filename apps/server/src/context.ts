@@ -10,6 +10,8 @@ import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { AnalyticsSync } from './modules/analytics/sync.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
 import type { MailService } from './modules/mail/service.ts';
+import type { NotificationService } from './modules/notifications/service.ts';
+import type { DataRightsService } from './modules/data-rights/service.ts';
 import type { MediaService } from './modules/media/service.ts';
 import type { DraftService } from './modules/drafts/service.ts';
 import type { PostListingService } from './modules/schedules/listing-service.ts';
@@ -40,6 +42,10 @@ export interface AppContext {
   accounts: AccountService;
   /** Outgoing mail: an outbox row per message, delivered by the 'mail.send' queue. */
   mail: MailService;
+  /** Per-user events (bell, emails, digest): the one fan-out every module reports to. */
+  notifications: NotificationService;
+  /** Deleting an account and everything of it (files included). */
+  dataRights: DataRightsService;
   /** Syncs connected accounts' videos and stats from TikTok's Display API (analytics.* jobs). */
   analyticsSync: AnalyticsSync;
   /** Reads the synced history: charts, top videos, best times, per-post metrics, CSV. */

@@ -18,6 +18,12 @@ describe('the built web app', () => {
     path.join(root, 'assets/index-abc123.js.map'),
     '{"version":3,"sources":["../../src/main.tsx"],"sourcesContent":["secret source"]}',
   );
+  // The build's module manifest (read by the route budgets at build time) names every source file.
+  mkdirSync(path.join(root, '.vite'));
+  writeFileSync(
+    path.join(root, '.vite/manifest.json'),
+    '{"src/main.tsx":{"file":"assets/index-abc123.js","src":"secret source"}}',
+  );
 
   const serve = async () => {
     const app = Fastify();
@@ -25,7 +31,7 @@ describe('the built web app', () => {
     return app;
   };
 
-  it('serves the bundles and the SPA, but never a source map', async () => {
+  it('serves the bundles and the SPA, but never a source map or the build manifest', async () => {
     const app = await serve();
     try {
       const bundle = await app.inject({ url: '/assets/index-abc123.js' });
@@ -37,6 +43,9 @@ describe('the built web app', () => {
         '/assets/index-abc123.js.map?v=1',
         '/assets/index-abc123.js.m%61p',
         '/assets/../assets/index-abc123.js.map',
+        '/.vite/manifest.json',
+        '/.vite/../.vite/manifest.json',
+        '/%2Evite/manifest.json',
       ]) {
         const map = await app.inject({ url });
         expect(map.statusCode, url).toBe(404);

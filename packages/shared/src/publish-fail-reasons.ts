@@ -66,6 +66,8 @@ export const publishFailReasons = [
   'internal',
   'publish_cancelled',
   'auth_removed',
+  /** PULL_FROM_URL: TikTok could not download the video (our signed link expired or failed). */
+  'video_pull_failed',
   /** Any other spam_risk_* TikTok may add: the account is limited for now. */
   'spam_risk',
 ] as const;

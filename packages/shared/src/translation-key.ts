@@ -6,9 +6,11 @@
 import accounts from '../../../apps/web/src/locales/fr/accounts.json';
 import analytics from '../../../apps/web/src/locales/fr/analytics.json';
 import auth from '../../../apps/web/src/locales/fr/auth.json';
+import calendar from '../../../apps/web/src/locales/fr/calendar.json';
 import common from '../../../apps/web/src/locales/fr/common.json';
 import media from '../../../apps/web/src/locales/fr/media.json';
 import memes from '../../../apps/web/src/locales/fr/memes.json';
+import planner from '../../../apps/web/src/locales/fr/planner.json';
 import scheduler from '../../../apps/web/src/locales/fr/scheduler.json';
 import schedules from '../../../apps/web/src/locales/fr/schedules.json';
 import settings from '../../../apps/web/src/locales/fr/settings.json';
@@ -17,9 +19,11 @@ import stories from '../../../apps/web/src/locales/fr/stories.json';
 export type French = typeof accounts &
   typeof analytics &
   typeof auth &
+  typeof calendar &
   typeof common &
   typeof media &
   typeof memes &
+  typeof planner &
   typeof scheduler &
   typeof schedules &
   typeof settings &
@@ -57,9 +61,11 @@ export const translationKeys: ReadonlySet<string> = (() => {
     accounts,
     analytics,
     auth,
+    calendar,
     common,
     media,
     memes,
+    planner,
     scheduler,
     schedules,
     settings,

@@ -149,3 +149,26 @@ export function renderErrorPage(message: string): string {
 <p class="lead">The app that sent you here made an invalid authorization request. You can close this page.</p>`;
   return layout('Authorization error | TikTok', body);
 }
+
+/** What a published video's page shows (the sandbox's stand-in for tiktok.com/@user/video/id). */
+export interface VideoPageInput {
+  username: string;
+  title: string;
+  /** Relative to the page: the sandbox's own cover card. */
+  coverPath: string;
+  createdAtMs: number;
+}
+
+export function renderVideoPage(video: VideoPageInput | null): string {
+  if (video === null) {
+    const body = `<h1>Video not found</h1>
+<p class="lead">No public video of this sandbox has this address (yet: a post is public once moderation has passed it).</p>`;
+    return layout('Video not found | TikTok', body);
+  }
+  const body = `<h1>@${escapeHtml(video.username)}</h1>
+<p class="lead">${escapeHtml(video.title === '' ? '(no caption)' : video.title)}</p>
+<img src="${escapeHtml(video.coverPath)}" width="180" height="320" alt="Cover of the video">
+<p class="hint">Published on ${escapeHtml(new Date(video.createdAtMs).toISOString().replace('T', ' ').slice(0, 16))} UTC.
+This is the local TikTok sandbox: the video was not posted on tiktok.com.</p>`;
+  return layout(`@${video.username} | TikTok`, body);
+}

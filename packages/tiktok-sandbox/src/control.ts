@@ -151,6 +151,13 @@ export class SandboxControl {
     post.forcedFailReason = failReason;
   }
 
+  /** The post's next `count` status fetches answer `status`, e.g. a value TikTok may add later. */
+  answerStatus(publishId: string, status: string, count = 1): void {
+    const post = this.posts.find(publishId);
+    if (post === undefined) throw new SandboxControlError(`No post ${publishId}.`);
+    post.statusOverride = { status, remaining: count };
+  }
+
   /** Changes only the flags given (undefined leaves a flag as it is). */
   setUserFlags(target: UserTarget, flags: Partial<UserFlags>): void {
     const username = this.usernameOf(target);

@@ -30,6 +30,8 @@ async function setUp(
     now: () => clock.now,
     rateLimits,
     audienceTimeZone: 'UTC',
+    // Published videos are listed once their id is out: at once here.
+    postIdDelayMs: 0,
   });
   app = Fastify();
   await app.register(tiktokSandbox, { state, publicBaseUrl: 'https://sandbox.example' });

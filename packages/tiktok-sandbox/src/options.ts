@@ -40,6 +40,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   video_query: 600,
 };
 
+/** How long the sandbox's moderation holds a post id back by default (5 minutes). */
+export const DEFAULT_POST_ID_DELAY_MS = 5 * 60 * 1000;
+
 export const KNOWN_SCOPES = [
   'user.info.basic',
   'user.info.profile',
@@ -58,11 +61,22 @@ export interface SandboxClient {
   /** Shown on the consent page (default 'Cadence'). */
   appName?: string;
   /**
-   * An app TikTok has not audited yet may only post SELF_ONLY
-   * (else unaudited_client_can_only_post_to_private_accounts). Default false.
+   * An app TikTok has not audited yet (content-sharing-guidelines, 'Direct Post API'): it may
+   * only post SELF_ONLY to private accounts (else
+   * unaudited_client_can_only_post_to_private_accounts), and at most
+   * `UNAUDITED_ACTIVE_USER_CAP` creators may post through it per 24 h (else
+   * reached_active_user_cap). Default false.
    */
   unaudited?: boolean;
+  /**
+   * URL prefixes whose ownership the app verified (TikTok's developer portal): PULL_FROM_URL
+   * takes only a `video_url` under one of them, else url_ownership_unverified. Default none.
+   */
+  verifiedUrlPrefixes?: string[];
 }
+
+/** Creators an unaudited app may let post within 24 h (TikTok's 'User cap'). */
+export const UNAUDITED_ACTIVE_USER_CAP = 5;
 
 /** A client that works out of the box with a local Cadence on port 3000. */
 export const DEFAULT_SANDBOX_CLIENT: SandboxClient = {
@@ -87,6 +101,12 @@ export interface SandboxStateOptions {
   rateLimits?: Partial<RateLimits>;
   /** Time between the last chunk and PUBLISH_COMPLETE (default 1,500 ms). */
   processingMs?: number;
+  /**
+   * TikTok's moderation: time between PUBLISH_COMPLETE and `publicaly_available_post_id` appearing
+   * in the status (default 300,000 ms; minutes to hours at TikTok). 0: the id comes with
+   * PUBLISH_COMPLETE, as the sandbox did before.
+   */
+  postIdDelayMs?: number;
   /** Direct posts per creator per rolling 24 h before spam_risk_too_many_posts (default 15). */
   maxDirectPostsPerDay?: number;
   /** Inbox (draft) shares per creator per rolling 24 h (default 5). */
@@ -113,6 +133,7 @@ export interface ResolvedStateOptions {
   uploadUrlTtlSeconds: number;
   rateLimits: RateLimits;
   processingMs: number;
+  postIdDelayMs: number;
   maxDirectPostsPerDay: number;
   maxInboxSharesPerDay: number;
   now: () => number;
@@ -134,6 +155,7 @@ export function resolveStateOptions(options: SandboxStateOptions = {}): Resolved
     uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? 3_600,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     processingMs: options.processingMs ?? 1_500,
+    postIdDelayMs: options.postIdDelayMs ?? DEFAULT_POST_ID_DELAY_MS,
     maxDirectPostsPerDay: options.maxDirectPostsPerDay ?? 15,
     maxInboxSharesPerDay: options.maxInboxSharesPerDay ?? 5,
     now: options.now ?? Date.now,

@@ -16,6 +16,7 @@ import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerApiRoutes } from './routes/api-routes.ts';
 import { registerOAuthRoutes } from './routes/oauth-routes.ts';
 import { registerUploadRoute, VIDEO_CONTENT_TYPES } from './routes/upload-route.ts';
+import { registerVideoPage } from './routes/video-page.ts';
 import { SandboxState } from './sandbox-state.ts';
 
 export interface TikTokSandboxOptions extends SandboxStateOptions {
@@ -155,4 +156,5 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
   registerApiRoutes(fastify, state, publicBaseUrl);
   registerUploadRoute(fastify, state);
   registerAdminRoutes(fastify, state, options.enableControl ?? false);
+  registerVideoPage(fastify, state);
 };

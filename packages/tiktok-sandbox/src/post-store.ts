@@ -46,6 +46,12 @@ export interface SandboxPost {
   uploadCompletedAt: number | null;
   chunkInFlight: boolean;
   forcedFailReason: string | null;
+  /** PULL_FROM_URL: the link TikTok downloads from (null for FILE_UPLOAD). */
+  videoUrl: string | null;
+  /** True while the sandbox downloads a PULL_FROM_URL video (status PROCESSING_DOWNLOAD). */
+  pullInProgress: boolean;
+  /** The next `remaining` status fetches answer this status instead (one TikTok may add later). */
+  statusOverride: { status: string; remaining: number } | null;
   /** Revealed once published (and only for posts others can see). */
   postId: string;
   initAt: number;
@@ -146,6 +152,7 @@ export class PostStore {
     videoSize: number;
     chunkSize: number;
     totalChunkCount: number;
+    videoUrl: string | null;
   }): SandboxPost {
     const now = this.options.now();
     const prefix = input.kind === 'direct' ? 'v_pub_file~v2-1' : 'v_inbox_file~v2';
@@ -163,6 +170,8 @@ export class PostStore {
       uploadCompletedAt: null,
       chunkInFlight: false,
       forcedFailReason: null,
+      statusOverride: null,
+      pullInProgress: input.videoUrl !== null,
       postId: newNineteenDigitId(),
       initAt: now,
     };
@@ -185,12 +194,25 @@ export class PostStore {
     return count;
   }
 
+  /** The creators who started a direct post through this app within the last 24 h. */
+  postersLastDay(clientKey: string): Set<string> {
+    const since = this.options.now() - 24 * 60 * 60 * 1000;
+    const posters = new Set<string>();
+    for (const post of this.posts.values()) {
+      if (post.clientKey === clientKey && post.kind === 'direct' && post.initAt > since) {
+        posters.add(post.openId);
+      }
+    }
+    return posters;
+  }
+
   /** Status is derived from timestamps when asked, so no timer runs between requests. */
   statusOf(post: SandboxPost): PostStatusView {
     const base = { uploadedBytes: post.receivedBytes, publicPostIds: [], completedAt: null };
     if (post.forcedFailReason !== null) {
       return { ...base, status: 'FAILED', failReason: post.forcedFailReason };
     }
+    if (post.pullInProgress) return { ...base, status: 'PROCESSING_DOWNLOAD', failReason: null };
     if (post.uploadCompletedAt === null) {
       return { ...base, status: 'PROCESSING_UPLOAD', failReason: null };
     }
@@ -204,13 +226,15 @@ export class PostStore {
     if (post.kind === 'inbox') {
       return { ...base, status: 'SEND_TO_USER_INBOX', failReason: null, completedAt };
     }
-    // TikTok only lists ids of posts others can see; a SELF_ONLY post completes without one.
+    // TikTok only lists ids of posts others can see (a SELF_ONLY post completes without one),
+    // and only once moderation has passed them: minutes to hours after PUBLISH_COMPLETE.
     const isPublic = post.postInfo?.privacy_level !== 'SELF_ONLY';
+    const moderated = this.options.now() >= completedAt + this.options.postIdDelayMs;
     return {
       ...base,
       status: 'PUBLISH_COMPLETE',
       failReason: null,
-      publicPostIds: isPublic ? [post.postId] : [],
+      publicPostIds: isPublic && moderated ? [post.postId] : [],
       completedAt,
     };
   }

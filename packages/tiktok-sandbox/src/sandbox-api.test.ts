@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tiktokSandbox, type TikTokSandboxOptions } from './plugin.ts';
+import type { SandboxScope } from './options.ts';
 import { SandboxState } from './sandbox-state.ts';
 
 const CLIENT = { clientKey: 'ck', clientSecret: 'cs', redirectUris: ['https://app.example/cb'] };
@@ -12,6 +15,35 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
+
+/** A user's consent to the test app ('ck'), exchanged for an access token. */
+async function connect(
+  server: FastifyInstance,
+  state: SandboxState,
+  username: string,
+  scopes: SandboxScope[],
+): Promise<string> {
+  const code = state.oauth.issueCode({
+    clientKey: 'ck',
+    redirectUri: 'https://app.example/cb',
+    username,
+    scopes,
+    codeChallenge: null,
+  });
+  const token = await server.inject({
+    method: 'POST',
+    url: '/v2/oauth/token/',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      client_key: 'ck',
+      client_secret: 'cs',
+      code,
+      grant_type: 'authorization_code',
+      redirect_uri: 'https://app.example/cb',
+    }).toString(),
+  });
+  return String(token.json().access_token);
+}
 
 /** A sandbox mounted without prefix, a manual clock, and a connected user's access token. */
 async function setUp(options: Partial<TikTokSandboxOptions> = {}) {
@@ -24,26 +56,11 @@ async function setUp(options: Partial<TikTokSandboxOptions> = {}) {
     ...options,
   });
   await app.ready();
-  const code = state.oauth.issueCode({
-    clientKey: 'ck',
-    redirectUri: 'https://app.example/cb',
-    username: 'creator_7',
-    scopes: ['user.info.basic', 'video.publish', 'video.list'],
-    codeChallenge: null,
-  });
-  const token = await app.inject({
-    method: 'POST',
-    url: '/v2/oauth/token/',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      client_key: 'ck',
-      client_secret: 'cs',
-      code,
-      grant_type: 'authorization_code',
-      redirect_uri: 'https://app.example/cb',
-    }).toString(),
-  });
-  const accessToken = String(token.json().access_token);
+  const accessToken = await connect(app, state, 'creator_7', [
+    'user.info.basic',
+    'video.publish',
+    'video.list',
+  ]);
   return { app, state, clock, accessToken, auth: { authorization: `Bearer ${accessToken}` } };
 }
 
@@ -67,6 +84,17 @@ async function init(
     publishId: String(body.data.publish_id),
     uploadUrl: String(body.data.upload_url),
   };
+}
+
+/** The `data` of a status fetch. */
+async function fetchStatus(setup: Awaited<ReturnType<typeof setUp>>, publishId: string) {
+  const response = await setup.app.inject({
+    method: 'POST',
+    url: '/v2/post/publish/status/fetch/',
+    headers: setup.auth,
+    payload: { publish_id: publishId },
+  });
+  return response.json().data;
 }
 
 function uploadPath(uploadUrl: string): string {
@@ -148,6 +176,122 @@ describe('sandbox v2 API', () => {
     // Processing is a timestamp comparison: advancing the clock is all it takes.
     setup.clock.now += 1_500;
     expect(setup.state.ledger().posts[0]?.status).toBe('PUBLISH_COMPLETE');
+  });
+
+  it('answers PUBLISH_COMPLETE without publicaly_available_post_id until moderation has passed', async () => {
+    const setup = await setUp({ postIdDelayMs: 60_000 });
+    const { publishId, uploadUrl } = await init(setup, {
+      video_size: MP4_HEADER.length,
+      chunk_size: MP4_HEADER.length,
+      total_chunk_count: 1,
+    });
+    const put = await setup.app.inject({
+      method: 'PUT',
+      url: uploadPath(uploadUrl),
+      headers: { 'content-type': 'video/mp4', 'content-range': 'bytes 0-11/12' },
+      payload: MP4_HEADER,
+    });
+    expect(put.statusCode).toBe(201);
+    const status = () => fetchStatus(setup, publishId);
+    const listed = async () =>
+      (
+        await setup.app.inject({
+          method: 'POST',
+          url: '/v2/video/list/?fields=id',
+          headers: setup.auth,
+          payload: {},
+        })
+      ).json().data.videos;
+    setup.clock.now += 1_500;
+    expect(await status()).toEqual({
+      status: 'PUBLISH_COMPLETE',
+      publicaly_available_post_id: [],
+      uploaded_bytes: 12,
+    });
+    expect(await listed()).toEqual([]);
+    setup.clock.now += 59_999;
+    expect((await status()).publicaly_available_post_id).toEqual([]);
+    const postId = String(setup.state.posts.find(publishId)?.postId);
+    // Its page, at TikTok's address shape, exists once the video is public, not before.
+    const page = () => setup.app.inject({ url: `/@creator_7/video/${postId}` });
+    expect((await page()).statusCode).toBe(404);
+    setup.clock.now += 1;
+    expect((await status()).publicaly_available_post_id).toEqual([postId]);
+    expect(postId).toMatch(/^\d{19}$/);
+    expect(await listed()).toEqual([{ id: postId }]);
+    const shown = await page();
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(shown.body).toContain('@creator_7');
+    expect(shown.body).toContain('hello');
+    expect((await setup.app.inject({ url: `/@someone_else/video/${postId}` })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('pulls a PULL_FROM_URL video from a verified prefix only, reporting PROCESSING_DOWNLOAD meanwhile', async () => {
+    // A loopback server standing in for the app's media host; it answers when told to.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const host = createServer((request, response) => {
+      if (request.url === '/media/expired') {
+        response.writeHead(403).end();
+        return;
+      }
+      void released.then(() =>
+        response.writeHead(200, { 'content-type': 'video/mp4' }).end(MP4_HEADER),
+      );
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const { port } = host.address() as AddressInfo;
+    const prefix = `http://127.0.0.1:${port}/media/`;
+    try {
+      const setup = await setUp({ clients: [{ ...CLIENT, verifiedUrlPrefixes: [prefix] }] });
+      const init = (videoUrl: string) =>
+        setup.app.inject({
+          method: 'POST',
+          url: '/v2/post/publish/video/init/',
+          headers: setup.auth,
+          payload: {
+            post_info: { title: 'pulled', privacy_level: 'SELF_ONLY' },
+            source_info: { source: 'PULL_FROM_URL', video_url: videoUrl },
+          },
+        });
+      const status = (publishId: string) => fetchStatus(setup, publishId);
+
+      const unverified = await init('http://127.0.0.1:1/elsewhere.mp4');
+      expect(unverified.statusCode).toBe(403);
+      expect(unverified.json().error.code).toBe('url_ownership_unverified');
+
+      const started = await init(`${prefix}video.mp4`);
+      expect(started.statusCode).toBe(200);
+      const { publish_id: publishId, ...rest } = started.json().data;
+      expect(rest).toEqual({});
+      expect(await status(publishId)).toMatchObject({ status: 'PROCESSING_DOWNLOAD' });
+      release();
+      const uploaded = await pollUntilResolved(async () => {
+        const current = await status(publishId);
+        return current.status === 'PROCESSING_DOWNLOAD' ? null : current;
+      });
+      expect(uploaded).toMatchObject({ status: 'PROCESSING_UPLOAD', uploaded_bytes: 12 });
+      setup.clock.now += 1_500;
+      expect(await status(publishId)).toMatchObject({ status: 'PUBLISH_COMPLETE' });
+      expect(setup.state.ledger().posts[0]?.sha256).toBe(
+        createHash('sha256').update(MP4_HEADER).digest('hex'),
+      );
+
+      // The app's link expired before TikTok came for it: the post fails, saying so.
+      const expired = (await init(`${prefix}expired`)).json().data.publish_id;
+      expect(
+        await pollUntilResolved(async () => {
+          const current = await status(expired);
+          return current.status === 'PROCESSING_DOWNLOAD' ? null : current;
+        }),
+      ).toMatchObject({ status: 'FAILED', fail_reason: 'video_pull_failed' });
+    } finally {
+      release();
+      await new Promise((resolve) => host.close(resolve));
+    }
   });
 
   it('answers 404 for an unknown upload and 403 once the upload URL expired', async () => {
@@ -245,8 +389,72 @@ describe('sandbox v2 API', () => {
     );
   });
 
+  // Issue 12: content-sharing-guidelines, 'Direct Post API': unaudited apps post SELF_ONLY to
+  // private accounts only, and at most 5 users may post through them in 24 hours.
+  it('holds unaudited apps to private accounts and 5 posting users per 24 h', async () => {
+    const setup = await setUp({
+      clients: [{ ...CLIENT, unaudited: true }],
+      rateLimits: { video_init: 100 },
+    });
+    const one = { video_size: 100, chunk_size: 100, total_chunk_count: 1 };
+    /** A connected creator of the same app: its own token. */
+    async function creator(username: string, privateAccount = true) {
+      setup.state.control.setUserFlags({ username }, { privateAccount });
+      const token = await connect(setup.app, setup.state, username, [
+        'user.info.basic',
+        'video.publish',
+      ]);
+      const auth = { authorization: `Bearer ${token}` };
+      return {
+        creatorInfo: () =>
+          setup.app.inject({
+            method: 'POST',
+            url: '/v2/post/publish/creator_info/query/',
+            headers: auth,
+          }),
+        init: async (privacy: string) => (await init({ ...setup, auth }, one, privacy)).response,
+      };
+    }
+
+    // A public account cannot be posted to, even privately; a private one only as SELF_ONLY.
+    const open = await creator('open_creator', false);
+    expect((await open.creatorInfo()).json().error.code).toBe('ok');
+    const publicRefused = await open.init('SELF_ONLY');
+    expect(publicRefused.statusCode).toBe(403);
+    expect(publicRefused.json().error.code).toBe(
+      'unaudited_client_can_only_post_to_private_accounts',
+    );
+    const first = await creator('private_1');
+    const followers = await first.init('FOLLOWER_OF_CREATOR');
+    expect(followers.statusCode).toBe(403);
+    expect(followers.json().error.code).toBe('unaudited_client_can_only_post_to_private_accounts');
+    expect((await first.init('SELF_ONLY')).statusCode).toBe(200);
+
+    // Five creators post; a sixth is refused (HTTP 200 from creator_info, 403 from init)...
+    for (const name of ['private_2', 'private_3', 'private_4', 'private_5']) {
+      expect((await (await creator(name)).init('SELF_ONLY')).statusCode).toBe(200);
+    }
+    const sixth = await creator('private_6');
+    const capped = await sixth.creatorInfo();
+    expect(capped.statusCode).toBe(200);
+    expect(capped.json().error.code).toBe('reached_active_user_cap');
+    const cappedInit = await sixth.init('SELF_ONLY');
+    expect(cappedInit.statusCode).toBe(403);
+    expect(cappedInit.json().error.code).toBe('reached_active_user_cap');
+    // ...while the five keep posting, and the window slides after 24 hours.
+    expect((await first.init('SELF_ONLY')).statusCode).toBe(200);
+    setup.clock.now += 24 * 60 * 60 * 1000 + 1;
+    const nextDay = await creator('private_6'); // a fresh token: the first one expired meanwhile
+    expect((await nextDay.creatorInfo()).json().error.code).toBe('ok');
+    expect((await nextDay.init('SELF_ONLY')).statusCode).toBe(200);
+  });
+
   it('lists published public videos newest first, 20 at most, with a cursor', async () => {
-    const setup = await setUp({ rateLimits: { video_init: 100 }, maxDirectPostsPerDay: 100 });
+    const setup = await setUp({
+      rateLimits: { video_init: 100 },
+      maxDirectPostsPerDay: 100,
+      postIdDelayMs: 0,
+    });
     const publishIds: string[] = [];
     for (let index = 0; index < 3; index++) {
       const { publishId, uploadUrl } = await init(setup, {
@@ -371,3 +579,14 @@ describe('sandbox fault control endpoint', () => {
     expect(missing.statusCode).toBe(404);
   });
 });
+
+/** Calls `read` until it gives a value (not null), for at most 5 s. */
+async function pollUntilResolved<TValue>(read: () => Promise<TValue | null>): Promise<TValue> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await read();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error('no answer within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -106,10 +106,14 @@ export class VideoCatalog {
         origin: 'api',
       });
     }
-    const seeded = (this.seeded.get(user.username) ?? []).filter(
-      (video) => video.createdAtMs <= nowMs,
+    return [...fromApi, ...this.seededOf(user.username, nowMs)].sort(
+      (a, b) => b.createdAtMs - a.createdAtMs,
     );
-    return [...fromApi, ...seeded].sort((a, b) => b.createdAtMs - a.createdAtMs);
+  }
+
+  /** The username's seeded videos created up to `nowMs`. */
+  seededOf(username: string, nowMs: number): SandboxVideo[] {
+    return (this.seeded.get(username) ?? []).filter((video) => video.createdAtMs <= nowMs);
   }
 
   metricsOf(video: SandboxVideo, nowMs: number): VideoMetrics {

@@ -83,7 +83,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('publishing under chaos', () =
     await WorkerPool.prepare();
     // TikTok's documented per-token rate limits stay as they are: Cadence paces its inits at
     // 6 per minute per account itself, and a 429 it meets anyway is part of the test.
-    kit = await startCountingSandbox({ processingMs: 1_500 });
+    // Post ids come with PUBLISH_COMPLETE: this test is about publishing exactly once.
+    kit = await startCountingSandbox({ processingMs: 1_500, postIdDelayMs: 0 });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadence-chaos-publish-'));
     const database = await openTestDatabase('postgres');
     if (database.url === null) throw new Error('PostgreSQL expected');

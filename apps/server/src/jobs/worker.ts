@@ -10,9 +10,13 @@ import type { AnalyticsSync } from '../modules/analytics/sync.ts';
 import { startWorkerHeartbeat } from '../modules/health/worker-state.ts';
 import { startMailWorkers } from '../modules/mail/jobs.ts';
 import type { MailService } from '../modules/mail/service.ts';
+import { startNotificationWorkers } from '../modules/notifications/jobs.ts';
+import type { NotificationService } from '../modules/notifications/service.ts';
 import type { MediaService } from '../modules/media/service.ts';
 import type { MemeService } from '../modules/memes/service.ts';
 import { startPublishingWorkers, type PublishingWorkerDeps } from '../modules/publishing/jobs.ts';
+import { createPullUrls } from '../modules/publishing/pull-urls.ts';
+import type { Config } from '../config.ts';
 import { startStoryWorkers } from '../modules/stories/jobs.ts';
 import type { StoryService } from '../modules/stories/service.ts';
 import { startMemeWorkers } from '../modules/memes/jobs.ts';
@@ -32,16 +36,17 @@ const purgeSessionsQueue = defineQueue({
 });
 
 /** What the worker process runs jobs with (the same names as in AppContext, nothing more). */
-export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurrency'> {
+export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurrency' | 'pullUrls'> {
   boss: PgBoss;
   database: { db: Kysely<Database> };
-  config: {
+  config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'tiktok'> & {
     worker: { concurrency: number };
     stories: { renderConcurrency: number };
     planning: { dailyPostCap: number };
   };
   accountRepository: Pick<AccountRepository, 'purgeExpiredStates'>;
   mail: MailService;
+  notifications: NotificationService;
   media: MediaService;
   memes: MemeService;
   stories: StoryService;
@@ -78,11 +83,15 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       storage: deps.storage,
       concurrency: deps.config.worker.concurrency,
       dailyPostCap: deps.config.planning.dailyPostCap,
+      notify: (event) => deps.notifications.notify(event),
+      pullUrls: createPullUrls(deps.config),
     },
     logger,
   );
   // Sends outgoing mail (an outbox row per message), purges old outbox rows daily.
   await startMailWorkers(boss, deps.mail, { logger });
+  // Deletes notifications after 90 days; sends the daily digests.
+  await startNotificationWorkers(boss, deps.notifications, { logger });
   // Deletes unfinished uploads that expired, and the quota they held.
   await startUploadWorkers(boss, deps.media, { logger });
   // Syncs connected accounts' videos and stats for analytics (young videos hourly, others daily).

@@ -13,6 +13,8 @@ export interface OutgoingMail {
   html: string;
   /** The link the message is about (logged when written to the outbox, for a local install). */
   link?: string;
+  /** Extra headers, e.g. List-Unsubscribe. */
+  headers?: Record<string, string>;
 }
 
 export interface MailTransport {
@@ -52,7 +54,7 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
     html: mail.html,
     messageId: `<${mail.id}@${options.messageIdDomain}>`,
     // No tracking: nodemailer adds no pixel or link rewriting; these only say what kind of mail it is.
-    headers: { 'Auto-Submitted': 'auto-generated' },
+    headers: { ...mail.headers, 'Auto-Submitted': 'auto-generated' },
   });
 
   if (options.smtpUrl) {

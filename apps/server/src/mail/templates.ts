@@ -6,6 +6,8 @@ export interface MailContent {
   text: string;
   html: string;
   link?: string;
+  /** Extra headers (List-Unsubscribe), stored with the message and sent as they are. */
+  headers?: Record<string, string>;
 }
 
 /** What a message says, once per language; `text` and `html` are both built from it. */
@@ -108,6 +110,58 @@ const passwordResetParts: Record<Language, (params: PasswordResetMail) => MailPa
     signature: 'The Cadence team',
   }),
 };
+
+export interface NotificationMailLine {
+  text: string;
+  /** A link about this line ('Reprogrammer', 'Reconnecter'), shown after it. */
+  action?: { label: string; url: string };
+}
+
+export interface NotificationMail {
+  subject: string;
+  greeting: string;
+  intro?: string;
+  lines: NotificationMailLine[];
+  /** The main button (the first line's action, or "open Cadence"). */
+  action: { label: string; url: string };
+  /** Unsubscribe sentences with their links (one per type the mail is about) and a settings line. */
+  footer: string[];
+  signature: string;
+  /** RFC 8058: the URL a mail client POSTs `List-Unsubscribe=One-Click` to. */
+  oneClickUnsubscribeUrl: string;
+}
+
+/**
+ * A notification (or a daily digest of them). Carries RFC 2369/8058 headers so mail clients show
+ * their own 'unsubscribe' button, which unsubscribes in one POST without opening a page.
+ */
+export function notificationMail(language: Language, mail: NotificationMail): MailContent {
+  const paragraphs = [
+    ...(mail.intro ? [mail.intro] : []),
+    ...mail.lines.flatMap((line) =>
+      line.action
+        ? [line.text, `${line.action.label}${language === 'fr' ? ' :' : ':'} ${line.action.url}`]
+        : [line.text],
+    ),
+  ];
+  return {
+    ...render(
+      {
+        subject: mail.subject,
+        greeting: mail.greeting,
+        paragraphs,
+        action: mail.action,
+        closing: mail.footer,
+        signature: mail.signature,
+      },
+      language,
+    ),
+    headers: {
+      'List-Unsubscribe': `<${mail.oneClickUnsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
 
 /** The password reset message in the account's language. */
 export function passwordResetMail(language: Language, params: PasswordResetMail): MailContent {

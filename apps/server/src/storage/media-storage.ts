@@ -36,6 +36,11 @@ export interface MediaStorage {
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
   /**
+   * Removes the folder `prefix` (e.g. `users/<id>`) once its objects are deleted, so a deleted
+   * account leaves nothing named after it. A no-op where folders do not exist (S3).
+   */
+  deleteFolder(prefix: string): Promise<void>;
+  /**
    * Runs `fn` with a local file path holding the object (for ffmpeg/ffprobe), valid until `fn`
    * settles. Disk: the file itself — do not modify it. S3: a temporary download, removed after.
    */

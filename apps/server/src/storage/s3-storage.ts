@@ -239,6 +239,11 @@ export class S3Storage implements MediaStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  /** S3 has no folders: once every object under `prefix` is deleted, nothing names it. */
+  async deleteFolder(prefix: string): Promise<void> {
+    assertValidKey(prefix);
+  }
+
   async withLocalFile<TResult>(
     key: string,
     fn: (localPath: string) => Promise<TResult>,

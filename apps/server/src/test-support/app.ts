@@ -22,6 +22,9 @@ export interface TestApp {
 
 export const testOrigin = 'http://localhost:3000';
 
+/** A test app's environment, or one made from the origin it will have (its PUBLIC_URL). */
+export type TestEnv = NodeJS.ProcessEnv | ((url: string) => NodeJS.ProcessEnv);
+
 /**
  * The real app (routes, auth, pg-boss, TikTok sandbox) on a fresh test database, driven with
  * `app.inject()`. With `listen: true` it also serves real HTTP on a free port, which the server's
@@ -32,7 +35,7 @@ export const testOrigin = 'http://localhost:3000';
  * sessions and upload directory). Close it before the app it joins, which owns both.
  */
 export async function createTestApp(
-  env: NodeJS.ProcessEnv = {},
+  env: TestEnv = {},
   options: { listen?: boolean; sameDeploymentAs?: TestApp } = {},
 ): Promise<TestApp> {
   const joined = options.sameDeploymentAs;
@@ -44,7 +47,7 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     PUBLIC_URL: url,
     LOG_LEVEL: 'silent',
-    ...env,
+    ...(typeof env === 'function' ? env(url) : env),
   });
   const database = joined ? await openSharedDatabase(joined) : await openTestDatabase();
   const logger = pino({ level: 'silent' });

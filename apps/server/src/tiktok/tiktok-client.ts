@@ -8,12 +8,13 @@ import {
   initDataSchema,
   oauthErrorSchema,
   parseJsonKeepingBigIntegers,
+  pullInitDataSchema,
   statusDataSchema,
   tokenResponseSchema,
   userInfoDataSchema,
   videoListDataSchema,
   videoQueryDataSchema,
-  type publishStatusSchema,
+  publishStatusSchema,
   type userSchema,
   type videoSchema,
 } from './tiktok-schemas.ts';
@@ -32,7 +33,8 @@ export type TikTokScope =
 
 export type UserInfoField = keyof z.infer<typeof userSchema>;
 export type VideoField = keyof z.infer<typeof videoSchema>;
-export type PublishStatus = z.infer<typeof publishStatusSchema>;
+/** TikTok's documented statuses, and UNKNOWN for any other value (see `PostStatus.reportedStatus`). */
+export type PublishStatus = z.infer<typeof publishStatusSchema> | 'UNKNOWN';
 export type { PrivacyLevel };
 /** The video containers TikTok's upload accepts (and Cadence stores). */
 export const VIDEO_CONTENT_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const;
@@ -77,7 +79,8 @@ export interface TikTokTokenSet {
   refreshToken: string;
   /** Granted scopes: the person may have declined some of those requested. */
   scopes: string[];
-  tokenType: string;
+  /** "Bearer" when TikTok says; null when it does not (not every answer carries it). */
+  tokenType: string | null;
 }
 
 export interface TikTokUser {
@@ -98,7 +101,7 @@ export interface TikTokUser {
 }
 
 export interface CreatorInfo {
-  creatorAvatarUrl: string;
+  creatorAvatarUrl: string | null;
   creatorUsername: string;
   creatorNickname: string;
   /** Offer exactly these, with no default (TikTok's UX guidelines). */
@@ -128,6 +131,11 @@ export interface FileUploadPlan {
   totalChunkCount: number;
 }
 
+/** PULL_FROM_URL: TikTok downloads the video from this link (on a prefix the app verified). */
+export interface PullSource {
+  videoUrl: string;
+}
+
 export interface InitResult {
   /** Record it before uploading: a restarted worker resumes from it instead of posting twice. */
   publishId: string;
@@ -148,6 +156,8 @@ export interface UploadChunkInput {
 
 export interface PostStatus {
   status: PublishStatus;
+  /** The status as TikTok wrote it (differs from `status` only when that is UNKNOWN). */
+  reportedStatus: string;
   failReason: string | null;
   /** 19-digit ids, as strings; empty until published, and for posts only the creator can see. */
   publicPostIds: string[];
@@ -211,6 +221,18 @@ export interface TikTokClient {
     input: FileUploadPlan,
     options?: RequestOptions,
   ): Promise<InitResult>;
+  /** Direct post by PULL_FROM_URL: TikTok downloads the video; there is no upload_url. */
+  initDirectPostFromUrl(
+    accessToken: string,
+    input: PullSource & { postInfo: DirectPostInfo },
+    options?: RequestOptions,
+  ): Promise<{ publishId: string }>;
+  /** Inbox draft by PULL_FROM_URL. */
+  initInboxPostFromUrl(
+    accessToken: string,
+    input: PullSource,
+    options?: RequestOptions,
+  ): Promise<{ publishId: string }>;
   uploadChunk(uploadUrl: string, input: UploadChunkInput): Promise<'partial' | 'complete'>;
   fetchPostStatus(
     accessToken: string,
@@ -251,7 +273,7 @@ function toTokenSet(token: z.infer<typeof tokenResponseSchema>): TikTokTokenSet 
       .split(',')
       .map((scope) => scope.trim())
       .filter((scope) => scope.length > 0),
-    tokenType: token.token_type,
+    tokenType: token.token_type ?? null,
   };
 }
 
@@ -311,12 +333,13 @@ function postInfoBody(info: DirectPostInfo): Record<string, unknown> {
   return body;
 }
 
-function sourceInfoBody(plan: FileUploadPlan): Record<string, unknown> {
+function sourceInfoBody(source: FileUploadPlan | PullSource): Record<string, unknown> {
+  if ('videoUrl' in source) return { source: 'PULL_FROM_URL', video_url: source.videoUrl };
   return {
     source: 'FILE_UPLOAD',
-    video_size: plan.videoSize,
-    chunk_size: plan.chunkSize,
-    total_chunk_count: plan.totalChunkCount,
+    video_size: source.videoSize,
+    chunk_size: source.chunkSize,
+    total_chunk_count: source.totalChunkCount,
   };
 }
 
@@ -431,6 +454,35 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
     return toTokenSet(token.data);
   }
 
+  /**
+   * A video init: direct post (post_info + source_info) or inbox draft (source_info only), by
+   * FILE_UPLOAD or PULL_FROM_URL.
+   */
+  function initCall<TSchema extends z.ZodType>(
+    kind: 'direct' | 'inbox',
+    accessToken: string,
+    input: (FileUploadPlan | PullSource) & { postInfo?: DirectPostInfo },
+    dataSchema: TSchema,
+    requestOptions: RequestOptions | undefined,
+  ): Promise<z.output<TSchema>> {
+    const sourceInfo = sourceInfoBody(input);
+    return apiCall(
+      kind === 'direct' ? 'video_init' : 'inbox_init',
+      {
+        method: 'POST',
+        path:
+          kind === 'direct' ? '/v2/post/publish/video/init/' : '/v2/post/publish/inbox/video/init/',
+        accessToken,
+        body:
+          kind === 'direct' && input.postInfo !== undefined
+            ? { post_info: postInfoBody(input.postInfo), source_info: sourceInfo }
+            : { source_info: sourceInfo },
+      },
+      dataSchema,
+      requestOptions?.signal,
+    );
+  }
+
   async function apiCall<TSchema extends z.ZodType>(
     operation: string,
     request: {
@@ -543,7 +595,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         requestOptions?.signal,
       );
       return {
-        creatorAvatarUrl: data.creator_avatar_url,
+        creatorAvatarUrl: data.creator_avatar_url ?? null,
         creatorUsername: data.creator_username,
         creatorNickname: data.creator_nickname,
         privacyLevelOptions: data.privacy_level_options,
@@ -555,32 +607,22 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
     },
 
     async initDirectPost(accessToken, input, requestOptions) {
-      const data = await apiCall(
-        'video_init',
-        {
-          method: 'POST',
-          path: '/v2/post/publish/video/init/',
-          accessToken,
-          body: { post_info: postInfoBody(input.postInfo), source_info: sourceInfoBody(input) },
-        },
-        initDataSchema,
-        requestOptions?.signal,
-      );
+      const data = await initCall('direct', accessToken, input, initDataSchema, requestOptions);
       return { publishId: data.publish_id, uploadUrl: data.upload_url };
     },
 
+    async initDirectPostFromUrl(accessToken, input, requestOptions) {
+      const data = await initCall('direct', accessToken, input, pullInitDataSchema, requestOptions);
+      return { publishId: data.publish_id };
+    },
+
+    async initInboxPostFromUrl(accessToken, input, requestOptions) {
+      const data = await initCall('inbox', accessToken, input, pullInitDataSchema, requestOptions);
+      return { publishId: data.publish_id };
+    },
+
     async initInboxPost(accessToken, input, requestOptions) {
-      const data = await apiCall(
-        'inbox_init',
-        {
-          method: 'POST',
-          path: '/v2/post/publish/inbox/video/init/',
-          accessToken,
-          body: { source_info: sourceInfoBody(input) },
-        },
-        initDataSchema,
-        requestOptions?.signal,
-      );
+      const data = await initCall('inbox', accessToken, input, initDataSchema, requestOptions);
       return { publishId: data.publish_id, uploadUrl: data.upload_url };
     },
 
@@ -632,8 +674,10 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         statusDataSchema,
         requestOptions?.signal,
       );
+      const known = publishStatusSchema.safeParse(data.status);
       return {
-        status: data.status,
+        status: known.success ? known.data : 'UNKNOWN',
+        reportedStatus: data.status,
         failReason: data.fail_reason ?? null,
         publicPostIds: data.publicaly_available_post_id ?? [],
         uploadedBytes: data.uploaded_bytes ?? null,

@@ -76,16 +76,48 @@ describe('client response parsing', () => {
       fetch: async () => new Response(body, { status }),
     });
 
-  it('keeps numeric post ids exact', async () => {
-    const client = cannedClient(
+  /** A status fetch whose answer's `data` is that JSON. */
+  const statusAnswering = (data: string) =>
+    cannedClient(
       200,
-      '{"data":{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[7318563485761234567],"uploaded_bytes":1000},"error":{"code":"ok","message":"","log_id":"x"}}',
-    );
-    await expect(client.fetchPostStatus('act.x', 'v_pub_file~v2-1.1')).resolves.toEqual({
+      `{"data":${data},"error":{"code":"ok","message":"","log_id":"x"}}`,
+    ).fetchPostStatus('act.x', 'v_pub_file~v2-1.1');
+
+  it('keeps numeric post ids exact', async () => {
+    await expect(
+      statusAnswering(
+        '{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[7318563485761234567],"uploaded_bytes":1000}',
+      ),
+    ).resolves.toEqual({
       status: 'PUBLISH_COMPLETE',
+      reportedStatus: 'PUBLISH_COMPLETE',
       failReason: null,
       publicPostIds: ['7318563485761234567'],
       uploadedBytes: 1000,
+    });
+  });
+
+  it('reads a status value TikTok added later as UNKNOWN, keeping its words', async () => {
+    await expect(statusAnswering('{"status":"PROCESSING_MODERATION"}')).resolves.toEqual({
+      status: 'UNKNOWN',
+      reportedStatus: 'PROCESSING_MODERATION',
+      failReason: null,
+      publicPostIds: [],
+      uploadedBytes: null,
+    });
+  });
+
+  // TikTok documents token_type: "Bearer", but some answers leave it out.
+  it('accepts a token answer without token_type', async () => {
+    const client = cannedClient(
+      200,
+      '{"access_token":"act.x","expires_in":86400,"open_id":"o","refresh_expires_in":31536000,"refresh_token":"rft.x","scope":"user.info.basic,video.publish"}',
+    );
+    await expect(client.refreshToken('rft.old')).resolves.toMatchObject({
+      accessToken: 'act.x',
+      refreshToken: 'rft.x',
+      scopes: ['user.info.basic', 'video.publish'],
+      tokenType: null,
     });
   });
 

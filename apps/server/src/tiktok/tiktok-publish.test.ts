@@ -51,7 +51,7 @@ describe('TikTok client against the sandbox: Content Posting', () => {
   let kit: SandboxKit;
 
   beforeAll(async () => {
-    kit = await startSandboxKit({ processingMs: 300 });
+    kit = await startSandboxKit({ processingMs: 300, postIdDelayMs: 0 });
   });
   afterAll(async () => {
     await kit.sandbox.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userSchema, videoSchema } from './tiktok-schemas.ts';
+import { creatorInfoDataSchema, userSchema, videoSchema } from './tiktok-schemas.ts';
 
 // Links from TikTok are stored, then shown in <img src> and <a href>: only http(s) gets through.
 describe("TikTok's links", () => {
@@ -29,5 +29,19 @@ describe("TikTok's links", () => {
     });
     expect(user.avatar_url).toBeUndefined();
     expect(user.profile_deep_link).toBeUndefined();
+  });
+
+  it("drops a creator avatar that is not an http(s) link, keeping the creator's info", () => {
+    const creator = creatorInfoDataSchema.parse({
+      creator_avatar_url: 'javascript:alert(1)',
+      creator_username: 'camille',
+      creator_nickname: 'Camille',
+      privacy_level_options: ['SELF_ONLY'],
+      comment_disabled: false,
+      duet_disabled: false,
+      stitch_disabled: false,
+    });
+    expect(creator.creator_avatar_url).toBeUndefined();
+    expect(creator.creator_username).toBe('camille');
   });
 });

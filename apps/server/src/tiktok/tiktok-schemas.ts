@@ -46,7 +46,8 @@ export const tokenResponseSchema = z.object({
   refresh_expires_in: count,
   refresh_token: z.string().min(1),
   scope: z.string(),
-  token_type: z.string(),
+  // Documented as "Bearer", but not sent in every answer (tiktok-api.md §5).
+  token_type: z.string().optional(),
 });
 
 export const envelopeSchema = z.object({
@@ -77,7 +78,7 @@ export const userSchema = z.object({
 export const userInfoDataSchema = z.object({ user: userSchema });
 
 export const creatorInfoDataSchema = z.object({
-  creator_avatar_url: z.string(),
+  creator_avatar_url: webLink,
   creator_username: z.string(),
   creator_nickname: z.string(),
   privacy_level_options: z.array(z.string()),
@@ -92,6 +93,8 @@ export const initDataSchema = z.object({
   publish_id: z.string().min(1),
   upload_url: z.string().min(1),
 });
+/** PULL_FROM_URL's init answer: TikTok downloads the video, so no upload_url. */
+export const pullInitDataSchema = z.object({ publish_id: z.string().min(1) });
 
 export const publishStatusSchema = z.enum([
   'PROCESSING_UPLOAD',
@@ -102,7 +105,9 @@ export const publishStatusSchema = z.enum([
 ]);
 
 export const statusDataSchema = z.object({
-  status: publishStatusSchema,
+  // A value TikTok adds later must not fail a post that may well be published: the client reads
+  // it as UNKNOWN and the publisher keeps polling.
+  status: z.string().min(1),
   fail_reason: z.string().optional(),
   // (sic) TikTok's spelling.
   publicaly_available_post_id: z.array(id).optional(),

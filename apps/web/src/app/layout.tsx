@@ -7,6 +7,8 @@ import { BrandMark } from '../components/ui/brand.tsx';
 import { useSignOut } from '../features/auth/api/sign-out.ts';
 import { LanguageToggle } from '../components/language-toggle.tsx';
 import { SettingsIcon } from '../components/ui/icons.tsx';
+import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
+import { LiveEventsProvider } from '../lib/live-events.tsx';
 
 interface NavItem {
   to: string;
@@ -50,87 +52,95 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
   }
 
   return (
-    <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        {t('app.skipToContent')}
-      </a>
-      <header className="sticky top-0 z-30 bg-slate-950 text-white shadow-lg shadow-slate-950/10">
-        {/*
-          The full header (brand, Pro badge, the four Pro tabs, FR/EN, logout) needs about 1,130 px
-          in French, 940 px in English: it shows from xl (1280 px), in a container wide enough for
-          it, and below that the menu button takes over. Measured in Chromium at 1024/1280/1440 px.
+    <LiveEventsProvider>
+      <div className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          {t('app.skipToContent')}
+        </a>
+        <header className="sticky top-0 z-30 bg-slate-950 text-white shadow-lg shadow-slate-950/10">
+          {/*
+          The full header (brand, Pro badge, the five Pro tabs, bell, FR/EN, cog, logout) needs about
+          1,230 px in French: it shows from xl (1280 px), in a container wide enough for it, with
+          tight gaps and compact icon buttons (the bell cost 52 px: gaps went from 16 to 8 px, the
+          icons' padding from 8 to 6 px), and below that the menu
+          button takes over. Measured in Chromium at 1280 px (e2e/foundation.e2e.ts checks it).
         */}
-        <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
-          <Link
-            to="/tiktok"
-            className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight"
-          >
-            <BrandMark />
-            <span className="text-lg">{t('app.name')}</span>
-          </Link>
-          {me.isPro && (
-            <span
-              className="shrink-0 rounded-full bg-gradient-to-r from-brand-500 to-accent-500 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide"
-              data-testid="pro-badge"
+          <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6">
+            <Link
+              to="/tiktok"
+              className="flex shrink-0 items-center gap-2.5 font-bold tracking-tight"
             >
-              {t('nav.pro')}
-            </span>
-          )}
-          <MainNav items={items} className="ml-2 hidden flex-1 items-center gap-1 xl:flex" />
-          <AccountActions
-            onLogout={logout}
-            layout="bar"
-            className="ml-auto hidden shrink-0 items-center gap-2 xl:flex"
-          />
-          <button
-            type="button"
-            className="ml-auto rounded-lg p-2 text-slate-200 hover:bg-white/10 xl:hidden"
-            ref={menuButton}
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            <svg
-              className="h-6 w-6"
-              viewBox="0 0 24 24"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              aria-hidden="true"
-            >
-              {menuOpen ? (
-                <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
-              ) : (
-                <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
-              )}
-            </svg>
-          </button>
-        </div>
-        {menuOpen && (
-          <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 xl:hidden">
-            <MainNav
-              items={items}
-              className="flex flex-col gap-1 pt-3"
-              onNavigate={() => setMenuOpen(false)}
-            />
+              <BrandMark />
+              <span className="text-lg">{t('app.name')}</span>
+            </Link>
+            {me.isPro && (
+              <span
+                className="shrink-0 rounded-full bg-gradient-to-r from-brand-500 to-accent-500 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide"
+                data-testid="pro-badge"
+              >
+                {t('nav.pro')}
+              </span>
+            )}
+            <MainNav items={items} className="ml-1 hidden flex-1 items-center gap-1 xl:flex" />
+            {/* The bell stays in the bar on phones too, next to the menu button. */}
+            <div className="ml-auto shrink-0 xl:ml-0">
+              <NotificationBell />
+            </div>
             <AccountActions
               onLogout={logout}
-              layout="menu"
-              onNavigate={() => setMenuOpen(false)}
-              className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-white/10 pt-3"
+              layout="bar"
+              className="hidden shrink-0 items-center gap-1 xl:flex"
             />
+            <button
+              type="button"
+              className="rounded-lg p-2 text-slate-200 hover:bg-white/10 xl:hidden"
+              ref={menuButton}
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <svg
+                className="h-6 w-6"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+              >
+                {menuOpen ? (
+                  <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+                ) : (
+                  <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
+                )}
+              </svg>
+            </button>
           </div>
-        )}
-      </header>
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
-        {children}
-      </main>
-      <Footer />
-    </div>
+          {menuOpen && (
+            <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 xl:hidden">
+              <MainNav
+                items={items}
+                className="flex flex-col gap-1 pt-3"
+                onNavigate={() => setMenuOpen(false)}
+              />
+              <AccountActions
+                onLogout={logout}
+                layout="menu"
+                onNavigate={() => setMenuOpen(false)}
+                className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-white/10 pt-3"
+              />
+            </div>
+          )}
+        </header>
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+          {children}
+        </main>
+        <Footer />
+      </div>
+    </LiveEventsProvider>
   );
 }
 
@@ -181,7 +191,7 @@ function AccountActions({
           aria-label={t('nav.settings')}
           title={t('nav.settings')}
           className={({ isActive }) =>
-            `rounded-lg p-2 transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`
+            `rounded-lg p-1.5 transition ${isActive ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`
           }
         >
           <SettingsIcon className="h-5 w-5" />
@@ -201,7 +211,7 @@ function AccountActions({
       <button
         type="button"
         onClick={onLogout}
-        className="rounded-lg px-3 py-2 text-sm font-medium text-slate-300 hover:bg-white/5 hover:text-white"
+        className="rounded-lg px-2.5 py-2 text-sm font-medium text-slate-300 hover:bg-white/5 hover:text-white"
       >
         {t('nav.logout')}
       </button>

@@ -1,5 +1,4 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { AccountsPage } from '../features/accounts/accounts-page.tsx';
 import { AuthPage } from '../features/auth/components/auth-page.tsx';
 import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
@@ -7,9 +6,24 @@ import type { RouteTitle } from '../lib/document-title.ts';
 import { TitledOutlet } from './document-title.tsx';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 
-// Screens most visits never open are split off the initial bundle and loaded on navigation.
+// Every signed-in screen is split off the initial bundle (the sign-in page's) and loaded on
+// navigation; apps/web/scripts/route-budgets.mjs holds each route's first load to a budget.
+const lazyAccounts = () =>
+  import('../features/accounts/accounts-page.tsx').then((m) => ({ Component: m.AccountsPage }));
 const lazyScheduler = () =>
   import('../features/scheduler/scheduler-page.tsx').then((m) => ({ Component: m.SchedulerPage }));
+const lazyCalendar = () =>
+  import('../features/scheduler/calendar/calendar-page.tsx').then((m) => ({
+    Component: m.CalendarPage,
+  }));
+const lazyQueue = () =>
+  import('../features/scheduler/components/post-list-view.tsx').then((m) => ({
+    Component: m.QueueView,
+  }));
+const lazyHistory = () =>
+  import('../features/scheduler/components/post-list-view.tsx').then((m) => ({
+    Component: m.HistoryView,
+  }));
 const lazyStories = () =>
   import('../features/stories/stories-page.tsx').then((m) => ({ Component: m.StoriesPage }));
 const lazyAnalytics = () =>
@@ -30,6 +44,10 @@ const lazyResetPassword = () =>
   import('../features/auth/components/reset-password-page.tsx').then((m) => ({
     Component: m.ResetPasswordPage,
   }));
+const lazyUnsubscribe = () =>
+  import('../features/notifications/components/unsubscribe-page.tsx').then((m) => ({
+    Component: m.UnsubscribePage,
+  }));
 const lazyTerms = () =>
   import('../features/legal/components/terms-page.tsx').then((m) => ({ Component: m.TermsPage }));
 
@@ -48,6 +66,12 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/privacy', lazy: lazyPrivacy, handle: titled({ title: 'Privacy Policy' }) },
       { path: '/terms', lazy: lazyTerms, handle: titled({ title: 'Terms of Service' }) },
+      {
+        // An email's unsubscribe link: works signed in or out.
+        path: '/unsubscribe',
+        lazy: lazyUnsubscribe,
+        handle: titled({ titleKey: 'settings.notifications.unsubscribe.title' }),
+      },
       {
         path: '/auth/reset',
         lazy: lazyResetPassword,
@@ -68,15 +92,25 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { index: true, element: <Navigate to="/tiktok" replace /> },
+          { path: '/tiktok', lazy: lazyAccounts, handle: titled({ titleKey: 'nav.tiktok' }) },
           {
-            path: '/tiktok',
-            element: <AccountsPage />,
-            handle: titled({ titleKey: 'nav.tiktok' }),
-          },
-          {
+            // The form and the view tabs; the view below them is the child route's.
             path: '/scheduler',
             lazy: lazyScheduler,
             handle: titled({ titleKey: 'nav.scheduler' }),
+            children: [
+              { index: true, lazy: lazyQueue },
+              {
+                path: 'history',
+                lazy: lazyHistory,
+                handle: titled({ titleKey: 'scheduler.views.history' }),
+              },
+            ],
+          },
+          {
+            path: '/scheduler/calendar',
+            lazy: lazyCalendar,
+            handle: titled({ titleKey: 'calendar.title' }),
           },
           { path: '/stories', lazy: lazyStories, handle: titled({ titleKey: 'nav.stories' }) },
           { path: '/memes', lazy: lazyMemes, handle: titled({ titleKey: 'nav.memes' }) },

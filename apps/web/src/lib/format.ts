@@ -1,11 +1,41 @@
 import type { Language } from '@cadence/shared/errors';
 
-const locales: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
+export const locales: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
 
-/** A date and time in the browser's own time zone, in the interface language. */
-export function formatDateTime(value: Date | string, language: Language): string {
+/**
+ * A date and time in the interface language, on the clocks of `timeZone` (default: the
+ * browser's own zone).
+ */
+export function formatDateTime(
+  value: Date | string,
+  language: Language,
+  timeZone?: string,
+): string {
   return new Intl.DateTimeFormat(locales[language], {
     dateStyle: 'medium',
     timeStyle: 'short',
+    ...(timeZone !== undefined && { timeZone }),
   }).format(typeof value === 'string' ? new Date(value) : value);
+}
+
+/** '18:30' (24-hour in both languages) on the clocks of `timeZone`. */
+export function formatTime(value: Date | string, language: Language, timeZone: string): string {
+  return new Intl.DateTimeFormat(locales[language], {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(typeof value === 'string' ? new Date(value) : value);
+}
+
+/** A civil date 'yyyy-MM-dd' in words: 'jeudi 14 mars' ('2027' added when not this year). */
+export function formatCivilDate(date: string, language: Language, withYear: boolean): string {
+  return new Intl.DateTimeFormat(locales[language], {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    ...(withYear && { year: 'numeric' }),
+    // A civil date has no zone: read and written at UTC midnight, it never shifts a day.
+    timeZone: 'UTC',
+  }).format(new Date(`${date}T00:00:00Z`));
 }

@@ -9,7 +9,28 @@ export const queryKeys = {
     all: ['accounts'],
     creatorInfo: (accountId: string) => ['accounts', accountId, 'creator-info'],
   },
+  /** Every list of posts (queue, history, calendar): invalidating this reaches them all. */
   posts: ['posts'],
+  /** Under `posts`: whatever invalidates the posts also refreshes every calendar range. */
+  calendars: ['posts', 'calendar'],
+  calendar: (range: { from: string; to: string; timeZone: string }) => [
+    'posts',
+    'calendar',
+    range.from,
+    range.to,
+    range.timeZone,
+  ],
+  /** The schedule form's saved drafts. */
+  drafts: ['drafts'],
+  planning: {
+    /** An account's weekly posting slots and next free ones (they move as posts are added). */
+    slots: (accountId: string) => ['posts', 'slots', accountId],
+    /** The slots a form's timing would give (they depend on the posts already planned). */
+    preview: (body: object) => ['posts', 'preview', body],
+    /** Each account's posts today against the daily cap. */
+    today: (date: string, timeZone: string) => ['posts', 'today', date, timeZone],
+  },
+  postPages: (list: 'queue' | 'history', filters: object) => ['posts', list, filters],
   media: (id: string) => ['media', id],
   memes: {
     all: ['memes'],
@@ -28,5 +49,7 @@ export const queryKeys = {
     ],
     posts: (ids: readonly string[]) => ['analytics', 'posts', ids],
   },
+  /** The bell's list and the email choices of /settings. */
+  notifications: { list: ['notifications'], settings: ['notifications', 'settings'] },
   publicConfig: ['public-config'],
 } as const;

@@ -2,3 +2,20 @@
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
+
+/**
+ * The city an IANA zone is named after ('Europe/Paris' → 'Paris', 'America/New_York' →
+ * 'New York'); null for zones that name no place ('UTC', 'Etc/GMT-3').
+ */
+export function timeZoneCity(timeZone: string): string | null {
+  const [area, ...rest] = timeZone.split('/');
+  const city = rest.at(-1);
+  if (!city || area === 'Etc') return null;
+  return city.replace(/_/g, ' ');
+}
+
+/** The zone's offset as Intl writes it in `locale` ('UTC+3', 'GMT+3'), for zones without a city. */
+export function timeZoneOffsetName(timeZone: string, locale: string, at = new Date()): string {
+  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'shortGeneric' });
+  return parts.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+}

@@ -14,13 +14,25 @@ export type PrivacyLevel = z.infer<typeof privacyLevelSchema>;
 export const accountStatuses = ['not_connected', 'connected', 'reconnect_needed'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
 
-/** POST /api/accounts — the username is trimmed and stored as typed. */
+/**
+ * A TikTok username as Cadence keeps it: trimmed, without the leading '@' people often type
+ * ('@camille' and 'camille' are one account; case is compared insensitively by the database).
+ */
+export function normaliseUsername(username: string): string {
+  return username.trim().replace(/^@+/, '');
+}
+
+/** POST /api/accounts — the username is normalised (`normaliseUsername`) and stored. */
 export const createAccountSchema = z.object({
   username: z
     .string()
-    .trim()
-    .min(1, messageKey('errors.invalid_value'))
-    .max(64, messageKey('accounts.errors.usernameTooLong')),
+    .transform(normaliseUsername)
+    .pipe(
+      z
+        .string()
+        .min(1, messageKey('errors.invalid_value'))
+        .max(64, messageKey('accounts.errors.usernameTooLong')),
+    ),
 });
 export type CreateAccount = z.infer<typeof createAccountSchema>;
 
@@ -62,7 +74,8 @@ export const connectResponseSchema = z.object({ authorizeUrl: z.url() });
 export const creatorInfoSchema = z.object({
   nickname: z.string(),
   username: z.string(),
-  avatarUrl: z.string(),
+  /** An http(s) link, or null when TikTok sent none usable. */
+  avatarUrl: z.string().nullable(),
   privacyLevelOptions: z.array(privacyLevelSchema),
   commentDisabled: z.boolean(),
   duetDisabled: z.boolean(),
@@ -82,8 +95,10 @@ export const connectionErrorKinds = ['connection', 'token', 'state'] as const;
 export type ConnectionErrorKind = (typeof connectionErrorKinds)[number];
 
 /**
- * The scopes Cadence asks TikTok for (tiktok-api.md §1); `user.info.stats` gives analytics the
- * account's follower and likes counts (docs/tiktok-display-api.md).
+ * The scopes Cadence asks TikTok for (tiktok-api.md §1), each one used: `user.info.basic` and
+ * `user.info.profile` the account card (avatar, name, username); `user.info.stats` and
+ * `video.list` analytics (docs/tiktok-display-api.md); `video.publish` direct posts;
+ * `video.upload` 'Send to my TikTok inbox' (docs/tiktok-media-transfer.md).
  */
 export const requestedScopes = [
   'user.info.basic',

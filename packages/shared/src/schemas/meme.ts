@@ -108,6 +108,11 @@ export const memeExtractSchema = z.object({
   endSeconds: z.number().min(0),
   /** 0..1: how much the moment stands out from its surroundings. */
   score: z.number().min(0).max(1),
+  /**
+   * A detected highlight (its score stands out). False: a calm stretch that only fills the
+   * minute when the video has too few highlights; never presented as a detected moment.
+   */
+  highlight: z.boolean(),
   /** Same-origin URL served with the session cookie; null when no frame could be grabbed. */
   thumbnailUrl: z.string().nullable(),
   /** Part of the current (or next) compilation. */

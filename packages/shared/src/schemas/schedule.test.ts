@@ -259,6 +259,7 @@ describe('postSchema', () => {
       createdAt: '2025-06-10T10:00:00.000Z',
       timeZone: 'Europe/Paris',
       privacyLevel: 'PUBLIC_TO_EVERYONE',
+      delivery: 'direct',
       allowComment: true,
       allowDuet: false,
       allowStitch: false,
@@ -267,6 +268,7 @@ describe('postSchema', () => {
     };
     expect(postSchema.parse(post)).toEqual(post);
     expect(postSchema.safeParse({ ...post, status: 'queued' }).success).toBe(false);
+    expect(postSchema.safeParse({ ...post, delivery: 'draft' }).success).toBe(false);
     expect(postStatusSchema.options).toEqual([
       'pending',
       'publishing',

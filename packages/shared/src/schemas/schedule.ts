@@ -26,6 +26,7 @@ export const scheduleErrorKeys = [
   'errors.invalidField',
   'errors.postsMismatch',
   'errors.titleTooLong',
+  'errors.invalidCoverTime',
   'errors.selectPrivacy',
   'errors.commercialContentChoice',
   'errors.brandedContentPrivate',
@@ -44,6 +45,8 @@ export type ScheduleErrorKey = (typeof scheduleErrorKeys)[number];
 export const MAX_VIDEOS_PER_SCHEDULE = 50;
 /** TikTok's caption limit (post_info.title). */
 export const MAX_TITLE_LENGTH = 2200;
+/** TikTok's longest video (10 min): no cover frame can lie beyond it. */
+export const MAX_COVER_TIMESTAMP_MS = 600_000;
 /** Largest spacing value accepted, whatever the unit. */
 export const MAX_INTERVAL_VALUE = 1000;
 
@@ -123,6 +126,15 @@ export const postCaptionSchema = z.object(
   {
     mediaId: mediaIdSchema,
     title: z.string(key('errors.invalidField')).max(MAX_TITLE_LENGTH, key('errors.titleTooLong')),
+    /**
+     * The frame the creator picked as cover, in ms from the start (post_info.video_cover_timestamp_ms);
+     * omitted: TikTok picks. The server also checks it against the video's duration.
+     */
+    coverTimestampMs: z
+      .int(key('errors.invalidCoverTime'))
+      .min(0, key('errors.invalidCoverTime'))
+      .max(MAX_COVER_TIMESTAMP_MS, key('errors.invalidCoverTime'))
+      .optional(),
   },
   key('errors.postsMismatch'),
 );
@@ -156,6 +168,14 @@ function rulesCanRun(payload: { issues: readonly { path?: PropertyKey[]; continu
 export const overCapSchema = z.enum(['keep', 'postpone'], key('errors.invalidField'));
 export type OverCap = z.infer<typeof overCapSchema>;
 
+/**
+ * How a post reaches TikTok: 'direct' publishes it (video.publish); 'inbox' sends it to the
+ * creator's TikTok inbox as a draft they finish in the app (video.upload; TikTok allows 5
+ * pending inbox shares per creator per 24 h).
+ */
+export const deliverySchema = z.enum(['direct', 'inbox'], key('errors.invalidField'));
+export type Delivery = z.infer<typeof deliverySchema>;
+
 /** What every way of scheduling carries: the videos, their captions, the TikTok settings, consent. */
 const scheduleContentShape = {
   accountId: z.uuid(key('errors.selectTikTokAccount')),
@@ -169,6 +189,10 @@ const scheduleContentShape = {
   allowDuet: flagSchema,
   allowStitch: flagSchema,
   commercialContent: commercialContentSchema,
+  /** TikTok's 'AI-generated content' label (post_info.is_aigc); omitted: false. */
+  isAigc: flagSchema.optional(),
+  /** Unset: 'direct'. */
+  delivery: deliverySchema.optional(),
   // TikTok requires explicit consent (Music Usage Confirmation) before anything is posted.
   consent: z.literal(true, key('errors.consentRequired')),
 };
@@ -292,6 +316,8 @@ export const postSchema = z.object({
   /** The IANA zone the schedule was made in (its date and time were read in it). */
   timeZone: z.string(),
   privacyLevel: z.string(),
+  /** 'inbox': sent to the creator's TikTok inbox as a draft ('completed' once it is there). */
+  delivery: deliverySchema,
   allowComment: z.boolean(),
   allowDuet: z.boolean(),
   allowStitch: z.boolean(),

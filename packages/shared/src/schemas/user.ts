@@ -42,6 +42,8 @@ export const publicConfigSchema = z.object({
   maxUploadBytes: z.number().int().positive(),
   /** TIKTOK_DAILY_POST_CAP: posts per account per day Cadence plans for ('12/15 aujourd'hui'). */
   tiktokDailyPostCap: z.number().int().positive(),
+  /** TIKTOK_APP_AUDITED: false while TikTok has not audited the app ('Only me' on private accounts). */
+  tiktokAppAudited: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
@@ -78,3 +80,14 @@ export const healthSchema = z.object({
   uptimeSeconds: z.number(),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** POST /api/me/delete — deleting my account takes my password again. */
+export const deleteAccountSchema = z
+  .object({
+    password: z
+      .string({ message: messageKey('auth.errors.fillAllFields') })
+      .min(1, { message: messageKey('auth.errors.fillAllFields') })
+      .max(128, { message: messageKey('auth.errors.wrongCurrentPassword') }),
+  })
+  .strict();
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

@@ -37,6 +37,12 @@ const faultSchema = z.discriminatedUnion('action', [
     fail_reason: z.string().min(1),
   }),
   z.object({
+    action: z.literal('answer_status'),
+    publish_id: z.string().min(1),
+    status: z.string().min(1),
+    count: z.number().int().min(1).max(1000).default(1),
+  }),
+  z.object({
     action: z.literal('user_flags'),
     user: userTargetSchema,
     private_account: z.boolean().optional(),
@@ -100,6 +106,9 @@ function applyFault(state: SandboxState, fault: FaultRequest): void {
       return;
     case 'fail_post':
       control.failPost(fault.publish_id, fault.fail_reason);
+      return;
+    case 'answer_status':
+      control.answerStatus(fault.publish_id, fault.status, fault.count);
       return;
     case 'user_flags': {
       const target =

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import type { UserFlags } from '../control.ts';
 import { authorizeApiCall, parseBodyOrReject, sendEnvelope, sendEnvelopeError } from '../http.ts';
 import type { SandboxUser } from '../oauth-store.ts';
-import type { SandboxScope } from '../options.ts';
+import { UNAUDITED_ACTIVE_USER_CAP, type SandboxScope } from '../options.ts';
 import type { SandboxState } from '../sandbox-state.ts';
 import type { SandboxVideo } from '../video-catalog.ts';
+import { pullVideo } from '../pull-download.ts';
 
 const MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024;
 
@@ -134,7 +135,41 @@ function cannotPostNow(
   ) {
     return {
       code: 'spam_risk_too_many_pending_share',
-      message: 'The creator has too many pending shares.',
+      message: `The creator already has ${state.options.maxInboxSharesPerDay} pending inbox shares from the last 24 hours: they must post or delete some in the TikTok app first.`,
+    };
+  }
+  return null;
+}
+
+/**
+ * What an app TikTok has not audited yet may not do (content-sharing-guidelines): let a sixth
+ * creator post within 24 h, post to a public account, or post anything but SELF_ONLY.
+ * `privacyLevel` is null for creator_info (nothing chosen yet).
+ */
+function unauditedRefusal(
+  state: SandboxState,
+  auth: { user: SandboxUser; clientKey: string },
+  privacyLevel: string | null,
+): PublishGate | null {
+  if (state.oauth.findClient(auth.clientKey)?.unaudited !== true) return null;
+  const posters = state.posts.postersLastDay(auth.clientKey);
+  if (!posters.has(auth.user.openId) && posters.size >= UNAUDITED_ACTIVE_USER_CAP) {
+    return {
+      code: 'reached_active_user_cap',
+      message: `Unaudited clients can let at most ${UNAUDITED_ACTIVE_USER_CAP} users post in 24 hours.`,
+    };
+  }
+  if (privacyLevel === null) return null;
+  if (!state.control.flagsOf(auth.user.username).privateAccount) {
+    return {
+      code: 'unaudited_client_can_only_post_to_private_accounts',
+      message: 'Unaudited clients can only post to private accounts.',
+    };
+  }
+  if (privacyLevel !== 'SELF_ONLY') {
+    return {
+      code: 'unaudited_client_can_only_post_to_private_accounts',
+      message: 'Unaudited clients can only post with privacy_level SELF_ONLY.',
     };
   }
   return null;
@@ -211,7 +246,8 @@ export function registerApiRoutes(
     async (request, reply) => {
       const auth = authorizeApiCall(request, reply, state, 'creator_info', ['video.publish']);
       if (auth === null) return reply;
-      const blocked = cannotPostNow(state, auth.user, 'direct');
+      const blocked =
+        cannotPostNow(state, auth.user, 'direct') ?? unauditedRefusal(state, auth, null);
       // TikTok reports "cannot post now" with HTTP 200: only the body tells.
       if (blocked !== null) {
         return sendEnvelopeError(reply, state, 200, blocked.code, blocked.message);
@@ -241,15 +277,6 @@ export function registerApiRoutes(
     sourceInfo: z.infer<typeof sourceInfoSchema>,
     postInfo: z.infer<typeof postInfoSchema> | null,
   ): FastifyReply {
-    if (sourceInfo.source === 'PULL_FROM_URL') {
-      return sendEnvelopeError(
-        reply,
-        state,
-        403,
-        'url_ownership_unverified',
-        'The sandbox verifies no domains: use FILE_UPLOAD.',
-      );
-    }
     const blocked = cannotPostNow(state, auth.user, kind);
     if (blocked !== null)
       return sendEnvelopeError(reply, state, 403, blocked.code, blocked.message);
@@ -264,16 +291,13 @@ export function registerApiRoutes(
           'privacy_level is not one of the privacy_level_options from creator_info.',
         );
       }
-      const client = state.oauth.findClient(auth.clientKey);
-      if (client?.unaudited === true && postInfo.privacy_level !== 'SELF_ONLY') {
-        return sendEnvelopeError(
-          reply,
-          state,
-          403,
-          'unaudited_client_can_only_post_to_private_accounts',
-          'Unaudited clients can only post with privacy_level SELF_ONLY.',
-        );
+      const unaudited = unauditedRefusal(state, auth, postInfo.privacy_level);
+      if (unaudited !== null) {
+        return sendEnvelopeError(reply, state, 403, unaudited.code, unaudited.message);
       }
+    }
+    if (sourceInfo.source === 'PULL_FROM_URL') {
+      return startPull(reply, auth, kind, sourceInfo.video_url, postInfo);
     }
     const { video_size: videoSize, chunk_size: chunkSize } = sourceInfo;
     const planError =
@@ -291,12 +315,58 @@ export function registerApiRoutes(
       videoSize,
       chunkSize,
       totalChunkCount: sourceInfo.total_chunk_count,
+      videoUrl: null,
     });
     const query = new URLSearchParams({ upload_id: post.uploadId, upload_token: post.uploadToken });
     return sendEnvelope(reply, state, 200, {
       publish_id: post.publishId,
       upload_url: `${publicBaseUrl(request)}/upload/?${query.toString()}`,
     });
+  }
+
+  /**
+   * PULL_FROM_URL: only from a URL prefix the app verified (else url_ownership_unverified); the
+   * answer carries no upload_url, and the sandbox downloads the video while the status says
+   * PROCESSING_DOWNLOAD (pull-download.ts).
+   */
+  function startPull(
+    reply: FastifyReply,
+    auth: { user: SandboxUser; clientKey: string },
+    kind: 'direct' | 'inbox',
+    videoUrl: string,
+    postInfo: z.infer<typeof postInfoSchema> | null,
+  ): FastifyReply {
+    if (!URL.canParse(videoUrl) || !/^https?:$/.test(new URL(videoUrl).protocol)) {
+      return sendEnvelopeError(
+        reply,
+        state,
+        400,
+        'invalid_params',
+        'video_url must be an http(s) URL.',
+      );
+    }
+    const verified = state.oauth.findClient(auth.clientKey)?.verifiedUrlPrefixes ?? [];
+    if (!verified.some((prefix) => videoUrl.startsWith(prefix))) {
+      return sendEnvelopeError(
+        reply,
+        state,
+        403,
+        'url_ownership_unverified',
+        'video_url is not under a URL prefix or domain this app has verified.',
+      );
+    }
+    const post = state.posts.create({
+      kind,
+      clientKey: auth.clientKey,
+      openId: auth.user.openId,
+      postInfo,
+      videoSize: 0,
+      chunkSize: 0,
+      totalChunkCount: 0,
+      videoUrl,
+    });
+    void pullVideo(post, videoUrl, () => state.now());
+    return sendEnvelope(reply, state, 200, { publish_id: post.publishId });
   }
 
   fastify.post(
@@ -339,8 +409,14 @@ export function registerApiRoutes(
         return sendEnvelopeError(reply, state, 400, 'invalid_params', 'publish_id does not exist.');
       }
       const view = state.posts.statusOf(post);
+      let status: string = view.status;
+      const override = post.statusOverride;
+      if (override !== null && override.remaining > 0) {
+        override.remaining -= 1;
+        status = override.status;
+      }
       return sendEnvelope(reply, state, 200, {
-        status: view.status,
+        status,
         ...(view.failReason === null ? {} : { fail_reason: view.failReason }),
         publicaly_available_post_id: view.publicPostIds,
         uploaded_bytes: view.uploadedBytes,
@@ -402,7 +478,8 @@ export function registerApiRoutes(
     video: SandboxVideo,
     now: number,
   ): Record<string, unknown> {
-    const shareUrl = `https://www.tiktok.com/@${video.username}/video/${video.id}`;
+    // TikTok's address shape, on the sandbox's own page (a sandbox id exists nowhere else).
+    const shareUrl = `${publicBaseUrl(request)}/@${encodeURIComponent(video.username)}/video/${video.id}`;
     const metrics = state.videos.metricsOf(video, now);
     return {
       id: video.id,

@@ -99,6 +99,23 @@ describe('adding accounts', () => {
     await addAccount(bob, 'Maya.Creates');
     await api(alice, 'DELETE', `/api/accounts/${id}`);
   });
+
+  // Issue 12: '@camille' and 'Camille' are one TikTok account.
+  it("normalises usernames: no leading '@', compared whatever the case", async () => {
+    const id = await addAccount(alice, ' @camille ');
+    expect((await listAccounts(alice)).find((account) => account.id === id)?.username).toBe(
+      'camille',
+    );
+    for (const username of ['Camille', '@Camille', '@@camille']) {
+      const duplicate = await api(alice, 'POST', '/api/accounts', { username });
+      expect(duplicate.statusCode, username).toBe(409);
+      expect(duplicate.json()).toMatchObject({ fields: { username: 'accounts.errors.duplicate' } });
+    }
+    const bare = await api(alice, 'POST', '/api/accounts', { username: ' @ ' });
+    expect(bare.statusCode).toBe(400);
+    expect(await listAccounts(alice)).toHaveLength(1);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
 });
 
 describe('isolation between users', () => {

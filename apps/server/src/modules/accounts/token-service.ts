@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import type { Notify } from '../notifications/service.ts';
 import { newLease } from '../../db/lease.ts';
 import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
@@ -81,6 +82,8 @@ export function createTokenService(deps: {
   lockWaitMs?: number;
   /** Where failed lock renewals are reported. */
   logger?: Pick<Logger, 'warn'>;
+  /** Tells the account's owner it needs reconnecting, or that a refresh ahead of expiry failed. */
+  notify?: Notify;
 }) {
   const { accounts, cipher, tiktok } = deps;
   const now = deps.now ?? Date.now;
@@ -89,6 +92,19 @@ export function createTokenService(deps: {
   // A live holder keeps renewing its lock, so this bounds only a refresh that hangs.
   const lockWaitMs = deps.lockWaitMs ?? 2 * REFRESH_LOCK_MS;
   const inFlight = new Map<string, Promise<Grant>>();
+
+  async function notifyRefreshFailed(accountId: string): Promise<void> {
+    if (!deps.notify) return;
+    const account = await accounts.findById(accountId).catch(() => undefined);
+    if (!account) return;
+    const day = new Date(now()).toISOString().slice(0, 10);
+    await deps.notify({
+      userId: account.user_id,
+      type: 'token_refresh_failed',
+      dedupeKey: `token_refresh_failed:${accountId}:${day}`,
+      data: { account: account.username },
+    });
+  }
 
   /** The account's stored grant, or why there is none to use. */
   function usableGrant(accountId: string, account: AccountRow | undefined): Grant {
@@ -130,8 +146,16 @@ export function createTokenService(deps: {
         (error.kind === 'permanent' || error.kind === 'auth')
       ) {
         // Refused: only the refresh token we used is proven dead, not one stored since.
-        if (await accounts.markReconnectNeeded(accountId, used))
+        if (await accounts.markReconnectNeeded(accountId, used)) {
+          // Marked by this call alone (conditional on the token it used): one event per grant lost.
+          await deps.notify?.({
+            userId: account.user_id,
+            type: 'account_reconnect_needed',
+            dedupeKey: `account_reconnect_needed:${accountId}:${used.slice(-24)}`,
+            data: { account: account.username },
+          });
           throw new AccountNeedsReconnectError(accountId);
+        }
         return usableGrant(accountId, await accounts.findById(accountId));
       }
       throw error;
@@ -239,8 +263,11 @@ export function createTokenService(deps: {
         try {
           await refresh(id, seen);
           refreshed++;
-        } catch {
+        } catch (error) {
           failed++;
+          // Reconnect-needed has its own notification; anything else (TikTok down, a timeout)
+          // is said once a day per account while it lasts: the next sweep tries again.
+          if (!(error instanceof AccountNeedsReconnectError)) await notifyRefreshFailed(id);
         }
       }
       return { refreshed, failed };

@@ -30,6 +30,7 @@ const storedContentSchema = z.object({
   text: z.string(),
   html: z.string(),
   link: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
 });
 
 export class MailBusyError extends Error {

@@ -157,6 +157,23 @@ export function createMemeRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /**
+     * Frees a stage `owner` may still hold, for its job to be queued again: its renewals went
+     * unconfirmed (a slow database, a starved process), so it stopped without dying with its
+     * process, and this run is not counted towards the crash limit. False when no longer ours.
+     */
+    async handBack(id: string, owner: string): Promise<boolean> {
+      const result = await leased(id, owner)
+        .where('status', 'in', ['downloading', 'analysing', 'compiling'])
+        .set({
+          progress: 0,
+          unfinished_runs: sql<number>`greatest(unfinished_runs - 1, 0)`,
+          ...noLease,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     /** Extends the stage's lease; false once it is lost (cancelled, recompile, taken over). */
     renewLease: (id: string, lease: Lease) => leases.renew(id, lease),
 

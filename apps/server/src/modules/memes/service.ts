@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { newLease, type Lease } from '../../db/lease.ts';
-import { startHeartbeat } from '../../lib/heartbeat.ts';
+import { leaseLoss, startHeartbeat, type LeaseLostError } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { expectedRenderBytes, QuotaExceededError, type MediaService } from '../media/service.ts';
 import type { UserRepository } from '../users/repository.ts';
@@ -24,10 +24,12 @@ import { makeWorkDir } from '../../lib/work-dir.ts';
 import { VideoAnalysisError, analyzeVideo } from './engine/analyze.ts';
 import type { X264Preset } from '../../media/x264.ts';
 import { compileHighlights, extractThumbnails } from './engine/compile.ts';
+import { HIGHLIGHT_MIN_SCORE } from './engine/scoring.ts';
 import { VideoFetchError, fetchYouTubeVideo } from './engine/youtube.ts';
 import { parseYouTubeUrl } from './engine/youtube-url.ts';
 import type { StoredExtract } from './db-types.ts';
 import type { MemeAnalysisRow, MemeRepository } from './repository.ts';
+import type { Notify } from '../notifications/service.ts';
 
 /** How often a running stage renews its lease, which also tells it of a cancel (any process). */
 export const HEARTBEAT_MS = 500;
@@ -56,6 +58,8 @@ export interface MemeServiceDeps {
   /** x264 preset of the compilation (default 'veryfast'). */
   compilePreset?: X264Preset;
   logger: Logger;
+  /** Tells the owner its compilation is ready (bell, email). */
+  notify?: Notify;
   /** Active analyses allowed per user (default MAX_ACTIVE_MEME_ANALYSES_PER_USER). */
   maxActivePerUser?: number;
   /** A stage's lease and how often it is renewed (defaults LEASE_MS, HEARTBEAT_MS). */
@@ -64,6 +68,13 @@ export interface MemeServiceDeps {
 
 class StageStoppedError extends Error {
   override name = 'StageStoppedError';
+  constructor(
+    message: string,
+    /** 'unconfirmed': renewals never landed in time, and the stage may still be this run's. */
+    readonly leaseLost: LeaseLostError['kind'] | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** A stored source video the user deleted (or storage lost) while the analysis waited. */
@@ -133,6 +144,7 @@ export function createMemeService(deps: MemeServiceDeps) {
           startSeconds: extract.startSeconds,
           endSeconds: extract.endSeconds,
           score: extract.score,
+          highlight: extract.score >= HIGHLIGHT_MIN_SCORE,
           thumbnailUrl: extract.thumbnailKey ? `${base}/extracts/${extract.index}/thumbnail` : null,
           selected: extract.selected,
         })),
@@ -193,9 +205,25 @@ export function createMemeService(deps: MemeServiceDeps) {
     await progress.settled();
     if (running.get(id) === controller) running.delete(id);
     // Once the lease is gone nobody wants the stage's result, whatever it resolved with.
-    if (heartbeat.signal.aborted) throw new StageStoppedError('stopped');
+    if (heartbeat.signal.aborted) {
+      throw new StageStoppedError('stopped', leaseLoss(heartbeat.signal));
+    }
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
+  }
+
+  /** Queues again a stage whose lease went unconfirmed, if it was still `owner`'s. */
+  async function handBack(id: string, owner: string, stage: 'analyse' | 'compile'): Promise<void> {
+    try {
+      if (!(await repository.handBack(id, owner))) return;
+      logger.warn({ analysisId: id, stage }, 'lease not renewed in time: meme stage handed back');
+      await (stage === 'compile' ? deps.enqueueCompilation(id) : deps.enqueueAnalysis(id));
+    } catch (error) {
+      logger.warn(
+        { err: error, analysisId: id },
+        'could not hand back a meme stage after a slow lease',
+      );
+    }
   }
 
   /** Logs and records a failed stage; a stopped one (cancel) is just reported. */
@@ -207,6 +235,9 @@ export function createMemeService(deps: MemeServiceDeps) {
   ): Promise<StageOutcome> {
     if (error instanceof StageStoppedError) {
       logger.info({ analysisId: row.id, stage }, 'meme stage stopped');
+      // Stopped by renewals that never landed, the stage may still be ours: handed back now (the
+      // heartbeat has stopped), rather than left running in name until a worker restarts.
+      if (error.leaseLost === 'unconfirmed') await handBack(row.id, lease.owner, stage);
       return 'cancelled';
     }
     const reason = failReasonFor(error);
@@ -380,6 +411,13 @@ export function createMemeService(deps: MemeServiceDeps) {
       await discardMedia(row.user_id, result.id);
       throw new StageStoppedError('cancelled after the compilation');
     }
+    // A recompile is a new compilation: the lease that completed it names the event.
+    await deps.notify?.({
+      userId: row.user_id,
+      type: 'compilation_ready',
+      dedupeKey: `compilation_ready:${row.id}:${lease.owner}`,
+      data: { analysisId: row.id },
+    });
     // The previous compilation is superseded; one already scheduled stays (media refuses).
     if (row.result_media_id && row.result_media_id !== result.id) {
       await discardMedia(row.user_id, row.result_media_id);

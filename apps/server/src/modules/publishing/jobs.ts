@@ -7,6 +7,7 @@ import { defineQueue } from '../../jobs/queue.ts';
 import { DEFAULT_DAILY_POST_CAP } from '@cadence/shared/schedule/daily-cap';
 import { createDailyCapGuard } from './daily-cap.ts';
 import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
+import type { PullUrls } from './pull-urls.ts';
 import { createPublishingRepository } from './repository.ts';
 
 /** Wakes the publisher for one post: publish when due, resume an upload, poll TikTok's status. */
@@ -65,11 +66,16 @@ export interface PublishWorkerOptions {
 }
 
 /** What the publishing workers use, and nothing more. */
-export interface PublishingWorkerDeps extends Pick<PublisherDeps, 'tiktok' | 'tokens' | 'storage'> {
+export interface PublishingWorkerDeps extends Pick<
+  PublisherDeps,
+  'tiktok' | 'tokens' | 'storage' | 'notify'
+> {
   boss: PgBoss;
   db: Kysely<Database>;
   /** WORKER_CONCURRENCY: publish jobs one process works on at once. */
   concurrency: number;
+  /** createPullUrls(config): PULL_FROM_URL when TIKTOK_PULL_FROM_URL_PREFIX is set. */
+  pullUrls?: PullUrls | null;
   /** TIKTOK_DAILY_POST_CAP (default 15): posts beyond it are postponed to a day with room. */
   dailyPostCap?: number;
 }
@@ -89,6 +95,8 @@ export async function startPublishingWorkers(
     wake: (postId, at) => enqueuePublish(boss, postId, at),
     logger,
     dailyCap: createDailyCapGuard(deps.db, deps.dailyPostCap ?? DEFAULT_DAILY_POST_CAP),
+    ...(deps.notify && { notify: deps.notify }),
+    ...(deps.pullUrls !== null && deps.pullUrls !== undefined && { pullUrls: deps.pullUrls }),
     ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
     ...(options.retryDelayCapMs !== undefined && { retryDelayCapMs: options.retryDelayCapMs }),
   });

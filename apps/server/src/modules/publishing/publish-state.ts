@@ -103,6 +103,20 @@ export function pollDelayMs(pollCount: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, pollCount));
 }
 
+/** How long Cadence keeps asking for a published post's public id (TikTok's moderation). */
+export const POST_ID_WAIT_MS = 72 * 60 * 60 * 1000;
+
+/**
+ * Before the check that follows `checks` earlier ones for a post's public id: 1, 2, 4 … minutes,
+ * capped at one hour: about 75 status fetches over 72 h. Moderation "usually finishes within one
+ * minute"; starting at a minute keeps a batch of posts published together (10 awaiting ids on one
+ * account: 10 fetches a minute at first) well inside TikTok's 30 status fetches per minute per
+ * token, which the posts still processing share.
+ */
+export function postIdCheckDelayMs(checks: number): number {
+  return Math.min(3_600_000, 60_000 * 2 ** Math.max(0, checks));
+}
+
 /**
  * How to react to an error in a phase. Key rule: after video/init may have been received, never
  * init again — a timeout or dropped connection there is 'outcome_unknown', not a retry.

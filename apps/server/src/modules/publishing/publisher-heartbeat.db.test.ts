@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createPublisher } from './publisher.ts';
 import { createPublishingRepository, type PublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
+import { withSlowRenewals } from '../../test-support/slow-renewals.ts';
 
 const kit = usePublishingTestApp();
 
@@ -78,13 +79,7 @@ describe("the publisher's heartbeat", () => {
     const { db } = kit.t.context.database;
     const real = createPublishingRepository(db);
     // A database too slow to confirm any renewal within the lease (a starved machine).
-    const repository: PublishingRepository = {
-      ...real,
-      renewLease: async (id, lease) => {
-        await new Promise((resolve) => setTimeout(resolve, 3_000));
-        return real.renewLease(id, lease);
-      },
-    };
+    const repository = withSlowRenewals(real, 3_000);
     const { context } = kit.t;
     const woken: string[] = [];
     const publisher = createPublisher({

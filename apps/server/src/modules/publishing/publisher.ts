@@ -10,12 +10,14 @@ import {
   exceedsDurationLimit,
   VIDEO_CONTENT_TYPES,
   type DirectPostInfo,
+  type PostStatus,
   type TikTokClient,
   type VideoContentType,
 } from '../../tiktok/tiktok-client.ts';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { TokenService } from '../accounts/token-service.ts';
 import type { DailyCapGuard } from './daily-cap.ts';
+import type { PullUrls } from './pull-urls.ts';
 import {
   failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
@@ -23,10 +25,13 @@ import {
   MAX_POLLS,
   nextStep,
   pollDelayMs,
+  POST_ID_WAIT_MS,
+  postIdCheckDelayMs,
   reactToError,
   resumeChunkIndex,
   type PublishPhase,
 } from './publish-state.ts';
+import type { Notify } from '../notifications/service.ts';
 import type { PublishingRepository, PublishRow } from './repository.ts';
 
 /** The lease was lost before video init was sent: nothing reached TikTok, another worker owns the post. */
@@ -63,6 +68,13 @@ export interface PublisherDeps {
    * failing. Without it, a post TikTok refuses for its cap fails with that reason.
    */
   dailyCap?: DailyCapGuard;
+  /** Tells the post's owner (bell, email) it was published, failed or postponed. */
+  notify?: Notify;
+  /**
+   * PULL_FROM_URL (TIKTOK_PULL_FROM_URL_PREFIX): TikTok downloads the video from a signed link
+   * instead of the worker uploading chunks. Without it, FILE_UPLOAD.
+   */
+  pullUrls?: PullUrls;
 }
 
 /** The outcome of one `advance` call, for logs and tests. */
@@ -75,7 +87,11 @@ export type AdvanceOutcome =
   | 'retrying'
   | 'failed'
   | 'lease_lost'
-  | 'postponed';
+  | 'postponed'
+  /** Late public post ids (a completed post): found, asked again later, or no longer awaited. */
+  | 'post_id_found'
+  | 'post_id_pending'
+  | 'post_id_given_up';
 
 /** Why Cadence postponed a post (translation keys, shown with it). */
 export const postponeNotes = {
@@ -166,7 +182,15 @@ export function createPublisher(deps: PublisherDeps) {
       { status: 'failed', fail_reason: reason },
       { release: true },
     );
-    return kept ? 'failed' : 'lease_lost';
+    if (!kept) return 'lease_lost';
+    // The lease makes this the one run that failed the post: its owner names the event.
+    await deps.notify?.({
+      userId: post.user_id,
+      type: 'post_failed',
+      dedupeKey: `post_failed:${post.id}:${owner}`,
+      data: { postId: post.id, account: post.account_username, failReason: reason },
+    });
+    return 'failed';
   }
 
   /**
@@ -200,6 +224,12 @@ export function createPublisher(deps: PublisherDeps) {
     if (!kept) return 'lease_lost';
     logger.info({ postId: post.id, dueAt, note }, 'post postponed: daily cap reached');
     await wake(post.id, dueAt);
+    await deps.notify?.({
+      userId: post.user_id,
+      type: 'post_postponed',
+      dedupeKey: `post_postponed:${post.id}:${owner}`,
+      data: { postId: post.id, account: post.account_username, dueAt: dueAt.toISOString() },
+    });
     return 'postponed';
   }
 
@@ -258,11 +288,24 @@ export function createPublisher(deps: PublisherDeps) {
     owner: string,
     signal: AbortSignal,
   ): Promise<AdvanceOutcome> {
-    if (deps.dailyCap && (await deps.dailyCap.reachedBefore(post, new Date()))) {
+    const inbox = post.delivery === 'inbox';
+    // Inbox drafts are not posts: TikTok's daily post cap does not count them (its own 5 pending
+    // shares per 24 h does, answered by the inbox init).
+    if (!inbox && deps.dailyCap && (await deps.dailyCap.reachedBefore(post, new Date()))) {
       return postpone(post, owner, postponeNotes.cadenceCap, 'spam_risk_too_many_posts');
     }
     // Before TikTok creates a post we could never upload to.
     if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
+    const plan = planChunks(post.size_bytes);
+    const filePlan = { videoSize: post.size_bytes, ...plan };
+    // TikTok pulls the video from a signed link (PULL_FROM_URL), or the worker uploads chunks.
+    const pull = deps.pullUrls ? { videoUrl: deps.pullUrls.urlFor(post.id) } : null;
+    if (inbox) {
+      // The creator chooses caption, privacy and interactions in the TikTok app.
+      return sendInit(post, owner, signal, plan, (token) =>
+        pull ? tiktok.initInboxPostFromUrl(token, pull) : tiktok.initInboxPost(token, filePlan),
+      );
+    }
     const creator = await tokens.withAccessToken(post.account_id, (token) =>
       tiktok.queryCreatorInfo(token),
     );
@@ -274,7 +317,6 @@ export function createPublisher(deps: PublisherDeps) {
     }
     const privacyLevel = privacyLevels.find((level) => level === post.privacy_level);
     if (privacyLevel === undefined) return fail(post, owner, 'privacy_level_option_mismatch');
-    const plan = planChunks(post.size_bytes);
     const postInfo: DirectPostInfo = {
       title: post.title,
       privacyLevel,
@@ -283,7 +325,27 @@ export function createPublisher(deps: PublisherDeps) {
       disableStitch: !post.allow_stitch || creator.stitchDisabled,
       brandContentToggle: post.commercial_content.enabled && post.commercial_content.brandedContent,
       brandOrganicToggle: post.commercial_content.enabled && post.commercial_content.yourBrand,
+      isAigc: post.is_aigc,
+      ...(post.cover_timestamp_ms !== null && { videoCoverTimestampMs: post.cover_timestamp_ms }),
     };
+    return sendInit(post, owner, signal, plan, (token) =>
+      pull
+        ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo })
+        : tiktok.initDirectPost(token, { ...filePlan, postInfo }),
+    );
+  }
+
+  /**
+   * Sends a video init (direct or inbox), records its publish_id, then uploads. From the moment
+   * the request may leave until publish_id is stored, a crash leaves the outcome unknown.
+   */
+  async function sendInit(
+    post: AccountPublishRow,
+    owner: string,
+    signal: AbortSignal,
+    plan: { chunkSize: number; totalChunkCount: number },
+    send: (token: string) => Promise<{ publishId: string; uploadUrl?: string }>,
+  ): Promise<AdvanceOutcome> {
     let result;
     try {
       result = await tokens.withAccessToken(post.account_id, async (token) => {
@@ -298,16 +360,21 @@ export function createPublisher(deps: PublisherDeps) {
           { touch: false },
         );
         if (!marked) throw new InitLeaseLostError();
-        return tiktok.initDirectPost(token, {
-          videoSize: post.size_bytes,
-          chunkSize: plan.chunkSize,
-          totalChunkCount: plan.totalChunkCount,
-          postInfo,
-        });
+        return send(token);
       });
     } catch (error) {
       if (error instanceof InitLeaseLostError) return 'lease_lost';
       return react(post, owner, error, 'init');
+    }
+    if (result.uploadUrl === undefined) {
+      // PULL_FROM_URL: nothing to upload, TikTok downloads it (PROCESSING_DOWNLOAD) meanwhile.
+      const pulled = {
+        publish_id: result.publishId,
+        video_size: post.size_bytes,
+        uploaded_bytes: post.size_bytes,
+        poll_count: 0,
+      };
+      return (await later(post, owner, pollDelayMs(0), pulled)) ? 'waiting' : 'lease_lost';
     }
     const progress = {
       publish_id: result.publishId,
@@ -411,32 +478,132 @@ export function createPublisher(deps: PublisherDeps) {
     );
     switch (status.status) {
       case 'PUBLISH_COMPLETE': {
+        const tiktokPostId = status.publicPostIds[0] ?? null;
+        // TikTok lets the public id out once moderation is done, minutes to hours after
+        // PUBLISH_COMPLETE; posts only the creator sees never get one.
+        const awaitId = tiktokPostId === null && post.privacy_level !== 'SELF_ONLY';
+        const checkAt = new Date(Date.now() + idCheckDelayMs(0));
         const kept = await repository.update(
           post.id,
           owner,
           {
             status: 'completed',
-            tiktok_post_id: status.publicPostIds[0] ?? null,
+            tiktok_post_id: tiktokPostId,
             published_at: new Date(),
             fail_reason: null,
+            ...(awaitId && { post_id_checks: 0, wake_at: checkAt }),
           },
           { release: true },
         );
-        if (kept) logger.info({ postId: post.id, publishId }, 'post published');
-        return kept ? 'published' : 'lease_lost';
+        if (!kept) return 'lease_lost';
+        logger.info({ postId: post.id, publishId, awaitId }, 'post published');
+        await deps.notify?.({
+          userId: post.user_id,
+          type: 'post_published',
+          dedupeKey: `post_published:${post.id}`,
+          data: { postId: post.id, account: post.account_username },
+        });
+        if (awaitId) await wake(post.id, checkAt);
+        return 'published';
       }
       case 'FAILED':
         return failedOnTikTok(post, owner, status.failReason);
+      case 'SEND_TO_USER_INBOX':
+        // An inbox draft is done once it is in the creator's inbox: they finish it in the app.
+        if (post.delivery === 'inbox') {
+          const kept = await repository.update(
+            post.id,
+            owner,
+            { status: 'completed', published_at: new Date(), fail_reason: null },
+            { release: true },
+          );
+          if (kept) logger.info({ postId: post.id, publishId }, 'draft sent to the TikTok inbox');
+          return kept ? 'published' : 'lease_lost';
+        }
+        return pollAgain(post, owner, status);
+      case 'UNKNOWN':
+        // A status TikTok added since: not a failure (the post may well be published).
+        logger.warn(
+          { postId: post.id, publishId, reportedStatus: status.reportedStatus },
+          'unknown publish status from TikTok: polling on',
+        );
+        return pollAgain(post, owner, status);
       case 'PROCESSING_UPLOAD':
       case 'PROCESSING_DOWNLOAD':
-      case 'SEND_TO_USER_INBOX': {
-        if (post.poll_count >= MAX_POLLS) return fail(post, owner, 'status_timeout');
-        const kept = await later(post, owner, pollDelayMs(post.poll_count + 1), {
-          poll_count: post.poll_count + 1,
-        });
-        return kept ? 'waiting' : 'lease_lost';
-      }
+        return pollAgain(post, owner, status);
     }
+  }
+
+  /** Still processing: the next status check, later each time, up to MAX_POLLS. */
+  async function pollAgain(
+    post: AccountPublishRow,
+    owner: string,
+    status: PostStatus,
+  ): Promise<AdvanceOutcome> {
+    if (post.poll_count >= MAX_POLLS) {
+      return fail(post, owner, 'status_timeout', { lastStatus: status.reportedStatus });
+    }
+    const kept = await later(post, owner, pollDelayMs(post.poll_count + 1), {
+      poll_count: post.poll_count + 1,
+    });
+    return kept ? 'waiting' : 'lease_lost';
+  }
+
+  function idCheckDelayMs(checks: number): number {
+    return Math.min(postIdCheckDelayMs(checks), retryDelayCapMs);
+  }
+
+  /**
+   * One check for a completed post's late public id: the post is leased for that single status
+   * fetch, and the row says when the next one is due, so a crash only delays it (the sweep wakes
+   * it). A failed check is simply the next one's business; the checks stop once the id is there,
+   * after 72 h, when TikTok says FAILED (taken down in moderation) or the account is deleted.
+   */
+  async function lookUpPostId(postId: string): Promise<AdvanceOutcome> {
+    const lease = newLease(leaseMs);
+    const post = await repository.claimPostIdCheck(postId, lease);
+    if (!post) return 'busy';
+    const owner = lease.owner;
+    const stopLooking = async () =>
+      (await repository.update(post.id, owner, { post_id_checks: null }, { release: true }))
+        ? 'post_id_given_up'
+        : 'lease_lost';
+    const { account_id: accountId, publish_id: publishId } = post;
+    if (accountId === null || publishId === null) return stopLooking();
+    let status: PostStatus | null = null;
+    try {
+      status = await tokens.withAccessToken(accountId, (token) =>
+        tiktok.fetchPostStatus(token, publishId),
+      );
+    } catch (error) {
+      logger.warn({ err: error, postId }, 'post id check failed: the next one tries again');
+    }
+    const found = status?.status === 'PUBLISH_COMPLETE' ? status.publicPostIds[0] : undefined;
+    if (found !== undefined) {
+      const kept = await repository.update(
+        post.id,
+        owner,
+        { tiktok_post_id: found, post_id_checks: null },
+        { release: true },
+      );
+      if (kept) logger.info({ postId, tiktokPostId: found }, 'public post id received');
+      return kept ? 'post_id_found' : 'lease_lost';
+    }
+    const publishedAt = post.published_at?.getTime() ?? 0;
+    if (status?.status === 'FAILED' || Date.now() - publishedAt >= POST_ID_WAIT_MS) {
+      logger.warn({ postId, status: status?.reportedStatus }, 'no public post id: checks stop');
+      return stopLooking();
+    }
+    const checks = (post.post_id_checks ?? 0) + 1;
+    const at = new Date(Date.now() + idCheckDelayMs(checks));
+    const kept = await repository.update(
+      post.id,
+      owner,
+      { post_id_checks: checks, wake_at: at },
+      { release: true, touch: false },
+    );
+    if (kept) await wake(post.id, at);
+    return kept ? 'post_id_pending' : 'lease_lost';
   }
 
   async function step(
@@ -481,6 +648,9 @@ export function createPublisher(deps: PublisherDeps) {
     /** Does the next step for a post (the handler of every publish job). Never throws for TikTok errors. */
     async advance(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
       const current = await repository.findStatus(postId);
+      if (current?.status === 'completed' && current.awaiting_post_id) {
+        return lookUpPostId(postId);
+      }
       if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
         return 'not_ready';
       if (current.status === 'pending' && !current.due) return 'not_ready';

@@ -6,7 +6,7 @@ const kit = usePublishingTestApp();
 const { ledgerPostsTitled, postNamed, waitForStatus, freshAccount, publishNow } = kit;
 
 describe('publishing through the sandbox', () => {
-  it('publishes an immediate public post once, byte for byte, with its TikTok URL', async () => {
+  it('publishes an immediate public post once, byte for byte, with its page on the sandbox', async () => {
     const { post, sha256 } = await publishNow('First post #hello');
     const done = await waitForStatus(post.id, ['completed', 'failed']);
     expect(done.status, done.failReason ?? '').toBe('completed');
@@ -20,9 +20,37 @@ describe('publishing through the sandbox', () => {
       disable_duet: true,
     });
     expect(done.tiktokPostId).toBe(published?.post_ids[0]);
+    // Sandbox mode: the sandbox's own page, at TikTok's address shape (not tiktok.com).
     expect(done.tiktokPostUrl).toBe(
-      `https://www.tiktok.com/@${done.accountUsername}/video/${published?.post_ids[0]}`,
+      `${kit.t.url}/sandbox/tiktok/@${done.accountUsername}/video/${published?.post_ids[0]}`,
     );
+    const page = await fetch(done.tiktokPostUrl ?? '');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`@${done.accountUsername}`);
+    expect(html).toContain('First post #hello');
+  });
+
+  // Issue 12: the creator's 'AI-generated content' label and chosen cover frame reach TikTok.
+  it('sends is_aigc and the chosen cover frame in post_info', async () => {
+    const { id: account } = await freshAccount();
+    const video = await addVideo(kit.t, kit.user, kit.dir, 'covered');
+    const created = await createSchedule(kit.t, kit.user, {
+      ...scheduleBody(account, [video.mediaId], { isAigc: true }),
+      posts: [{ mediaId: video.mediaId, title: 'Covered #ai', coverTimestampMs: 700 }],
+    });
+    const done = await waitForStatus(created.posts[0]?.id ?? '', ['completed', 'failed']);
+    expect(done.status, done.failReason ?? '').toBe('completed');
+    const [published] = ledgerPostsTitled('Covered #ai');
+    expect(published?.post_info).toMatchObject({ is_aigc: true, video_cover_timestamp_ms: 700 });
+
+    // Without a choice, TikTok picks the cover and the label stays off.
+    const { post } = await publishNow('Plain cover');
+    await waitForStatus(post.id, ['completed', 'failed']);
+    expect(ledgerPostsTitled('Plain cover')[0]?.post_info).toMatchObject({
+      is_aigc: false,
+      video_cover_timestamp_ms: null,
+    });
   });
 
   it('does not publish before the due time, then publishes after it', async () => {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
-import type { CommercialContent } from '@cadence/shared/schemas/schedule';
+import type { CommercialContent, Delivery } from '@cadence/shared/schemas/schedule';
 import {
   heldBy,
   holdLease,
@@ -25,10 +25,12 @@ export type PublishRow = PostRow & {
   size_bytes: number;
   duration_seconds: number;
   privacy_level: string;
+  delivery: Delivery;
   allow_comment: boolean;
   allow_duet: boolean;
   allow_stitch: boolean;
   commercial_content: CommercialContent;
+  is_aigc: boolean;
 };
 
 const now = () => sql<Date>`clock_timestamp()`;
@@ -78,12 +80,31 @@ export function createPublishingRepository(db: Kysely<Database>) {
           'media.size_bytes',
           'media.duration_seconds',
           'schedules.privacy_level',
+          'schedules.delivery',
           'schedules.allow_comment',
           'schedules.allow_duet',
           'schedules.allow_stitch',
           'schedules.commercial_content',
+          'schedules.is_aigc',
         ])
         .where('posts.id', '=', postId)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Takes a completed post whose public id is still awaited and whose check is due, for one
+     * status fetch; undefined when it is not (found meanwhile, not due, or held by another).
+     */
+    claimPostIdCheck(postId: string, lease: Lease) {
+      return db
+        .updateTable('posts')
+        .set(holdLease(lease))
+        .where('id', '=', postId)
+        .where('status', '=', 'completed')
+        .where('post_id_checks', 'is not', null)
+        .where('wake_at', '<=', now())
+        .where(leaseFree())
+        .returning(['id', 'account_id', 'publish_id', 'published_at', 'post_id_checks'])
         .executeTakeFirst();
     },
 
@@ -119,6 +140,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
           'status',
           'account_id',
           sql<boolean>`due_at <= ${now()}`.as('due'),
+          sql<boolean>`post_id_checks is not null`.as('awaiting_post_id'),
           sql<boolean>`not ${leaseFree()}`.as('leased'),
         ])
         .where('id', '=', postId)
@@ -174,7 +196,13 @@ export function createPublishingRepository(db: Kysely<Database>) {
           eb
             .selectFrom('posts')
             .select('id')
-            .where('status', 'in', ['pending', 'publishing'])
+            .where((eb) =>
+              eb.or([
+                eb('status', 'in', ['pending', 'publishing']),
+                // Completed posts whose public id is still awaited (migration 0019).
+                eb('post_id_checks', 'is not', null),
+              ]),
+            )
             .where(
               'wake_at',
               '<=',

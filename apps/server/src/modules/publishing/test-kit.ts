@@ -15,8 +15,11 @@ import {
   type ScheduleTestApp,
   type TestUser,
 } from '../schedules/test-kit.ts';
+import type { NotificationEvent } from '../notifications/service.ts';
 import { startPublishingWorkers } from './jobs.ts';
 import type { Publisher } from './publisher.ts';
+import { createPullUrls } from './pull-urls.ts';
+import type { TestEnv } from '../../test-support/app.ts';
 
 export interface PublishingTestApp extends ScheduleTestApp {
   /** The one creator every test of the file posts as. */
@@ -38,23 +41,31 @@ export interface PublishingTestApp extends ScheduleTestApp {
 
 /**
  * Registers the hooks of a publishing test file: the schedules test app, one signed-up creator
- * and the real publishing workers, with TikTok's one-minute back-offs shortened so faults clear
- * quickly.
+ * and the real publishing workers (notifying as in production), with TikTok's one-minute
+ * back-offs shortened so faults clear quickly. `env` adds to the test app's environment, read
+ * when the app starts (e.g. TIKTOK_APP_AUDITED=false). The sandbox gives post ids at once unless
+ * `env` sets TIKTOK_SANDBOX_POST_ID_DELAY_MS.
  */
-export function usePublishingTestApp(): PublishingTestApp {
-  const base = useScheduleTestApp('cadence-publishing-');
+export function usePublishingTestApp(env: TestEnv = {}): PublishingTestApp {
+  // The post id comes with PUBLISH_COMPLETE unless a test is about its moderation delay.
+  const base = useScheduleTestApp('cadence-publishing-', (url) => ({
+    TIKTOK_SANDBOX_POST_ID_DELAY_MS: '0',
+    ...(typeof env === 'function' ? env(url) : env),
+  }));
   let user: TestUser | undefined;
   let publisher: Publisher | undefined;
   beforeAll(async () => {
     user = await signUp(base.t, 'creator@example.com');
     const { context } = base.t;
     const deps = {
+      pullUrls: createPullUrls(context.config),
       boss: context.boss,
       db: context.database.db,
       tiktok: context.tiktok,
       tokens: context.tokens,
       storage: context.storage,
       concurrency: context.config.worker.concurrency,
+      notify: (event: NotificationEvent) => context.notifications.notify(event),
     };
     publisher = await startPublishingWorkers(deps, pino({ level: 'silent' }), {
       retryDelayCapMs: 300,

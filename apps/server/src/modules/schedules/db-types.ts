@@ -2,6 +2,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type {
   CommercialContent,
+  Delivery,
   PostStatus,
   PublishType,
   SpacedIntervalInput,
@@ -25,6 +26,10 @@ export interface ScheduleTable {
   allow_duet: boolean;
   allow_stitch: boolean;
   commercial_content: ColumnType<CommercialContent, string, string>;
+  /** TikTok's 'AI-generated content' label (post_info.is_aigc; migration 0018). */
+  is_aigc: Generated<boolean>;
+  /** Migration 0019. */
+  delivery: Generated<Delivery>;
   created_at: Generated<Date>;
 }
 
@@ -37,6 +42,8 @@ export interface PostTable {
   account_username: string;
   media_id: string;
   title: string;
+  /** The frame the creator chose as cover (post_info.video_cover_timestamp_ms; migration 0018). */
+  cover_timestamp_ms: number | null;
   due_at: Date;
   randomized: Generated<boolean>;
   jitter_minutes: Generated<number>;
@@ -58,6 +65,8 @@ export interface PostTable {
   uploaded_bytes: Generated<number>;
   poll_count: Generated<number>;
   tiktok_post_id: string | null;
+  /** Checks made for the public id of a completed post; null when not looking (migration 0019). */
+  post_id_checks: number | null;
   published_at: Date | null;
   /** Translation key: why Cadence moved the post by itself (migration 0014). */
   note: string | null;

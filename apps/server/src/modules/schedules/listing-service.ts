@@ -8,9 +8,11 @@ import {
   type ListKind,
   type PostListing,
 } from './post-listing.ts';
-import { thumbnailUrl, toPost } from './post-view.ts';
+import { postViewer, thumbnailUrl } from './post-view.ts';
 
 export interface PostListingServiceDeps {
+  /** Where TikTok's video pages are: config.tiktok.authBase (the sandbox in sandbox mode). */
+  tiktokWebBase: string;
   listing: PostListing;
   users: Pick<UserRepository, 'timeZoneOf'>;
   /** TIKTOK_DAILY_POST_CAP. */
@@ -43,6 +45,7 @@ function shorten(title: string): string {
 /** The queue, the history and the calendar of the signed-in user. */
 export function createPostListingService(deps: PostListingServiceDeps) {
   const { listing, users, dailyPostCap } = deps;
+  const toPost = postViewer(deps.tiktokWebBase);
 
   return {
     /** A page of the queue (soonest first) or the history (latest first). */

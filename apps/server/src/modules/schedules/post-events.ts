@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Post } from '@cadence/shared/schemas/schedule';
 
 /**
- * Live post updates over Server-Sent Events, by polling: each open stream asks the database every
+ * Live post updates (and new notifications) over Server-Sent Events, by polling: each open stream asks the database every
  * second for the user's posts changed in the last few seconds and sends those whose JSON differs
  * from what it last sent. Chosen over in-process events or LISTEN/NOTIFY because status changes
  * are written by whichever process runs the publisher (the HTTP process with PGlite, separate
@@ -11,6 +11,11 @@ import type { Post } from '@cadence/shared/schemas/schedule';
  */
 export interface PostStreamOptions {
   changedSince(since: Date): Promise<Post[]>;
+  /**
+   * The user's notifications created since then, sent as `notification` events on the same
+   * stream (the bell in the header follows it), each once.
+   */
+  notificationsSince?(since: Date): Promise<Array<{ id: string }>>;
   pollMs?: number;
   heartbeatMs?: number;
   /** Re-read this far back: a transaction may commit after a later one (updated_at order ≠ commit order). */
@@ -37,6 +42,7 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
   const sessionCheckMs = options.sessionCheckMs ?? 5_000;
   let sessionCheckedAt = Date.now();
   let sent = new Map<string, string>();
+  let sentNotifications = new Set<string>();
   let since = new Date(Date.now() - overlapMs);
   let closed = false;
   let pollTimer: NodeJS.Timeout | undefined;
@@ -74,6 +80,17 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
         if (sent.get(post.id) !== json) response.write(`event: post\ndata: ${json}\n\n`);
       }
       sent = next;
+      if (options.notificationsSince) {
+        const notifications = await options.notificationsSince(since);
+        if (closed) return;
+        const seen = new Set<string>();
+        for (const notification of notifications) {
+          seen.add(notification.id);
+          if (!sentNotifications.has(notification.id))
+            response.write(`event: notification\ndata: ${JSON.stringify(notification)}\n\n`);
+        }
+        sentNotifications = seen;
+      }
       since = new Date(startedAt - overlapMs);
     } catch (error) {
       options.onError?.(error);

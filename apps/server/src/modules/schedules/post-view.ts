@@ -1,9 +1,13 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
 import type { PostViewRow } from './repository.ts';
 
-/** TikTok's public URL of a published video. */
-export function tiktokPostUrl(username: string, postId: string): string {
-  return `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${encodeURIComponent(postId)}`;
+/**
+ * The page of a published video: `{webBase}/@username/video/id`, where webBase is TikTok's web
+ * origin (config.tiktok.authBase, https://www.tiktok.com) or, in sandbox mode, the sandbox, which
+ * serves the same address shape (a sandbox id exists nowhere on tiktok.com).
+ */
+export function tiktokPostUrl(webBase: string, username: string, postId: string): string {
+  return `${webBase}/@${encodeURIComponent(username)}/video/${encodeURIComponent(postId)}`;
 }
 
 /** Where the browser gets a video's thumbnail; null when it has none. */
@@ -11,9 +15,12 @@ export function thumbnailUrl(mediaId: string, thumbnailKey: string | null): stri
   return thumbnailKey ? `/api/media/${encodeURIComponent(mediaId)}/thumbnail` : null;
 }
 
-/** A post row as the API shows it (postSchema). */
-export function toPost(row: PostViewRow): Post {
-  return {
+/** Turns a post row into what the API shows (postSchema). */
+export type PostViewer = (row: PostViewRow) => Post;
+
+/** The post view of a deployment whose TikTok video pages are under `tiktokWebBase`. */
+export function postViewer(tiktokWebBase: string): PostViewer {
+  return (row) => ({
     id: row.id,
     scheduleId: row.schedule_id,
     accountId: row.account_id,
@@ -28,14 +35,17 @@ export function toPost(row: PostViewRow): Post {
     failReason: row.status === 'failed' ? row.fail_reason : null,
     tiktokPostId: row.tiktok_post_id,
     tiktokPostUrl:
-      row.tiktok_post_id === null ? null : tiktokPostUrl(row.account_username, row.tiktok_post_id),
+      row.tiktok_post_id === null
+        ? null
+        : tiktokPostUrl(tiktokWebBase, row.account_username, row.tiktok_post_id),
     createdAt: row.created_at.toISOString(),
     timeZone: row.time_zone,
     privacyLevel: row.privacy_level,
+    delivery: row.delivery,
     allowComment: row.allow_comment,
     allowDuet: row.allow_duet,
     allowStitch: row.allow_stitch,
     note: row.note,
     postponedFrom: row.postponed_from?.toISOString() ?? null,
-  };
+  });
 }

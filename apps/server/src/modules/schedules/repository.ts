@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { noLease } from '../../db/lease.ts';
-import type { CommercialContent } from '@cadence/shared/schemas/schedule';
+import type { CommercialContent, Delivery } from '@cadence/shared/schemas/schedule';
 import { pgErrorCode } from '../../db/pg-errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -51,6 +51,7 @@ export type PostViewRow = Pick<
   schedule_created_at: Date;
   time_zone: string;
   privacy_level: string;
+  delivery: Delivery;
   allow_comment: boolean;
   allow_duet: boolean;
   allow_stitch: boolean;
@@ -98,6 +99,7 @@ export function selectPostViews(db: Kysely<Database>) {
       'schedules.created_at as schedule_created_at',
       'schedules.time_zone',
       'schedules.privacy_level',
+      'schedules.delivery',
       'schedules.allow_comment',
       'schedules.allow_duet',
       'schedules.allow_stitch',
@@ -348,6 +350,8 @@ export function createScheduleRepository(db: Kysely<Database>) {
                 'allow_duet',
                 'allow_stitch',
                 'commercial_content',
+                'is_aigc',
+                'delivery',
                 'created_at',
               ])
               .expression((eb) =>
@@ -366,6 +370,8 @@ export function createScheduleRepository(db: Kysely<Database>) {
                     sql.val(settings.allow_duet).as('allow_duet'),
                     sql.val(settings.allow_stitch).as('allow_stitch'),
                     'commercial_content',
+                    'is_aigc',
+                    'delivery',
                     'created_at',
                   ])
                   .where('id', '=', scheduleId),

@@ -19,6 +19,7 @@ import {
 } from '@cadence/shared/schemas/schedule';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Notification } from '@cadence/shared/schemas/notification';
 import { z } from 'zod';
 import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -49,6 +50,8 @@ const existingAccountId: preValidationAsyncHookHandler = async (request) => {
 export interface ScheduleRoutesOptions {
   schedules: ScheduleService;
   listing: PostListingService;
+  /** New notifications, pushed on the same stream as `notification` events. */
+  notificationsSince?: (userId: string, since: Date) => Promise<Notification[]>;
   /** Live-stream poll period (tests shorten it). */
   eventsPollMs?: number;
   /** How often an open stream re-checks its session (tests shorten it). */
@@ -61,7 +64,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
   const preValidation = signedIn(fastify);
   const postAction = [preValidation, existingPostId];
   const tags = ['posts'];
-  const { schedules, listing } = options;
+  const { schedules, listing, notificationsSince } = options;
   const streams = new Set<PostStream>();
   // Open streams would keep app.close() waiting for their sockets: end them first.
   app.addHook('preClose', async () => {
@@ -265,7 +268,8 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
   );
 
   const events = {
-    description: 'Server-sent events: each `data:` line is a changed post (the postSchema)',
+    description:
+      'Server-sent events: `post` events carry a changed post (the postSchema), `notification` events a new notification (the notificationSchema)',
     content: { 'text/event-stream': { schema: z.string() } },
   };
   app.get(
@@ -276,6 +280,9 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       reply.hijack();
       const stream = streamPostEvents(reply.raw, {
         changedSince: (since) => schedules.changedSince(user.id, since),
+        ...(notificationsSince && {
+          notificationsSince: (since: Date) => notificationsSince(user.id, since),
+        }),
         ...(options.eventsPollMs !== undefined && { pollMs: options.eventsPollMs }),
         onError: (error) => request.log.warn({ err: error }, 'post stream poll failed'),
         sessionEnded: async () => {

@@ -156,6 +156,71 @@ describe('POST /api/schedules', () => {
     expect((await fields(past)).fields).toEqual({ date: 'errors.dateInPast' });
   });
 
+  // Issue 12: TikTok's guidelines, held by the server too (a client could skip the form's rules).
+  it("refuses a schedule without an explicit privacy level and applies TikTok's disclosure rules", async () => {
+    const body = scheduleBody(aliceAccount, aliceVideos.slice(0, 1));
+    const refused = async (overrides: Record<string, unknown>, path = '/api/schedules') => {
+      const response = await api(kit.t, alice.cookie, 'POST', path, { ...body, ...overrides });
+      expect(response.statusCode, response.body).toBe(400);
+      return (await fields(response)).fields;
+    };
+    const { privacyLevel: _privacy, ...withoutPrivacy } = body;
+    for (const path of ['/api/schedules', '/api/schedules/queue']) {
+      const response = await api(kit.t, alice.cookie, 'POST', path, withoutPrivacy);
+      expect(response.statusCode).toBe(400);
+      expect((await fields(response)).fields).toEqual({ privacyLevel: 'errors.selectPrivacy' });
+    }
+    await expect(refused({ privacyLevel: '' })).resolves.toEqual({
+      privacyLevel: 'errors.selectPrivacy',
+    });
+    await expect(
+      refused({ commercialContent: { enabled: true, yourBrand: false, brandedContent: false } }),
+    ).resolves.toEqual({ commercialContent: 'errors.commercialContentChoice' });
+    await expect(
+      refused({
+        privacyLevel: 'SELF_ONLY',
+        commercialContent: { enabled: true, yourBrand: true, brandedContent: true },
+      }),
+    ).resolves.toEqual({ privacyLevel: 'errors.brandedContentPrivate' });
+    // The cover frame lies inside the video (1 s long here).
+    const cover = (coverTimestampMs: number) => ({
+      posts: [{ mediaId: aliceVideos[0] ?? '', title: 'Cover', coverTimestampMs }],
+    });
+    await expect(refused(cover(-1))).resolves.toEqual({
+      'posts.0.coverTimestampMs': 'errors.invalidCoverTime',
+    });
+    await expect(refused(cover(1.5))).resolves.toEqual({
+      'posts.0.coverTimestampMs': 'errors.invalidCoverTime',
+    });
+    await expect(refused(cover(5_000))).resolves.toEqual({
+      'posts.0.coverTimestampMs': 'errors.invalidCoverTime',
+    });
+    await expect(refused({ isAigc: 'yes' })).resolves.toEqual({ isAigc: 'errors.invalidField' });
+
+    const created = await createSchedule(kit.t, alice, {
+      ...body,
+      publishType: 'scheduled',
+      date: '2099-06-01',
+      time: '08:30',
+      isAigc: true,
+      commercialContent: { enabled: true, yourBrand: false, brandedContent: true },
+      ...cover(600),
+    });
+    const { db } = kit.t.context.database;
+    const schedule = await db
+      .selectFrom('schedules')
+      .select(['is_aigc', 'commercial_content'])
+      .where('id', '=', created.scheduleId)
+      .executeTakeFirstOrThrow();
+    expect(schedule.is_aigc).toBe(true);
+    const post = await db
+      .selectFrom('posts')
+      .select('cover_timestamp_ms')
+      .where('id', '=', created.posts[0]?.id ?? '')
+      .executeTakeFirstOrThrow();
+    expect(post.cover_timestamp_ms).toBe(600);
+  });
+
   it("refuses another user's video (400) and account (409), and an unconnected account", async () => {
     const foreignVideo = await api(
       kit.t,

@@ -41,7 +41,7 @@ import type { MediaService } from '../media/service.ts';
 import type { PostingSlotRepository } from '../slots/repository.ts';
 import type { UserRepository } from '../users/repository.ts';
 import type { ScheduleKind } from './db-types.ts';
-import { toPost } from './post-view.ts';
+import { postViewer } from './post-view.ts';
 import {
   DraftGoneError,
   type PostSettings,
@@ -67,6 +67,8 @@ export const scheduleServiceErrorKeys = {
   notReschedulable: 'schedules.errors.notReschedulable',
   noSlots: 'schedules.errors.noSlots',
   noFreeSlot: 'schedules.errors.noFreeSlot',
+  unauditedSelfOnly: 'schedules.errors.unauditedSelfOnly',
+  unauditedPublicAccount: 'schedules.errors.unauditedPublicAccount',
 } as const satisfies Record<string, TranslationKey>;
 const keys = scheduleServiceErrorKeys;
 
@@ -81,6 +83,8 @@ type ScheduleContent = Pick<
   | 'allowDuet'
   | 'allowStitch'
   | 'commercialContent'
+  | 'isAigc'
+  | 'delivery'
 >;
 
 /** How a schedule's times were chosen, as its row keeps it. */
@@ -102,6 +106,8 @@ const DAY_MS = 24 * 60 * 60_000;
 const NEXT_FREE_SHOWN = 10;
 
 export interface ScheduleServiceDeps {
+  /** Where TikTok's video pages are: config.tiktok.authBase (the sandbox in sandbox mode). */
+  tiktokWebBase: string;
   repository: ScheduleRepository;
   accounts: AccountRepository;
   tokens: TokenService;
@@ -112,6 +118,8 @@ export interface ScheduleServiceDeps {
   dayCounts: ScheduleRepository['accountDayCounts'];
   /** TIKTOK_DAILY_POST_CAP. */
   dailyPostCap: number;
+  /** TIKTOK_APP_AUDITED: false allows only 'Only me' posts to private accounts. */
+  appAudited: boolean;
   /** The accounts' weekly posting slots ('Add to queue'). */
   slots: PostingSlotRepository;
   /** Queues the publisher's wake-up for a post at `at` (the publish queue, wired in bootstrap). */
@@ -124,8 +132,27 @@ export interface ScheduleServiceDeps {
 /** Schedules (the form's submissions) and their posts, as the signed-in user sees them. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const { repository, accounts, tokens, tiktok, media, users, wake, logger } = deps;
-  const { dayCounts, dailyPostCap, slots } = deps;
+  const { dayCounts, dailyPostCap, slots, appAudited } = deps;
+
+  /**
+   * An app TikTok has not audited may post only SELF_ONLY, to private accounts (creator_info
+   * offers PUBLIC_TO_EVERYONE only to public ones): refused here rather than at publish time.
+   */
+  function checkUnaudited(privacyLevel: string, creator: CreatorInfo | null): void {
+    if (appAudited) return;
+    if (privacyLevel !== 'SELF_ONLY') {
+      throw new AppError('validation_failed', 'Unaudited apps post only SELF_ONLY', {
+        privacyLevel: keys.unauditedSelfOnly,
+      });
+    }
+    if (creator?.privacyLevelOptions.includes('PUBLIC_TO_EVERYONE') === true) {
+      throw new AppError('conflict', 'Unaudited apps post only to private accounts', {
+        accountId: keys.unauditedPublicAccount,
+      });
+    }
+  }
   const now = deps.now ?? (() => new Date());
+  const toPost = postViewer(deps.tiktokWebBase);
 
   /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
   async function wakeAll(posts: readonly { id: string; dueAt: Date }[]): Promise<void> {
@@ -242,6 +269,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     }
     if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
     const creator = await creatorInfo(row.account_id, { laterPost: true });
+    checkUnaudited(settings.privacy_level, creator);
     if (creator === null) return settings;
     if (
       edit.privacyLevel !== undefined &&
@@ -350,7 +378,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         accountId: 'errors.selectTikTokAccount',
       });
     }
-    if (account.status !== 'connected' || !account.scopes.includes('video.publish')) {
+    // Publishing needs video.publish; an inbox draft needs video.upload.
+    const scope = content.delivery === 'inbox' ? 'video.upload' : 'video.publish';
+    if (account.status !== 'connected' || !account.scopes.includes(scope)) {
       throw new AppError('conflict', 'The account cannot publish', {
         accountId: keys.accountNotConnected,
       });
@@ -364,6 +394,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     const planned = await plan(account);
 
     const creator = await creatorInfo(account.id, { laterPost: timing.kind !== 'immediate' });
+    checkUnaudited(content.privacyLevel, creator);
     if (creator && !creator.privacyLevelOptions.includes(content.privacyLevel)) {
       throw new AppError('validation_failed', 'Privacy level not offered', {
         privacyLevel: 'errors.selectPrivacy',
@@ -389,7 +420,20 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       });
     }
 
-    const titles = new Map(content.posts.map((post) => [post.mediaId, post.title]));
+    // A cover frame must lie inside its video.
+    const durations = new Map(videos.map((video) => [video.id, video.duration_seconds]));
+    const coverOutside = content.posts.findIndex(
+      (post) =>
+        post.coverTimestampMs !== undefined &&
+        post.coverTimestampMs > (durations.get(post.mediaId) ?? 0) * 1000,
+    );
+    if (coverOutside !== -1) {
+      throw new AppError('validation_failed', 'The cover frame lies beyond the video', {
+        [`posts.${coverOutside}.coverTimestampMs`]: 'errors.invalidCoverTime',
+      });
+    }
+
+    const captions = new Map(content.posts.map((post) => [post.mediaId, post]));
     let inserted: { scheduleId: string; postIds: string[] };
     try {
       inserted = await repository.insertSchedule(
@@ -407,11 +451,14 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           allow_duet: content.allowDuet && !(creator?.duetDisabled ?? false),
           allow_stitch: content.allowStitch && !(creator?.stitchDisabled ?? false),
           commercial_content: JSON.stringify(content.commercialContent),
+          is_aigc: content.isAigc ?? false,
+          delivery: content.delivery ?? 'direct',
         },
         account.username,
         planned.map((post) => ({
           media_id: post.mediaId,
-          title: titles.get(post.mediaId) ?? '',
+          title: captions.get(post.mediaId)?.title ?? '',
+          cover_timestamp_ms: captions.get(post.mediaId)?.coverTimestampMs ?? null,
           due_at: post.dueAt,
           randomized: timing.randomized,
           jitter_minutes: post.jitterMinutes,

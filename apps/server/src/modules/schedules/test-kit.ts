@@ -8,7 +8,7 @@ import type { CreateScheduleInput, Post } from '@cadence/shared/schemas/schedule
 import type { SandboxState } from '@cadence/tiktok-sandbox';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
+import { createTestApp, signUpViaApi, type TestApp, type TestEnv } from '../../test-support/app.ts';
 import { makeVideo, type FixtureVideoOptions } from '../../test-support/media-fixtures.ts';
 import { consent } from '../../tiktok/sandbox-test-kit.ts';
 
@@ -25,10 +25,7 @@ export interface ScheduleTestApp {
  * Registers the hooks of a schedules/publishing API test file: a listening test app and a fixture
  * folder for the whole file, both closed after it. Call before the file's own `beforeAll`.
  */
-export function useScheduleTestApp(
-  dirPrefix: string,
-  env: NodeJS.ProcessEnv = {},
-): ScheduleTestApp {
+export function useScheduleTestApp(dirPrefix: string, env: TestEnv = {}): ScheduleTestApp {
   let t: TestApp | undefined;
   let dir: string | undefined;
   beforeAll(async () => {

@@ -151,6 +151,23 @@ export function createStoryRepository(db: Kysely<Database>) {
       return result.numUpdatedRows > 0n;
     },
 
+    /**
+     * Hands a render `owner` may still hold back to the queue: its renewals went unconfirmed (a
+     * slow database, a starved process), so it stopped without dying with its process, and this
+     * run is not counted towards the crash limit. False when it was no longer `owner`'s.
+     */
+    async handBack(id: string, owner: string): Promise<boolean> {
+      const result = await leased(id, owner)
+        .set({
+          status: 'queued',
+          progress: 0,
+          unfinished_runs: sql<number>`greatest(unfinished_runs - 1, 0)`,
+          ...noLease,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     /** Fails the render `owner` holds; nothing when it is no longer its. */
     async fail(id: string, owner: string, reason: StoryFailReason): Promise<void> {
       await leased(id, owner).set(failedRow(reason)).execute();

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { newLease } from '../../db/lease.ts';
-import { startHeartbeat } from '../../lib/heartbeat.ts';
+import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { FfmpegError } from '../../media/ffmpeg.ts';
 import type { MediaRow } from '../media/repository.ts';
@@ -24,6 +24,7 @@ import { pairStories } from './render/pair-stories.ts';
 import { renderStory } from './render/render-story.ts';
 import { storyDurationSeconds } from './render/story-render-args.ts';
 import type { StoryRepository, StoryRow } from './repository.ts';
+import type { Notify } from '../notifications/service.ts';
 
 /** How often a render renews its lease, which also tells it of a cancel from any process. */
 export const HEARTBEAT_MS = 500;
@@ -44,6 +45,8 @@ export interface StoryServiceDeps {
   enqueue: (storyId: string, options?: { delaySeconds?: number }) => Promise<void>;
   ffmpegPath: string;
   logger: Logger;
+  /** Tells the owner its story is ready (bell, email). */
+  notify?: Notify;
   /** Active stories allowed per user (default MAX_ACTIVE_STORIES_PER_USER). */
   maxActivePerUser?: number;
   /** The render's lease and how often it is renewed (defaults LEASE_MS, HEARTBEAT_MS). */
@@ -157,9 +160,53 @@ export function createStoryService(deps: StoryServiceDeps) {
         await discardResult(row.user_id, result.id);
         return 'cancelled';
       }
+      await deps.notify?.({
+        userId: row.user_id,
+        type: 'story_ready',
+        dedupeKey: `story_ready:${row.id}`,
+        data: { storyId: row.id },
+      });
       return 'completed';
     } finally {
       await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  /** A render that threw: stopped (cancel, lease lost) or failed, with the reason recorded. */
+  async function settleFailure(
+    storyId: string,
+    owner: string,
+    signal: AbortSignal,
+    error: unknown,
+  ): Promise<RenderOutcome> {
+    if (signal.aborted) {
+      logger.info({ storyId, reason: String(signal.reason) }, 'story render stopped');
+      return 'cancelled';
+    }
+    const reason: StoryFailReason =
+      error instanceof QuotaExceededError
+        ? 'stories.failures.quotaFull'
+        : error instanceof FfmpegError
+          ? 'stories.failures.renderFailed'
+          : 'stories.failures.internal';
+    if (error instanceof QuotaExceededError) {
+      logger.info({ storyId, usedBytes: error.usedBytes }, 'story render refused: quota full');
+    } else {
+      logger.error({ err: error, storyId }, 'story render failed');
+    }
+    await repository.fail(storyId, owner, reason);
+    return 'failed';
+  }
+
+  /** Queues again a render whose lease went unconfirmed, if it was still `owner`'s. */
+  async function handBack(storyId: string, owner: string): Promise<void> {
+    try {
+      if (await repository.handBack(storyId, owner)) {
+        logger.warn({ storyId }, 'lease not renewed in time: story render handed back');
+        await enqueue(storyId);
+      }
+    } catch (error) {
+      logger.warn({ err: error, storyId }, 'could not hand back a story render after a slow lease');
     }
   }
 
@@ -268,32 +315,22 @@ export function createStoryService(deps: StoryServiceDeps) {
         signal: jobSignal ? AbortSignal.any([controller.signal, jobSignal]) : controller.signal,
         onError: (error) => logger.warn({ err: error, storyId }, 'story lease renewal failed'),
       });
+      let outcome: RenderOutcome;
       try {
-        const outcome = await renderClaimed(row, lease.owner, heartbeat.signal);
+        outcome = await renderClaimed(row, lease.owner, heartbeat.signal);
         logger.info({ storyId, outcome }, 'story render finished');
-        return outcome;
       } catch (error) {
-        if (heartbeat.signal.aborted) {
-          logger.info({ storyId, reason: String(heartbeat.signal.reason) }, 'story render stopped');
-          return 'cancelled';
-        }
-        const reason: StoryFailReason =
-          error instanceof QuotaExceededError
-            ? 'stories.failures.quotaFull'
-            : error instanceof FfmpegError
-              ? 'stories.failures.renderFailed'
-              : 'stories.failures.internal';
-        if (error instanceof QuotaExceededError) {
-          logger.info({ storyId, usedBytes: error.usedBytes }, 'story render refused: quota full');
-        } else {
-          logger.error({ err: error, storyId }, 'story render failed');
-        }
-        await repository.fail(storyId, lease.owner, reason);
-        return 'failed';
+        outcome = await settleFailure(storyId, lease.owner, heartbeat.signal, error);
       } finally {
         await heartbeat.stop();
         if (running.get(storyId) === controller) running.delete(storyId);
       }
+      // Stopped by renewals that never landed, the render may still be ours: handed back now
+      // (no renewal is in flight any more), rather than left 'rendering' until a restart.
+      if (outcome === 'cancelled' && leaseLoss(heartbeat.signal) === 'unconfirmed') {
+        await handBack(storyId, lease.owner);
+      }
+      return outcome;
     },
 
     /** The render's job failed MAX_JOB_ATTEMPTS times: the row says so, if still active. */

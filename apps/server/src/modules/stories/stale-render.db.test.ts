@@ -13,6 +13,7 @@ import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import type { MediaService } from '../media/service.ts';
 import { createStoryRepository, type StoryRepository } from './repository.ts';
 import { createStoryService } from './service.ts';
+import { mediaAfter, slowRenewals } from '../../test-support/slow-renewals.ts';
 
 let t: TestApp;
 let dir: string;
@@ -28,41 +29,57 @@ afterAll(async () => {
 });
 
 /** A render worker of its own (as in another process), over the shared database and storage. */
-function renderWorker(repository: StoryRepository, media: MediaService = t.context.media) {
+function renderWorker(
+  repository: StoryRepository,
+  media: MediaService = t.context.media,
+  { leaseMs = 60_000, enqueue = (_storyId: string): Promise<void> => Promise.resolve() } = {},
+) {
   return createStoryService({
     repository,
     media,
     users: t.context.users,
-    enqueue: () => Promise.resolve(),
+    enqueue,
     ffmpegPath: t.config.media.ffmpegPath,
     logger: pino({ level: 'silent' }),
-    lease: { ms: 60_000, heartbeatMs: 100 },
+    lease: { ms: leaseMs, heartbeatMs: 100 },
   });
+}
+
+/** Signs up a Pro user with two uploaded videos and queues one story; no worker runs it. */
+async function queuedStory(
+  email: string,
+  durationSeconds: number,
+): Promise<{ storyId: string; cookie: string }> {
+  const cookie = await signUpViaApi(t.app, { email }, t.url);
+  await t.context.users.setProByEmail(email, true);
+  const sources: string[] = [];
+  for (const [name, width, height] of [
+    ['top.mp4', 360, 640],
+    ['bottom.mp4', 640, 360],
+  ] as const) {
+    const file = await makeVideo(path.join(dir, `${email}-${name}`), {
+      width,
+      height,
+      durationSeconds,
+    });
+    const uploaded = await tusUpload(t.url, cookie, file, { filename: name });
+    expect(uploaded.status, uploaded.body).toBe(204);
+    sources.push(uploaded.id ?? '');
+  }
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/stories',
+    headers: { cookie, origin: t.url },
+    payload: { topMediaIds: [sources[0]], bottomMediaIds: [sources[1]], mixBottomAudio: false },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return { storyId: created.json<{ stories: { id: string }[] }>().stories[0]?.id ?? '', cookie };
 }
 
 describe('two workers and a stale render', () => {
   it('lets only one worker render a story taken over from a stalled one, and records only its video', async () => {
-    const cookie = await signUpViaApi(t.app, { email: 'stale@example.com' }, t.url);
-    await t.context.users.setProByEmail('stale@example.com', true);
-    const sources: string[] = [];
-    for (const [name, width, height] of [
-      ['top.mp4', 360, 640],
-      ['bottom.mp4', 640, 360],
-    ] as const) {
-      const file = await makeVideo(path.join(dir, name), { width, height, durationSeconds: 3 });
-      const uploaded = await tusUpload(t.url, cookie, file, { filename: name });
-      expect(uploaded.status, uploaded.body).toBe(204);
-      sources.push(uploaded.id ?? '');
-    }
     // No worker runs in this app: the story stays queued for the workers below.
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/stories',
-      headers: { cookie, origin: t.url },
-      payload: { topMediaIds: [sources[0]], bottomMediaIds: [sources[1]], mixBottomAudio: false },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const storyId = created.json<{ stories: { id: string }[] }>().stories[0]?.id ?? '';
+    const { storyId, cookie } = await queuedStory('stale@example.com', 3);
     const { db } = t.context.database;
     const leaseOwner = async () =>
       (
@@ -135,4 +152,37 @@ describe('two workers and a stale render', () => {
     const stored = media.json<{ media: { id: string }[] }>().media;
     expect(stored.map((item) => item.id)).toEqual([story.result_media_id]);
   });
+
+  it('hands a render back to the queue when its renewals go unconfirmed, not left rendering', async () => {
+    const { storyId } = await queuedStory('slow-lease@example.com', 8);
+    const { db } = t.context.database;
+    const shared = createStoryRepository(db);
+    // Every renewal takes longer than the lease: none is confirmed in time (a starved process,
+    // a slow database), though the lease is still this worker's.
+    // The render starts only once the first renewal has answered, long after the lease ran out.
+    const slow = slowRenewals(shared, 2_500);
+    const queued: string[] = [];
+    const outcome = await renderWorker(
+      slow.repository,
+      mediaAfter(t.context.media, slow.firstAnswered),
+      {
+        leaseMs: 1_500,
+        enqueue: async (id) => {
+          queued.push(id);
+        },
+      },
+    ).render(storyId);
+
+    expect(outcome).toBe('cancelled');
+    // Back in the queue at once, free for the next claim, and this run not counted as a crash.
+    expect(queued).toEqual([storyId]);
+    expect(
+      await db
+        .selectFrom('stories')
+        .select(['status', 'lease_owner', 'unfinished_runs', 'progress'])
+        .where('id', '=', storyId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'queued', lease_owner: null, unfinished_runs: 0, progress: 0 });
+    expect(await renderWorker(shared).render(storyId)).toBe('completed');
+  }, 60_000);
 });

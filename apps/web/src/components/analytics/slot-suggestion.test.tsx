@@ -89,7 +89,7 @@ describe('SlotSuggestion', () => {
     const used: SuggestedSlot[] = [];
     renderSuggestion((slot) => used.push(slot));
     const button = await screen.findByRole('button', {
-      name: 'Utiliser le créneau suggéré mardi 18:00',
+      name: 'Suggéré : mardi 18:00 — utiliser ce créneau',
     });
     expect(button.textContent).toBe('Suggéré : mardi 18:00');
     expect(screen.getByText('Suggéré : jeudi 12:00')).toBeTruthy();

@@ -37,6 +37,7 @@ describe('extract selection', () => {
     startSeconds: start,
     endSeconds: end,
     score: 0.5,
+    highlight: true,
     thumbnailUrl: null,
     selected,
   });

@@ -2,7 +2,7 @@ import { publishFailReasons } from '@cadence/shared/publish-fail-reasons';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../lib/i18n.ts';
-import { failReasonKey } from './fail-reasons.ts';
+import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {

@@ -3,9 +3,17 @@ import { describe, expect, it } from 'vitest';
 import {
   creatorBlocksSubmit,
   accountDefaults,
+  buildDraftBody,
+  buildPreviewRequest,
+  hasUsualSettings,
+  offeredPrivacyLevels,
+  submitBlockedKey,
+  unauditedPublicAccount,
   buildScheduleRequest,
+  parseAtParam,
   capIntervalCount,
   clampIntervalCount,
+  defaultStartDate,
   initialFormState,
   serverFieldErrors,
   todayIsoDate,
@@ -46,7 +54,16 @@ describe('scheduler form state', () => {
       publishType: 'immediate',
       date: '2030-01-05',
       time: '12:00',
-      interval: { count: 1, value: 1, unit: 'hours', startTime: '09:00', randomizeTime: false },
+      interval: {
+        count: 1,
+        value: 1,
+        unit: 'hours',
+        startTime: '09:00',
+        // 23:30: today's 09:00 is gone, so the plan starts tomorrow.
+        startDate: '2030-01-06',
+        randomizeTime: false,
+      },
+      postponeOverCap: false,
       privacyLevel: '',
       allowComment: false,
       allowDuet: false,
@@ -55,6 +72,9 @@ describe('scheduler form state', () => {
       consent: false,
     });
     expect(todayIsoDate(new Date(2030, 11, 31, 23, 59))).toBe('2030-12-31');
+    expect(defaultStartDate(new Date(2030, 11, 31, 8, 59))).toBe('2030-12-31');
+    expect(defaultStartDate(new Date(2030, 11, 31, 9, 0))).toBe('2030-12-31');
+    expect(defaultStartDate(new Date(2030, 11, 31, 9, 1))).toBe('2031-01-01');
   });
 
   it('reports every missing choice at once, with the translation keys of the spec', () => {
@@ -71,7 +91,7 @@ describe('scheduler form state', () => {
 
   it('sends date and time only when scheduled, and the interval only when spaced, count clamped to the videos', () => {
     const immediate = validateSchedule(buildScheduleRequest(filled(), videos, 'Europe/Paris'));
-    expect(immediate.ok && immediate.request).toMatchObject({
+    expect(immediate.ok && immediate.request.body).toMatchObject({
       mediaIds: ['m1', 'm2'],
       publishType: 'immediate',
       posts: [
@@ -92,13 +112,26 @@ describe('scheduler form state', () => {
     const spaced = buildScheduleRequest(
       filled({
         publishType: 'spaced',
-        interval: { count: 5, value: 2, unit: 'days', startTime: '07:15', randomizeTime: false },
+        interval: {
+          count: 5,
+          value: 2,
+          unit: 'days',
+          startTime: '07:15',
+          startDate: '2030-02-03',
+          randomizeTime: false,
+        },
       }),
       videos,
       'Europe/Paris',
     );
     expect(spaced).toMatchObject({
-      spacedInterval: { count: 2, value: 2, unit: 'days', startTime: '07:15' },
+      spacedInterval: {
+        count: 2,
+        value: 2,
+        unit: 'days',
+        startTime: '07:15',
+        startDate: '2030-02-03',
+      },
     });
     expect(spaced).not.toHaveProperty('date');
     expect(clampIntervalCount(3, 0)).toBe(1);
@@ -121,7 +154,14 @@ describe('scheduler form state', () => {
       buildScheduleRequest(
         filled({
           publishType: 'spaced',
-          interval: { count: 0, value: 0, unit: 'hours', startTime: '09:00', randomizeTime: false },
+          interval: {
+            count: 0,
+            value: 0,
+            unit: 'hours',
+            startTime: '09:00',
+            startDate: '2030-01-05',
+            randomizeTime: false,
+          },
         }),
         videos,
         'Europe/Paris',
@@ -182,6 +222,52 @@ describe('scheduler form state', () => {
       accountDefaults({ ...settings, defaultPrivacyLevel: 'SELF_ONLY' }, creator).privacyLevel,
     ).toBe('SELF_ONLY');
     expect(accountDefaults(undefined, creator).privacyLevel).toBe('');
+    // Branded content cannot be private: 'Only me' is never filled in for it.
+    expect(
+      accountDefaults({ ...settings, defaultPrivacyLevel: 'SELF_ONLY' }, creator, true)
+        .privacyLevel,
+    ).toBe('');
+  });
+
+  it("disables publishing while the disclosure is on with neither 'Your brand' nor 'Branded content'", () => {
+    const off = { enabled: false, yourBrand: false, brandedContent: false };
+    const blocked = (commercialContent: typeof off) =>
+      submitBlockedKey(commercialContent, creator, true);
+    expect(blocked(off)).toBeNull();
+    expect(blocked({ ...off, enabled: true })).toBe('errors.commercialContentChoice');
+    expect(blocked({ ...off, enabled: true, yourBrand: true })).toBeNull();
+    expect(blocked({ ...off, enabled: true, brandedContent: true })).toBeNull();
+  });
+
+  it("offers only 'Only me', on private accounts only, while TikTok has not audited the app", () => {
+    const off = { enabled: false, yourBrand: false, brandedContent: false };
+    const open: Pick<CreatorInfo, 'privacyLevelOptions'> = {
+      privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
+    };
+    const closed: Pick<CreatorInfo, 'privacyLevelOptions'> = {
+      privacyLevelOptions: ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
+    };
+    expect(offeredPrivacyLevels(open, true)).toEqual(open.privacyLevelOptions);
+    expect(offeredPrivacyLevels(open, false)).toEqual(['SELF_ONLY']);
+    expect(offeredPrivacyLevels(undefined, false)).toEqual([]);
+    expect(unauditedPublicAccount(open, false)).toBe(true);
+    expect(unauditedPublicAccount(open, true)).toBe(false);
+    expect(unauditedPublicAccount(closed, false)).toBe(false);
+    expect(submitBlockedKey(off, open, false)).toBe('scheduler.form.unaudited.publicAccount');
+    expect(submitBlockedKey(off, closed, false)).toBeNull();
+  });
+
+  it('offers usual settings only when the account saved some', () => {
+    const none = {
+      defaultPrivacyLevel: null,
+      allowComment: false,
+      allowDuet: false,
+      allowStitch: false,
+    };
+    expect(hasUsualSettings(undefined)).toBe(false);
+    expect(hasUsualSettings(none)).toBe(false);
+    expect(hasUsualSettings({ ...none, allowDuet: true })).toBe(true);
+    expect(hasUsualSettings({ ...none, defaultPrivacyLevel: 'SELF_ONLY' })).toBe(true);
   });
 
   it("maps the server's field paths onto the form", () => {
@@ -201,6 +287,145 @@ describe('scheduler form state', () => {
   });
 });
 
+describe('planning in the form (issue 11)', () => {
+  it("sends 'Add to queue' to the queue's schema: no time, no publish type, the content checked", () => {
+    const queued = validateSchedule(
+      buildScheduleRequest(filled({ publishType: 'queue', date: '' }), videos, 'Europe/Paris'),
+    );
+    expect(queued.ok && queued.request.kind).toBe('queue');
+    const body = queued.ok ? queued.request.body : {};
+    expect(body).toMatchObject({ accountId, mediaIds: ['m1', 'm2'], timeZone: 'Europe/Paris' });
+    expect(body).not.toHaveProperty('publishType');
+    expect(body).not.toHaveProperty('date');
+    // The content's rules still apply: no privacy chosen is reported on its field.
+    expect(
+      validateSchedule(
+        buildScheduleRequest(
+          filled({ publishType: 'queue', privacyLevel: '' }),
+          videos,
+          'Europe/Paris',
+        ),
+      ),
+    ).toEqual({ ok: false, errors: { privacyLevel: 'errors.selectPrivacy' } });
+  });
+
+  it('asks to postpone posts over the cap, and names the draft it came from, only when scheduling', () => {
+    const draftId = '9d0e2f1d-5a2b-4c61-9c11-0b6f3f0e7c1a';
+    const scheduled = buildScheduleRequest(
+      filled({ publishType: 'scheduled', date: '2030-02-01', postponeOverCap: true }),
+      videos,
+      'Europe/Paris',
+      draftId,
+    );
+    expect(scheduled).toMatchObject({ overCap: 'postpone', draftId });
+    expect(validateSchedule(scheduled).ok).toBe(true);
+    const plain = buildScheduleRequest(filled(), videos, 'Europe/Paris');
+    expect(plain).not.toHaveProperty('overCap');
+    expect(plain).not.toHaveProperty('draftId');
+    // The queue's endpoint knows neither.
+    const queued = buildScheduleRequest(
+      filled({ publishType: 'queue', postponeOverCap: true }),
+      videos,
+      'Europe/Paris',
+      draftId,
+    );
+    expect(queued).not.toHaveProperty('overCap');
+    expect(queued).not.toHaveProperty('draftId');
+  });
+
+  it('previews a spaced plan from its start date, whatever the content still lacks', () => {
+    const state = filled({
+      publishType: 'spaced',
+      privacyLevel: '',
+      consent: false,
+      interval: {
+        count: 1,
+        value: 2,
+        unit: 'hours',
+        startTime: '10:30',
+        startDate: '2030-03-30',
+        randomizeTime: true,
+      },
+    });
+    expect(buildPreviewRequest(state, videos, 'Europe/Paris')).toEqual({
+      accountId,
+      mediaIds: ['m1', 'm2'],
+      publishType: 'spaced',
+      timeZone: 'Europe/Paris',
+      spacedInterval: {
+        count: 1,
+        value: 2,
+        unit: 'hours',
+        startTime: '10:30',
+        startDate: '2030-03-30',
+        randomizeTime: true,
+      },
+    });
+    // Nothing to preview: no account, no ready video, an emptied start date, immediate or queue.
+    expect(buildPreviewRequest({ ...state, accountId: '' }, videos, 'Europe/Paris')).toBeNull();
+    expect(buildPreviewRequest(state, [{ key: 'a', mediaId: null }], 'Europe/Paris')).toBeNull();
+    expect(
+      buildPreviewRequest(
+        { ...state, interval: { ...state.interval, startDate: '2030-02-30' } },
+        videos,
+        'Europe/Paris',
+      ),
+    ).toBeNull();
+    expect(buildPreviewRequest(filled(), videos, 'Europe/Paris')).toBeNull();
+    expect(
+      buildPreviewRequest(filled({ publishType: 'queue' }), videos, 'Europe/Paris'),
+    ).toBeNull();
+    expect(
+      buildPreviewRequest(
+        filled({ publishType: 'scheduled', date: '2030-02-01', time: '18:30' }),
+        videos,
+        'Europe/Paris',
+      ),
+    ).toMatchObject({ publishType: 'scheduled', date: '2030-02-01', time: '18:30' });
+  });
+
+  it('saves as a draft whatever is there: no account or privacy yet, uploads still running left out', () => {
+    const body = buildDraftBody(
+      filled({ accountId: '', privacyLevel: '', captions: { a: 'Premier' } }),
+      [...videos, { key: 'c', mediaId: null }],
+    );
+    expect(body).toEqual({
+      accountId: null,
+      mediaIds: ['m1', 'm2'],
+      posts: [
+        { mediaId: 'm1', title: 'Premier' },
+        { mediaId: 'm2', title: '' },
+      ],
+      privacyLevel: null,
+      allowComment: false,
+      allowDuet: false,
+      allowStitch: false,
+      commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+    });
+  });
+
+  it('opens on ?at= as scheduled at that local date and time, and ignores anything else', () => {
+    expect(parseAtParam('2030-12-01T18:30')).toEqual({
+      publishType: 'scheduled',
+      date: '2030-12-01',
+      time: '18:30',
+    });
+    for (const bad of [
+      null,
+      '',
+      '2030-12-01',
+      '2030-12-01T18:30:00',
+      '2030-12-01T18:30Z',
+      '2030-02-30T10:00',
+      '2030-12-01T24:00',
+      '2030-12-01T12:60',
+      'tomorrow',
+    ]) {
+      expect(parseAtParam(bad)).toBeNull();
+    }
+  });
+});
+
 describe("TikTok's 'cannot post now'", () => {
   // Issue 11: once an account had reached today's limit, the form refused even a post for tomorrow.
   it('stops only a post going out now; not knowing the account stops everything', () => {
@@ -208,6 +433,7 @@ describe("TikTok's 'cannot post now'", () => {
     expect(creatorBlocksSubmit(limited, false, 'immediate')).toBe(true);
     expect(creatorBlocksSubmit(limited, false, 'scheduled')).toBe(false);
     expect(creatorBlocksSubmit(limited, false, 'spaced')).toBe(false);
+    expect(creatorBlocksSubmit(limited, false, 'queue')).toBe(false);
     expect(creatorBlocksSubmit({ cannotPostReason: null }, false, 'immediate')).toBe(false);
     expect(creatorBlocksSubmit(undefined, true, 'scheduled')).toBe(true);
   });

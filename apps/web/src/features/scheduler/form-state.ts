@@ -1,15 +1,23 @@
 import type { Account, CreatorInfo, PrivacyLevel } from '@cadence/shared/schemas/account';
+import type { DraftBody, SchedulePreviewBody } from '@cadence/shared/schemas/planning';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import {
+  addToQueueSchema,
   createScheduleSchema,
+  type AddToQueueRequest,
   type CreateScheduleRequest,
+  type Delivery,
   type IntervalUnit,
   type PublishType,
 } from '@cadence/shared/schemas/schedule';
 
+/** The form's publishing choices: the API's three timings, or 'Add to queue' (posting slots). */
+export type FormMethod = PublishType | 'queue';
+
 /** What the slide-over form holds besides the videos (those live in the upload hook). */
 export interface ScheduleFormState {
   accountId: string;
-  publishType: PublishType;
+  publishType: FormMethod;
   /** yyyy-MM-dd, in the browser's time zone. */
   date: string;
   /** HH:MM */
@@ -19,16 +27,26 @@ export interface ScheduleFormState {
     value: number;
     unit: IntervalUnit;
     startTime: string;
+    /** yyyy-MM-dd: the first batch's day (default: today, or tomorrow once 09:00 has passed). */
+    startDate: string;
     randomizeTime: boolean;
   };
+  /** Posts beyond the account's daily cap: moved to the next day with room, or kept. */
+  postponeOverCap: boolean;
   /** Caption per selected video, by the video's list key. */
   captions: Record<string, string>;
+  /** Cover frame (ms) per video, by list key; absent until the creator moves its scrubber. */
+  covers: Record<string, number>;
   /** '' until the person chooses: TikTok forbids a default we pick for them. */
   privacyLevel: PrivacyLevel | '';
   allowComment: boolean;
   allowDuet: boolean;
   allowStitch: boolean;
   commercialContent: { enabled: boolean; yourBrand: boolean; brandedContent: boolean };
+  /** TikTok's 'AI-generated content' label. */
+  isAigc: boolean;
+  /** 'inbox': sent to the creator's TikTok inbox as a draft instead of published. */
+  delivery: Delivery;
   consent: boolean;
 }
 
@@ -40,6 +58,21 @@ export const DEFAULT_START_TIME = '09:00';
 export function todayIsoDate(now: Date = new Date()): string {
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * A spaced plan's default start date: today while the default start time is still ahead, else
+ * tomorrow (the first 09:00 to come, as before plans had a start date; a start in the past is
+ * refused by the server).
+ */
+export function defaultStartDate(now: Date = new Date()): string {
+  const [hours = 0, minutes = 0] = DEFAULT_START_TIME.split(':').map(Number);
+  const start = new Date(now);
+  start.setHours(hours, minutes, 0, 0);
+  if (start.getTime() >= now.getTime()) return todayIsoDate(now);
+  const tomorrow = new Date(now);
+  tomorrow.setDate(now.getDate() + 1);
+  return todayIsoDate(tomorrow);
 }
 
 /** The state a fresh form starts from (spec §3, §4 and §9). */
@@ -54,29 +87,40 @@ export function initialFormState(accountId = '', now: Date = new Date()): Schedu
       value: 1,
       unit: 'hours',
       startTime: DEFAULT_START_TIME,
+      startDate: defaultStartDate(now),
       randomizeTime: false,
     },
+    postponeOverCap: false,
     captions: {},
+    covers: {},
     privacyLevel: '',
     allowComment: false,
     allowDuet: false,
     allowStitch: false,
     commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+    isAigc: false,
+    delivery: 'direct',
     consent: false,
   };
 }
 
 /**
- * The options the account's own saved defaults give, limited to what TikTok allows right now:
- * a default privacy only when it is one of the creator's options, an interaction only when not
- * disabled. Without saved defaults everything stays unchosen/unchecked.
+ * What 'Use my usual settings' fills in: the account's saved preferences, limited to what TikTok
+ * allows right now (a privacy only when it is one of the creator's options and, with branded
+ * content, not 'Only me'; an interaction only when not disabled). TikTok's guidelines forbid
+ * filling them in before the creator asks, so this runs on that click only.
  */
 export function accountDefaults(
   settings: Account['settings'] | undefined,
   creator: CreatorInfo | undefined,
+  branded = false,
 ): Pick<ScheduleFormState, 'privacyLevel' | 'allowComment' | 'allowDuet' | 'allowStitch'> {
   const saved = settings?.defaultPrivacyLevel ?? null;
-  const privacyLevel = saved !== null && creator?.privacyLevelOptions.includes(saved) ? saved : '';
+  const allowed =
+    saved !== null &&
+    creator?.privacyLevelOptions.includes(saved) === true &&
+    !(branded && saved === 'SELF_ONLY');
+  const privacyLevel = allowed ? saved : '';
   return {
     privacyLevel,
     allowComment: (settings?.allowComment ?? false) && !(creator?.commentDisabled ?? false),
@@ -103,18 +147,42 @@ export interface SelectedVideo {
   mediaId: string | null;
 }
 
-/** The POST /api/schedules body the form stands for; not yet validated. */
+function readyVideos(videos: readonly SelectedVideo[]) {
+  return videos.flatMap((video) => (video.mediaId ? [{ ...video, mediaId: video.mediaId }] : []));
+}
+
+/** The videos (those uploaded), their captions and the interactions: a schedule's and a draft's. */
+function formContent(state: ScheduleFormState, videos: readonly SelectedVideo[]) {
+  const ready = readyVideos(videos);
+  return {
+    mediaIds: ready.map((video) => video.mediaId),
+    posts: ready.map((video) => ({
+      mediaId: video.mediaId,
+      title: state.captions[video.key] ?? '',
+    })),
+    allowComment: state.allowComment,
+    allowDuet: state.allowDuet,
+    allowStitch: state.allowStitch,
+    commercialContent: state.commercialContent,
+  };
+}
+
+/**
+ * The body the form stands for, not yet validated: POST /api/schedules', or for 'queue' POST
+ * /api/schedules/queue's (the same content; `publishType` tells which, and the queue schema drops
+ * it). `draftId`: the draft the form was opened from, deleted with the schedule's creation.
+ */
 export function buildScheduleRequest(
   state: ScheduleFormState,
   videos: readonly SelectedVideo[],
   timeZone: string,
+  draftId: string | null = null,
 ): unknown {
-  const ready = videos.flatMap((video) =>
-    video.mediaId ? [{ ...video, mediaId: video.mediaId }] : [],
-  );
+  const content = formContent(state, videos);
+  const keys = readyVideos(videos).map((video) => video.key);
   return {
     accountId: state.accountId,
-    mediaIds: ready.map((video) => video.mediaId),
+    mediaIds: content.mediaIds,
     publishType: state.publishType,
     timeZone,
     // An emptied date or time field is a missing one ('errors.dateRequired'), not a malformed one.
@@ -125,21 +193,87 @@ export function buildScheduleRequest(
     ...(state.publishType === 'spaced' && {
       spacedInterval: {
         ...state.interval,
-        count: capIntervalCount(state.interval.count, ready.length),
+        count: capIntervalCount(state.interval.count, content.mediaIds.length),
       },
     }),
-    posts: ready.map((video) => ({
-      mediaId: video.mediaId,
-      title: state.captions[video.key] ?? '',
-    })),
+    posts: content.posts.map((post, index) => {
+      const cover = state.covers[keys[index] ?? ''];
+      return cover === undefined ? post : { ...post, coverTimestampMs: cover };
+    }),
     // Not a valid enum value: the schema reports 'errors.selectPrivacy'.
     privacyLevel: state.privacyLevel === '' ? undefined : state.privacyLevel,
-    allowComment: state.allowComment,
-    allowDuet: state.allowDuet,
-    allowStitch: state.allowStitch,
-    commercialContent: state.commercialContent,
+    allowComment: content.allowComment,
+    allowDuet: content.allowDuet,
+    allowStitch: content.allowStitch,
+    commercialContent: content.commercialContent,
+    isAigc: state.isAigc,
+    delivery: state.delivery,
     consent: state.consent,
+    ...(state.postponeOverCap && state.publishType !== 'queue' && { overCap: 'postpone' }),
+    ...(draftId !== null && state.publishType !== 'queue' && { draftId }),
   };
+}
+
+/**
+ * POST /api/schedules/preview's body for the form's timing, or null when there is nothing to
+ * preview yet (no account, no ready video, a timing the preview has no slots for, a field the
+ * person is still typing). The preview answers with the very slots the schedule would get.
+ */
+export function buildPreviewRequest(
+  state: ScheduleFormState,
+  videos: readonly SelectedVideo[],
+  timeZone: string,
+): SchedulePreviewBody | null {
+  if (state.publishType !== 'scheduled' && state.publishType !== 'spaced') return null;
+  const ready = readyVideos(videos);
+  if (state.accountId === '' || ready.length === 0) return null;
+  const request = buildScheduleRequest(state, ready, timeZone);
+  const parsed = createScheduleSchema.safeParse({
+    ...(request as object),
+    // Only the timing matters here: the content's own rules are the submit's business.
+    privacyLevel: 'SELF_ONLY',
+    consent: true,
+    commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+    posts: ready.map((video) => ({ mediaId: video.mediaId, title: '' })),
+  });
+  if (!parsed.success) return null;
+  const { accountId, mediaIds, publishType, date, time, spacedInterval } = parsed.data;
+  return {
+    accountId,
+    mediaIds,
+    publishType,
+    timeZone,
+    ...(date !== undefined && { date }),
+    ...(time !== undefined && { time }),
+    ...(spacedInterval !== undefined && { spacedInterval }),
+  };
+}
+
+/** POST/PUT /api/drafts' body: whatever the form holds, unfinished parts included, no time. */
+export function buildDraftBody(state: ScheduleFormState, videos: readonly SelectedVideo[]) {
+  return {
+    accountId: state.accountId === '' ? null : state.accountId,
+    ...formContent(state, videos),
+    privacyLevel: state.privacyLevel === '' ? null : state.privacyLevel,
+  } satisfies DraftBody;
+}
+
+/**
+ * `?at=2026-12-01T18:30` (a local date-time, as the calendar's empty slots link it): the date and
+ * time the form opens on, 'scheduled'. Anything else (a zone suffix, seconds…) is ignored: null.
+ */
+export function parseAtParam(
+  at: string | null,
+): Pick<ScheduleFormState, 'publishType' | 'date' | 'time'> | null {
+  const match = at === null ? null : /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/.exec(at);
+  if (!match) return null;
+  const [, date = '', time = ''] = match;
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  const parsed = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 0));
+  const exists = parsed.getUTCDate() === day && parsed.getUTCMonth() + 1 === month;
+  if (!exists || (hour ?? 24) > 23 || (minute ?? 60) > 59) return null;
+  return { publishType: 'scheduled', date, time };
 }
 
 /** Where a message shows in the form. Captions are per video: `caption:<index>`. */
@@ -153,6 +287,7 @@ export type FormField =
   | 'interval.value'
   | 'interval.unit'
   | 'interval.startTime'
+  | 'interval.startDate'
   | 'interval.randomizeTime'
   | `caption:${number}`
   | 'privacyLevel'
@@ -166,6 +301,7 @@ const intervalFields: Record<string, FormField> = {
   value: 'interval.value',
   unit: 'interval.unit',
   startTime: 'interval.startTime',
+  startDate: 'interval.startDate',
   randomizeTime: 'interval.randomizeTime',
 };
 
@@ -201,18 +337,38 @@ export function fieldForPath(path: readonly PropertyKey[]): FormField {
 
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-/** Validates with the API's own schema; the first message per field wins. */
+/** What the form submits: a schedule, or videos for the queue's next free slots. */
+export type FormRequest =
+  { kind: 'schedule'; body: CreateScheduleRequest } | { kind: 'queue'; body: AddToQueueRequest };
+
+/** Validates with the API's own schema (the queue's for 'queue'); the first message per field wins. */
 export function validateSchedule(
   request: unknown,
-): { ok: true; request: CreateScheduleRequest } | { ok: false; errors: FieldErrors } {
+): { ok: true; request: FormRequest } | { ok: false; errors: FieldErrors } {
+  const queue =
+    typeof request === 'object' &&
+    request !== null &&
+    'publishType' in request &&
+    request.publishType === 'queue';
+  if (queue) {
+    const result = addToQueueSchema.safeParse(request);
+    return result.success
+      ? { ok: true, request: { kind: 'queue', body: result.data } }
+      : { ok: false, errors: issueErrors(result.error.issues) };
+  }
   const result = createScheduleSchema.safeParse(request);
-  if (result.success) return { ok: true, request: result.data };
+  return result.success
+    ? { ok: true, request: { kind: 'schedule', body: result.data } }
+    : { ok: false, errors: issueErrors(result.error.issues) };
+}
+
+function issueErrors(issues: readonly { path: PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const field = fieldForPath(issue.path);
     errors[field] ??= issue.message;
   }
-  return { ok: false, errors };
+  return errors;
 }
 
 /** A server's `fields` ({ 'spacedInterval.count': 'errors.invalidIntervalCount' }) as form errors. */
@@ -224,6 +380,52 @@ export function serverFieldErrors(fields: Record<string, string>): FieldErrors {
   return errors;
 }
 
+/** Whether the account has preferences saved that 'Use my usual settings' could fill in. */
+export function hasUsualSettings(settings: Account['settings'] | undefined): boolean {
+  return (
+    settings !== undefined &&
+    (settings.defaultPrivacyLevel !== null ||
+      settings.allowComment ||
+      settings.allowDuet ||
+      settings.allowStitch)
+  );
+}
+
+/**
+ * The privacy levels the form offers: the creator's options from creator_info, or only 'Only me'
+ * while TikTok has not audited the app (TIKTOK_APP_AUDITED=false).
+ */
+export function offeredPrivacyLevels(
+  creator: Pick<CreatorInfo, 'privacyLevelOptions'> | undefined,
+  audited: boolean,
+): PrivacyLevel[] {
+  const options = creator?.privacyLevelOptions ?? [];
+  return audited ? options : options.filter((level) => level === 'SELF_ONLY');
+}
+
+/** An unaudited app cannot post to a public account: creator_info offers it PUBLIC_TO_EVERYONE. */
+export function unauditedPublicAccount(
+  creator: Pick<CreatorInfo, 'privacyLevelOptions'> | undefined,
+  audited: boolean,
+): boolean {
+  return !audited && (creator?.privacyLevelOptions.includes('PUBLIC_TO_EVERYONE') ?? false);
+}
+
+/**
+ * Why the publish button is disabled, as the key of the text shown beside it (and on hover), or
+ * null. TikTok's guidelines: with the disclosure on, publishing stays disabled until 'Your brand'
+ * or 'Branded content' is ticked; an unaudited app cannot post to a public account at all.
+ */
+export function submitBlockedKey(
+  commercialContent: ScheduleFormState['commercialContent'],
+  creator: Pick<CreatorInfo, 'privacyLevelOptions'> | undefined,
+  audited: boolean,
+): TranslationKey | null {
+  if (unauditedPublicAccount(creator, audited)) return 'scheduler.form.unaudited.publicAccount';
+  const { enabled, yourBrand, brandedContent } = commercialContent;
+  return enabled && !yourBrand && !brandedContent ? 'errors.commercialContentChoice' : null;
+}
+
 /**
  * Whether what TikTok says about the account stops this submission: its 'cannot post now' (e.g.
  * today's limit reached) only stops a post going out now, never one dated later; not knowing the
@@ -232,7 +434,7 @@ export function serverFieldErrors(fields: Record<string, string>): FieldErrors {
 export function creatorBlocksSubmit(
   creator: Pick<CreatorInfo, 'cannotPostReason'> | undefined,
   creatorFailed: boolean,
-  publishType: PublishType,
+  publishType: FormMethod,
 ): boolean {
   if (creatorFailed) return true;
   return creator?.cannotPostReason != null && publishType === 'immediate';

@@ -1,7 +1,9 @@
 import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
 import type { Media } from '@cadence/shared/schemas/media';
+import type { Draft } from '@cadence/shared/schemas/planning';
 import { describe, expect, it } from 'vitest';
 import type { UploadItem } from '../../lib/upload.ts';
+import { buildScheduleRequest } from './form-state.ts';
 import {
   draftAccountId,
   formVideos,
@@ -9,6 +11,7 @@ import {
   scheduleDraftReducer,
   scheduleFormCheck,
   scheduleFormValues,
+  usualSettingsEdit,
   type DraftAction,
   type ScheduleDraft,
 } from './schedule-draft.ts';
@@ -97,30 +100,80 @@ describe('schedule draft', () => {
     expect(draftAccountId(picked, account.id, [other, account])).toBe(other.id);
   });
 
-  it("shows the account's saved defaults limited by TikTok, only once the creator info is in, under the person's own choices", () => {
+  // Issue 12: TikTok's audit refuses a composer that picks privacy or interactions for the creator.
+  it("never fills in the account's saved preferences until 'Use my usual settings' is clicked", () => {
     const draft = initialDraft(null, now);
-    expect(scheduleFormValues(draft, account.id, account, undefined)).toMatchObject({
+    expect(scheduleFormValues(draft, account.id)).toMatchObject({
+      accountId: account.id,
       privacyLevel: '',
       allowComment: false,
       allowDuet: false,
+      allowStitch: false,
+      isAigc: false,
     });
-    expect(scheduleFormValues(draft, account.id, account, creator)).toMatchObject({
-      accountId: account.id,
+    // The click: saved preferences, limited by TikTok's creator info.
+    const patch = usualSettingsEdit(account, creator, scheduleFormValues(draft, account.id));
+    expect(patch).toEqual({
       privacyLevel: 'SELF_ONLY',
       allowComment: true,
       allowDuet: false, // duets disabled by TikTok
       allowStitch: false,
     });
-    const edited = run(draft, { type: 'edit', patch: { allowComment: false, consent: true } });
-    expect(scheduleFormValues(edited, account.id, account, creator)).toMatchObject({
+    expect(usualSettingsEdit(account, undefined, scheduleFormValues(draft, account.id))).toBeNull();
+    const used = run(draft, { type: 'edit', patch: patch! });
+    expect(scheduleFormValues(used, account.id)).toMatchObject({
       privacyLevel: 'SELF_ONLY',
+      allowComment: true,
+    });
+    // With branded content, 'Only me' is not theirs to fill in.
+    const branded = run(draft, {
+      type: 'edit',
+      patch: { commercialContent: { enabled: true, yourBrand: false, brandedContent: true } },
+    });
+    expect(
+      usualSettingsEdit(account, creator, scheduleFormValues(branded, account.id))?.privacyLevel,
+    ).toBe('');
+    // Another account starts unchosen again; the rest of the form stays.
+    const edited = run(used, { type: 'edit', patch: { consent: true } });
+    const switched = run(edited, { type: 'selectAccount', accountId: other.id });
+    expect(scheduleFormValues(switched, other.id)).toMatchObject({
+      privacyLevel: '',
       allowComment: false,
       consent: true,
     });
-    // Another account starts from its own defaults again.
-    const switched = run(edited, { type: 'selectAccount', accountId: other.id });
-    expect(scheduleFormValues(switched, other.id, other, creator).allowComment).toBe(true);
-    expect(switched.fields.consent).toBe(true);
+  });
+
+  it('keeps a cover frame per video, sends it with its caption, and drops it with the video', () => {
+    const draft = run(
+      initialDraft('story-1', now),
+      { type: 'cover', key: 'media-story-1', ms: 1500 },
+      { type: 'edit', patch: { isAigc: true } },
+    );
+    const values = scheduleFormValues(draft, account.id);
+    expect(values.covers).toEqual({ 'media-story-1': 1500 });
+    expect(
+      buildScheduleRequest(
+        values,
+        [
+          { key: 'media-story-1', mediaId: 'story-1' },
+          { key: 'u1', mediaId: 'm-u1' },
+        ],
+        'Europe/Paris',
+      ),
+    ).toMatchObject({
+      isAigc: true,
+      posts: [
+        { mediaId: 'story-1', title: '', coverTimestampMs: 1500 },
+        { mediaId: 'm-u1', title: '' },
+      ],
+    });
+    const removed = run(draft, {
+      type: 'videoRemoved',
+      key: 'media-story-1',
+      attachedId: 'story-1',
+      remaining: 0,
+    });
+    expect(removed.fields.covers).toEqual({});
   });
 
   it('brings the spaced count down when a video is removed, never up, and drops its caption', () => {
@@ -193,12 +246,17 @@ describe('form videos', () => {
       name: 'u1.mp4',
       previewUrl: 'blob:u1',
       thumbnailUrl: '/thumbs/m-u1.jpg',
+      // The cover picker reads the local file, the stored one for attached media.
+      coverSource: { url: 'blob:u1', durationSeconds: expect.any(Number) as number },
     });
+    expect(videos[0]?.coverSource?.url).toBe('/media/a.mp4');
+    expect(videos[2]?.coverSource).toBeNull();
   });
 
   it('waits for uploading videos without an error, and asks to remove failed or too long ones', () => {
     const values = {
-      ...scheduleFormValues(initialDraft(null, now), account.id, account, creator),
+      ...scheduleFormValues(initialDraft(null, now), account.id),
+      privacyLevel: 'SELF_ONLY' as const,
       consent: true,
     };
     const uploading = formVideos({
@@ -211,7 +269,7 @@ describe('form videos', () => {
     const waiting = scheduleFormCheck(
       values,
       uploading,
-      { attempted: true, serverErrors: {} },
+      { attempted: true, serverErrors: {}, savedDraftId: null },
       'Europe/Paris',
     );
     expect(waiting.clientErrors.videos).toBeUndefined();
@@ -227,7 +285,7 @@ describe('form videos', () => {
     const check = scheduleFormCheck(
       values,
       tooLong,
-      { attempted: false, serverErrors: {} },
+      { attempted: false, serverErrors: {}, savedDraftId: null },
       'Europe/Paris',
     );
     expect(check.clientErrors.videos).toBe('scheduler.form.videos.removeTooLong');
@@ -244,13 +302,102 @@ describe('form videos', () => {
     const ok = scheduleFormCheck(
       values,
       ready,
-      { attempted: true, serverErrors: {} },
+      { attempted: true, serverErrors: {}, savedDraftId: null },
       'Europe/Paris',
     );
-    expect(ok.request).toMatchObject({
+    expect(ok.request?.body).toMatchObject({
       accountId: account.id,
       mediaIds: ['a'],
       privacyLevel: 'SELF_ONLY',
+    });
+  });
+});
+
+describe('drafts and ?at= in the form (issue 11)', () => {
+  const saved: Draft = {
+    id: '7e1f3f2e-6b3c-4d22-8d2b-1c7f4f1f0d22',
+    accountId: account.id,
+    videos: [
+      { mediaId: 'a', title: 'Premier', thumbnailUrl: null },
+      { mediaId: 'b', title: '', thumbnailUrl: null },
+    ],
+    privacyLevel: 'PUBLIC_TO_EVERYONE',
+    allowComment: false,
+    allowDuet: false,
+    allowStitch: true,
+    commercialContent: { enabled: true, yourBrand: true, brandedContent: false },
+    createdAt: '2030-01-01T00:00:00.000Z',
+    updatedAt: '2030-01-02T00:00:00.000Z',
+  };
+
+  it('opens a saved draft: its videos attached, captions, account and settings over the defaults', () => {
+    const typed = scheduleDraftReducer(initialDraft('x', now), {
+      type: 'edit',
+      patch: { publishType: 'spaced', captions: { 'media-x': 'old' } },
+    });
+    const opened = scheduleDraftReducer(typed, { type: 'openDraft', draft: saved, now });
+    expect(opened.attached).toEqual(['a', 'b']);
+    expect(opened.savedDraftId).toBe(saved.id);
+    expect(opened.fields.captions).toEqual({ 'media-a': 'Premier', 'media-b': '' });
+    expect(opened.fields.publishType).toBe('immediate');
+    const values = scheduleFormValues(opened, draftAccountId(opened, null, [account]));
+    expect(values).toMatchObject({
+      accountId: account.id,
+      privacyLevel: 'PUBLIC_TO_EVERYONE',
+      allowComment: false,
+      allowStitch: true,
+      commercialContent: { enabled: true, yourBrand: true, brandedContent: false },
+    });
+    // Scheduling it names the draft, so the server deletes it with the schedule's creation.
+    const ready = formVideos({
+      attached: opened.attached,
+      attachedMedia: [
+        { data: media('a'), isError: false },
+        { data: media('b'), isError: false },
+      ],
+      uploads: [],
+      uploadedMedia: new Map(),
+      maxDuration: 60,
+    });
+    const scheduled = scheduleDraftReducer(opened, {
+      type: 'edit',
+      patch: { publishType: 'scheduled', date: '2030-02-01', consent: true },
+    });
+    const check = scheduleFormCheck(
+      scheduleFormValues(scheduled, account.id),
+      ready,
+      scheduled,
+      'Europe/Paris',
+    );
+    expect(check.request).toMatchObject({ kind: 'schedule', body: { draftId: saved.id } });
+  });
+
+  it('starts over once saved, and forgets a draft deleted from the list', () => {
+    const opened = scheduleDraftReducer(initialDraft(null, now), {
+      type: 'openDraft',
+      draft: saved,
+      now,
+    });
+    expect(scheduleDraftReducer(opened, { type: 'draftDeleted', id: 'other' }).savedDraftId).toBe(
+      saved.id,
+    );
+    expect(
+      scheduleDraftReducer(opened, { type: 'draftDeleted', id: saved.id }).savedDraftId,
+    ).toBeNull();
+    const fresh = scheduleDraftReducer(opened, { type: 'draftSaved', accountId: account.id, now });
+    expect(fresh).toEqual({ ...initialDraft(null, now), accountId: account.id });
+  });
+
+  it('opens on ?at= as scheduled at that date and time', () => {
+    expect(initialDraft(null, now, '2030-03-14T18:30').fields).toMatchObject({
+      publishType: 'scheduled',
+      date: '2030-03-14',
+      time: '18:30',
+    });
+    expect(initialDraft(null, now, 'nonsense').fields).toMatchObject({
+      publishType: 'immediate',
+      date: '2030-01-05',
+      time: '12:00',
     });
   });
 });

@@ -1,18 +1,20 @@
 import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
 import type { Media } from '@cadence/shared/schemas/media';
+import type { Draft } from '@cadence/shared/schemas/planning';
 import type { UploadItem } from '../../lib/upload.ts';
 import {
   accountDefaults,
   buildScheduleRequest,
   clampIntervalCount,
   initialFormState,
+  parseAtParam,
   validateSchedule,
   type FieldErrors,
   type ScheduleFormState,
 } from './form-state.ts';
 import type { FormVideo } from './components/video-field.tsx';
 
-/** The options an account's saved defaults fill in until the person sets them (spec §4). */
+/** The options 'Use my usual settings' can fill in from the account's saved preferences. */
 type AccountOption = 'privacyLevel' | 'allowComment' | 'allowDuet' | 'allowStitch';
 export type DraftFields = Omit<ScheduleFormState, 'accountId' | AccountOption>;
 export type DraftEdit = Partial<Omit<ScheduleFormState, 'accountId'>>;
@@ -26,7 +28,7 @@ export interface ScheduleDraft {
   fields: DraftFields;
   /** null until the person picks an account: meanwhile the `?account=` one shows, once known. */
   accountId: string | null;
-  /** Only the options the person set; the others show the account's saved defaults. */
+  /** Only the options the person set; the others stay unchosen (TikTok forbids defaults). */
   options: Partial<Pick<ScheduleFormState, AccountOption>>;
   /** Existing media attached (a `?media=` link), in order; uploads live in the upload hook. */
   attached: string[];
@@ -34,19 +36,28 @@ export interface ScheduleDraft {
   attempted: boolean;
   /** The last refusal's per-field messages; any change clears them. */
   serverErrors: FieldErrors;
+  /** The saved draft the form holds (opened from the drafts list, or saved): saving updates it. */
+  savedDraftId: string | null;
 }
 
 export type DraftAction =
   | { type: 'edit'; patch: DraftEdit }
   | { type: 'selectAccount'; accountId: string }
   | { type: 'caption'; key: string; caption: string }
+  | { type: 'cover'; key: string; ms: number }
   | { type: 'videosAdded' }
   /** `remaining`: how many videos the form holds once this one is gone. */
   | { type: 'videoRemoved'; key: string; attachedId: string | null; remaining: number }
   | { type: 'submitted' }
   | { type: 'refused'; errors: FieldErrors }
   /** Spec §4: videos cleared (the media stay stored), method immediate, 12:00, today. */
-  | { type: 'scheduled'; accountId: string; now: Date };
+  | { type: 'scheduled'; accountId: string; now: Date }
+  /** A saved draft opened into the form: its videos attached, its captions and settings. */
+  | { type: 'openDraft'; draft: Draft; now: Date }
+  /** Saved as a draft: the form starts over, as after a schedule. */
+  | { type: 'draftSaved'; accountId: string; now: Date }
+  /** A draft deleted from the list: the form no longer holds a saved draft if it was that one. */
+  | { type: 'draftDeleted'; id: string };
 
 const accountOptions: readonly AccountOption[] = [
   'privacyLevel',
@@ -69,18 +80,49 @@ function freshFields(now: Date): DraftFields {
   return fields;
 }
 
-/** A fresh form; a `?media=` video comes attached (read once by the page, so once here too). */
+/**
+ * A fresh form; a `?media=` video comes attached and a `?at=` date-time ('yyyy-MM-ddTHH:mm')
+ * opens it on 'scheduled' at that moment (read once by the page, so once here too).
+ */
 export function initialDraft(
   requestedMediaId: string | null,
   now: Date = new Date(),
+  requestedAt: string | null = null,
 ): ScheduleDraft {
   return {
-    fields: freshFields(now),
+    fields: { ...freshFields(now), ...parseAtParam(requestedAt) },
     accountId: null,
     options: {},
     attached: requestedMediaId ? [requestedMediaId] : [],
     attempted: false,
     serverErrors: {},
+    savedDraftId: null,
+  };
+}
+
+/** The form holding a saved draft: its videos (attached media), captions, account and settings. */
+function openedDraft(draft: Draft, now: Date): ScheduleDraft {
+  const fresh = initialDraft(null, now);
+  const options: ScheduleDraft['options'] = {
+    allowComment: draft.allowComment,
+    allowDuet: draft.allowDuet,
+    allowStitch: draft.allowStitch,
+    ...(draft.privacyLevel !== null && { privacyLevel: draft.privacyLevel }),
+  };
+  return {
+    ...fresh,
+    fields: {
+      ...fresh.fields,
+      // Captions are kept by the video's list key; attached media are listed as `media-<id>`.
+      captions: Object.fromEntries(
+        draft.videos.map((video) => [`media-${video.mediaId}`, video.title]),
+      ),
+      commercialContent: draft.commercialContent,
+    },
+    accountId: draft.accountId,
+    options,
+    attached: draft.videos.map((video) => video.mediaId),
+    savedDraftId: draft.id,
   };
 }
 
@@ -101,7 +143,7 @@ export function scheduleDraftReducer(draft: ScheduleDraft, action: DraftAction):
       };
     }
     case 'selectAccount':
-      // A new account starts from its own defaults, not from the previous account's choices.
+      // A new account starts unchosen, not from the previous account's choices.
       return { ...draft, accountId: action.accountId, options: {}, serverErrors: {} };
     case 'caption':
       return {
@@ -110,6 +152,12 @@ export function scheduleDraftReducer(draft: ScheduleDraft, action: DraftAction):
           ...draft.fields,
           captions: { ...draft.fields.captions, [action.key]: action.caption },
         },
+        serverErrors: {},
+      };
+    case 'cover':
+      return {
+        ...draft,
+        fields: { ...draft.fields, covers: { ...draft.fields.covers, [action.key]: action.ms } },
         serverErrors: {},
       };
     case 'videosAdded':
@@ -128,6 +176,9 @@ export function scheduleDraftReducer(draft: ScheduleDraft, action: DraftAction):
           captions: Object.fromEntries(
             Object.entries(draft.fields.captions).filter(([key]) => key !== action.key),
           ),
+          covers: Object.fromEntries(
+            Object.entries(draft.fields.covers).filter(([key]) => key !== action.key),
+          ),
         },
         serverErrors: {},
       };
@@ -137,7 +188,12 @@ export function scheduleDraftReducer(draft: ScheduleDraft, action: DraftAction):
     case 'refused':
       return { ...draft, serverErrors: action.errors };
     case 'scheduled':
+    case 'draftSaved':
       return { ...initialDraft(null, action.now), accountId: action.accountId };
+    case 'openDraft':
+      return openedDraft(action.draft, action.now);
+    case 'draftDeleted':
+      return draft.savedDraftId === action.id ? { ...draft, savedDraftId: null } : draft;
   }
 }
 
@@ -154,21 +210,30 @@ export function draftAccountId(
     : '';
 }
 
+const unchosen = {
+  privacyLevel: '',
+  allowComment: false,
+  allowDuet: false,
+  allowStitch: false,
+} as const satisfies Pick<ScheduleFormState, AccountOption>;
+
 /**
- * Everything the form shows: the person's own values over the account's saved defaults, which
- * count only once TikTok's creator info for that account is in (they are limited by it).
+ * Everything the form shows: the person's own values, and nothing chosen for them. The account's
+ * saved preferences come in only through 'Use my usual settings' (`usualSettingsEdit`).
  */
-export function scheduleFormValues(
-  draft: ScheduleDraft,
-  accountId: string,
+export function scheduleFormValues(draft: ScheduleDraft, accountId: string): ScheduleFormState {
+  return { ...draft.fields, accountId, ...unchosen, ...draft.options };
+}
+
+/** The edit 'Use my usual settings' makes, once TikTok's creator info is in (it limits them). */
+export function usualSettingsEdit(
   account: Account | undefined,
   creator: CreatorInfo | undefined,
-): ScheduleFormState {
-  const defaults =
-    account && creator
-      ? accountDefaults(account.settings, creator)
-      : { privacyLevel: '' as const, allowComment: false, allowDuet: false, allowStitch: false };
-  return { ...draft.fields, accountId, ...defaults, ...draft.options };
+  values: ScheduleFormState,
+): DraftEdit | null {
+  if (!account || !creator) return null;
+  const { enabled, brandedContent } = values.commercialContent;
+  return accountDefaults(account.settings, creator, enabled && brandedContent);
 }
 
 /** A query's outcome for one attached media: what `useMediaList` gives per id. */
@@ -211,6 +276,7 @@ export function formVideos({
       maxBytes: null,
       tooLongFor: tooLong(media?.durationSeconds),
       missing: query?.isError ?? false,
+      coverSource: media ? { url: media.fileUrl, durationSeconds: media.durationSeconds } : null,
     };
   });
   const fromUploads = uploads.map((item): FormVideo => {
@@ -227,6 +293,8 @@ export function formVideos({
       maxBytes: item.maxBytes,
       tooLongFor: tooLong(media?.durationSeconds),
       missing: false,
+      // The local file: frames show without downloading the stored copy.
+      coverSource: media ? { url: item.previewUrl, durationSeconds: media.durationSeconds } : null,
     };
   });
   return [...fromMedia, ...fromUploads];
@@ -239,10 +307,12 @@ export function formVideos({
 export function scheduleFormCheck(
   values: ScheduleFormState,
   videos: readonly FormVideo[],
-  draft: Pick<ScheduleDraft, 'attempted' | 'serverErrors'>,
+  draft: Pick<ScheduleDraft, 'attempted' | 'serverErrors' | 'savedDraftId'>,
   timeZone: string,
 ) {
-  const validation = validateSchedule(buildScheduleRequest(values, videos, timeZone));
+  const validation = validateSchedule(
+    buildScheduleRequest(values, videos, timeZone, draft.savedDraftId),
+  );
   const clientErrors: FieldErrors = validation.ok ? {} : { ...validation.errors };
   // Videos still uploading are selected, just not ready: the submit button waits for them.
   if (videos.length > 0 && clientErrors.videos === 'errors.selectVideo') delete clientErrors.videos;

@@ -1,40 +1,38 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Outlet, useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../../lib/me.ts';
 import { useAccounts } from '../../lib/accounts.ts';
 import { canScheduleTo } from './schedulable.ts';
-import { usePosts } from './api/get-posts.ts';
-import { useCancelPost, useRetryPost } from './api/post-actions.ts';
-import { EmptyState } from './components/empty-state.tsx';
-import { PostItem, type PostActions } from './components/post-item.tsx';
+import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
+import { CancelPostDialog } from './components/cancel-post-dialog.tsx';
+import { EditPostDialog } from './components/edit-post-dialog.tsx';
+import type { PostActions } from './components/post-item.tsx';
 import { RescheduleDialog } from './components/reschedule-dialog.tsx';
 import { ScheduleForm } from './components/schedule-form.tsx';
+import { UndoToast } from './components/undo-toast.tsx';
+import { ViewNav } from './components/view-nav.tsx';
 import { useErrorText } from '../../lib/error-text.ts';
 import { usePostEvents } from './hooks/use-post-events.ts';
-
-/** Newest schedule first (as the original listed them), a schedule's videos in due order. */
-function sortPosts(posts: readonly Post[]): Post[] {
-  return [...posts].sort(
-    (a, b) => b.createdAt.localeCompare(a.createdAt) || a.dueAt.localeCompare(b.dueAt),
-  );
-}
+import type { SchedulerOutletContext } from './scheduler-outlet.ts';
 
 type Notice = { tone: 'success' | 'error'; text: string };
 
-/** 'Programmateur de vidéos' (/scheduler): the scheduled posts and the new-schedule slide-over. */
+/**
+ * 'Programmateur de vidéos' (/scheduler): the new-schedule slide-over, the view tabs, and below
+ * them the view of the route (queue, history; the calendar plugs in the same way) through an
+ * Outlet. The row actions' dialogs and the undo toast live here, shared by every view.
+ */
 export function SchedulerPage() {
   const { t } = useTranslation();
   const errorText = useErrorText('scheduler.errors.actionFailed');
   const me = useMe();
   const live = usePostEvents();
-  const posts = usePosts({ poll: !live });
   const accounts = useAccounts();
   const schedulable = useMemo(() => (accounts.data ?? []).filter(canScheduleTo), [accounts.data]);
   const [searchParams, setSearchParams] = useSearchParams();
@@ -43,32 +41,77 @@ export function SchedulerPage() {
   const [requested] = useState(() => ({
     accountId: searchParams.get('account'),
     mediaId: searchParams.get('media'),
+    // The calendar's empty slots: the form opens on 'scheduled' at that local date-time.
+    at: searchParams.get('at'),
+    // A notification's 'Reprogrammer' link: that post, shown and its action focused.
+    postId: searchParams.get('post'),
   }));
-  const [open, setOpen] = useState(requested.accountId !== null || requested.mediaId !== null);
+  const [open, setOpen] = useState(
+    requested.accountId !== null || requested.mediaId !== null || requested.at !== null,
+  );
   const [notice, setNotice] = useState<Notice | null>(null);
   const [rescheduling, setRescheduling] = useState<Post | null>(null);
+  const [editing, setEditing] = useState<Post | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState<Post | null>(null);
+  const [undo, setUndo] = useState<{ id: string; caption: string } | null>(null);
 
   useEffect(() => {
-    if (searchParams.has('account') || searchParams.has('media')) {
-      setSearchParams({}, { replace: true });
+    if (requested.postId === null) return;
+    const postId = requested.postId;
+    // The post's row appears once its list has loaded: shown, and its first action focused.
+    const reveal = () => {
+      const item = document.querySelector(`[data-post-id="${CSS.escape(postId)}"]`);
+      if (!item) return false;
+      item.scrollIntoView({ block: 'center' });
+      item.querySelector<HTMLElement>('button, a')?.focus({ preventScroll: true });
+      return true;
+    };
+    if (reveal()) return;
+    const observer = new MutationObserver(() => {
+      if (reveal()) observer.disconnect();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [requested.postId]);
+
+  useEffect(() => {
+    if (
+      searchParams.has('account') ||
+      searchParams.has('media') ||
+      searchParams.has('at') ||
+      searchParams.has('post')
+    ) {
+      // Only the form's parameters: the list's filters stay.
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('account');
+          next.delete('media');
+          next.delete('at');
+          next.delete('post');
+          return next;
+        },
+        { replace: true },
+      );
     }
   }, [searchParams, setSearchParams]);
 
   const cancel = useCancelPost();
   const retry = useRetryPost();
-  const busyId = cancel.isPending
-    ? (cancel.variables ?? null)
-    : retry.isPending
-      ? (retry.variables ?? null)
-      : null;
+  const restore = useRestorePost();
+  const busyId = [cancel, retry, restore].find((mutation) => mutation.isPending)?.variables ?? null;
+
+  const restorePost = (id: string) =>
+    restore.mutate(id, {
+      onSuccess: () => setNotice({ tone: 'success', text: t('scheduler.notices.restored') }),
+      onError: (error) => setNotice({ tone: 'error', text: errorText(error) }),
+    });
 
   const actions: PostActions = {
     busyId,
-    onCancel: (post) =>
-      cancel.mutate(post.id, {
-        onSuccess: () => setNotice({ tone: 'success', text: t('scheduler.notices.cancelled') }),
-        onError: (error) => setNotice({ tone: 'error', text: errorText(error) }),
-      }),
+    onEdit: (post) => setEditing(post),
+    onCancel: (post) => setConfirmingCancel(post),
+    onRestore: (post) => restorePost(post.id),
     onRetry: (post) =>
       retry.mutate(post.id, {
         onSuccess: () => setNotice({ tone: 'success', text: t('scheduler.notices.retried') }),
@@ -83,7 +126,23 @@ export function SchedulerPage() {
   };
   const closeForm = useCallback(() => setOpen(false), []);
   const closeReschedule = useCallback(() => setRescheduling(null), []);
-  const list = posts.data ? sortPosts(posts.data) : [];
+  const closeEdit = useCallback(() => setEditing(null), []);
+  const closeCancel = useCallback(() => setConfirmingCancel(null), []);
+  const expireUndo = useCallback(() => setUndo(null), []);
+  const outlet: SchedulerOutletContext = { actions, openForm, live };
+
+  const confirmCancel = (post: Post) =>
+    cancel.mutate(post.id, {
+      onSuccess: () => {
+        setConfirmingCancel(null);
+        setNotice(null);
+        setUndo({ id: post.id, caption: post.title.trim() || t('scheduler.post.untitled') });
+      },
+      onError: (error) => {
+        setConfirmingCancel(null);
+        setNotice({ tone: 'error', text: errorText(error) });
+      },
+    });
 
   return (
     <>
@@ -128,46 +187,8 @@ export function SchedulerPage() {
         )}
       </div>
 
-      {posts.isPending ? (
-        <div className="flex justify-center py-16 text-brand-600" role="status">
-          <Spinner className="h-8 w-8" />
-          <span className="sr-only">{t('app.loading')}</span>
-        </div>
-      ) : posts.isError ? (
-        <Alert tone="error">
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <p>{t('scheduler.errors.loadFailed')}</p>
-            <Button variant="secondary" onClick={() => void posts.refetch()}>
-              {t('scheduler.errors.retryLoad')}
-            </Button>
-          </div>
-        </Alert>
-      ) : list.length === 0 ? (
-        <EmptyState onCreate={openForm} />
-      ) : (
-        <section aria-labelledby="scheduled-heading">
-          <div className="mb-3 flex items-center justify-between">
-            <h2
-              id="scheduled-heading"
-              className="text-sm font-semibold uppercase tracking-wide text-slate-500"
-            >
-              {t('scheduler.list.title')}
-            </h2>
-            <span className="text-xs text-slate-500">
-              {t(list.length === 1 ? 'scheduler.list.countOne' : 'scheduler.list.countMany', {
-                n: list.length,
-              })}
-            </span>
-          </div>
-          <ul className="grid gap-3 lg:grid-cols-2" aria-label={t('scheduler.list.title')}>
-            {list.map((post) => (
-              <li key={post.id}>
-                <PostItem post={post} actions={actions} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <ViewNav />
+      <Outlet context={outlet} />
 
       <ScheduleForm
         open={open}
@@ -180,6 +201,7 @@ export function SchedulerPage() {
         accountsLoading={accounts.isPending}
         requestedAccountId={requested.accountId}
         requestedMediaId={requested.mediaId}
+        requestedAt={requested.at}
         isPro={me.data?.isPro ?? false}
       />
       <RescheduleDialog
@@ -188,6 +210,28 @@ export function SchedulerPage() {
         onDone={() => {
           setRescheduling(null);
           setNotice({ tone: 'success', text: t('scheduler.notices.rescheduled') });
+        }}
+      />
+      <EditPostDialog
+        post={editing}
+        onClose={closeEdit}
+        onDone={() => {
+          setEditing(null);
+          setNotice({ tone: 'success', text: t('scheduler.notices.edited') });
+        }}
+      />
+      <CancelPostDialog
+        post={confirmingCancel}
+        busy={cancel.isPending}
+        onConfirm={confirmCancel}
+        onClose={closeCancel}
+      />
+      <UndoToast
+        undo={undo}
+        onExpire={expireUndo}
+        onUndo={() => {
+          if (undo) restorePost(undo.id);
+          setUndo(null);
         }}
       />
     </>

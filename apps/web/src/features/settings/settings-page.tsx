@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { useMe } from '../../lib/me.ts';
+import { DeleteAccountSection } from './components/delete-account-section.tsx';
 import { LanguageSection } from './components/language-section.tsx';
+import { NotificationsSection } from './components/notifications-section.tsx';
 import { PasswordSection } from './components/password-section.tsx';
 import { ProfileSection } from './components/profile-section.tsx';
 import { SessionsSection } from './components/sessions-section.tsx';
@@ -18,8 +20,10 @@ export function SettingsPage() {
       <div className="space-y-6">
         <ProfileSection me={me.data} />
         <LanguageSection />
+        <NotificationsSection />
         <PasswordSection email={me.data.email} />
         <SessionsSection />
+        <DeleteAccountSection />
       </div>
     </div>
   );

@@ -8,9 +8,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { privacyLabelKeys } from '../../../lib/privacy-labels.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { FormDialog } from '../../../components/ui/form-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { wrappableHandle } from '../wrappable-handle.ts';
 import { useUpdateAccountSettings } from '../api/mutate-accounts.ts';
@@ -47,23 +45,16 @@ export function AccountSettingsDialog({
   }, [reset, onClose]);
 
   return (
-    <Dialog
+    <FormDialog
       open={account !== null}
       onClose={close}
+      formId={formId}
+      pending={update.isPending}
       title={t('accounts.settings.title', { username: wrappableHandle(username) })}
       description={t('accounts.settings.description')}
       closeLabel={t('accounts.settings.close')}
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            {t('accounts.settings.cancel')}
-          </Button>
-          <Button type="submit" form={formId} disabled={update.isPending}>
-            {update.isPending && <Spinner className="h-4 w-4" />}
-            {update.isPending ? t('accounts.settings.saving') : t('accounts.settings.save')}
-          </Button>
-        </>
-      }
+      cancelLabel={t('accounts.settings.cancel')}
+      submitLabel={update.isPending ? t('accounts.settings.saving') : t('accounts.settings.save')}
     >
       {account && (
         // Keyed by account: each opening starts from what is saved, not from an abandoned edit.
@@ -85,7 +76,7 @@ export function AccountSettingsDialog({
           }
         />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -61,6 +61,7 @@ export function AnalysisResult({ analysis }: { analysis: MemeAnalysis }) {
           <p id={hintId} className="mt-0.5 text-xs text-slate-500">
             {t('memes.extracts.hint')}
           </p>
+          <FillerNote extracts={analysis.extracts} />
           <ul className="mt-3 space-y-2">
             {analysis.extracts.map((extract) => (
               <li key={extract.index}>
@@ -179,6 +180,23 @@ function CompilationPreview({ result }: { result: MemeAnalysis['result'] }) {
   );
 }
 
+/**
+ * Says how many moments were really detected when calm stretches fill the rest of the minute,
+ * so filler is never taken for a highlight (nothing to say when every extract is one).
+ */
+function FillerNote({ extracts }: { extracts: readonly MemeExtract[] }) {
+  const { t } = useTranslation();
+  const highlights = extracts.filter((extract) => extract.highlight).length;
+  if (highlights === extracts.length) return null;
+  return (
+    <p className="mt-2 text-xs text-slate-600">
+      {highlights === 0
+        ? t('memes.extracts.noHighlights')
+        : t('memes.extracts.fillerNote', { count: highlights })}
+    </p>
+  );
+}
+
 /** One extract: ticked to keep it in the next compilation, with its range, picture and score. */
 function ExtractItem({
   extract,
@@ -227,20 +245,26 @@ function ExtractItem({
         <span className="block text-sm font-medium tabular-nums text-slate-900">
           {t('memes.extracts.range', { start, end })}
         </span>
-        <span className="mt-1 flex items-center gap-2">
-          <span
-            className="h-1.5 w-full max-w-[8rem] overflow-hidden rounded-full bg-slate-100"
-            aria-hidden="true"
-          >
+        {extract.highlight ? (
+          <span className="mt-1 flex items-center gap-2">
             <span
-              className="block h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-500"
-              style={{ width: `${Math.max(score, 3)}%` }}
-            />
+              className="h-1.5 w-full max-w-[8rem] overflow-hidden rounded-full bg-slate-100"
+              aria-hidden="true"
+            >
+              <span
+                className="block h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-500"
+                style={{ width: `${Math.max(score, 3)}%` }}
+              />
+            </span>
+            <span className="shrink-0 text-xs tabular-nums text-slate-500">
+              {t('memes.extracts.score', { score })}
+            </span>
           </span>
-          <span className="shrink-0 text-xs tabular-nums text-slate-500">
-            {t('memes.extracts.score', { score })}
+        ) : (
+          <span className="mt-1 inline-block rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
+            {t('memes.extracts.filler')}
           </span>
-        </span>
+        )}
       </span>
     </label>
   );

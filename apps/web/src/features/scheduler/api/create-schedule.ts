@@ -16,10 +16,11 @@ export function useCreateSchedule() {
   return useMutation({
     mutationFn: createSchedule,
     onSuccess: async () => {
-      // The accounts' scheduled counts and next post change too.
+      // The accounts' scheduled counts and next post change too; a draft scheduled is gone.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.posts }),
         queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.drafts }),
       ]);
     },
   });

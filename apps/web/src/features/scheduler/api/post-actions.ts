@@ -1,14 +1,18 @@
+import type { EditPost } from '@cadence/shared/schemas/planning';
+import { postSchema } from '@cadence/shared/schemas/schedule';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-// The three actions answer with the post (or nothing useful to us): the list is refetched
-// either way, so the body is not relied upon.
-const anyBody = z.unknown();
+// Each action answers with the post as it is now; the lists are read again either way (a post
+// may move from the queue to the history, or to another day).
 
-function postAction(id: string, action: 'cancel' | 'retry' | 'reschedule', body?: unknown) {
-  return apiRequest(`/api/posts/${encodeURIComponent(id)}/${action}`, anyBody, {
+function postAction(
+  id: string,
+  action: 'cancel' | 'retry' | 'reschedule' | 'restore',
+  body?: unknown,
+) {
+  return apiRequest(`/api/posts/${encodeURIComponent(id)}/${action}`, postSchema, {
     method: 'POST',
     body: body ?? {},
   });
@@ -24,9 +28,22 @@ export function retryPost(id: string) {
   return postAction(id, 'retry');
 }
 
-/** POST /api/posts/:id/reschedule — pending posts; `dueAt` ISO 8601. */
+/** POST /api/posts/:id/reschedule — pending, cancelled or failed posts; `dueAt` ISO 8601. */
 export function reschedulePost({ id, dueAt }: { id: string; dueAt: string }) {
   return postAction(id, 'reschedule', { dueAt });
+}
+
+/** POST /api/posts/:id/restore — a cancelled post back to pending, if its time is ahead. */
+export function restorePost(id: string) {
+  return postAction(id, 'restore');
+}
+
+/** PATCH /api/posts/:id — caption, privacy, interactions, time of a pending post (409: locked). */
+export function editPost({ id, edit }: { id: string; edit: EditPost }) {
+  return apiRequest(`/api/posts/${encodeURIComponent(id)}`, postSchema, {
+    method: 'PATCH',
+    body: edit,
+  });
 }
 
 function usePostMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<unknown>) {
@@ -45,3 +62,5 @@ function usePostMutation<TVariables>(mutationFn: (variables: TVariables) => Prom
 export const useCancelPost = () => usePostMutation(cancelPost);
 export const useRetryPost = () => usePostMutation(retryPost);
 export const useReschedulePost = () => usePostMutation(reschedulePost);
+export const useRestorePost = () => usePostMutation(restorePost);
+export const useEditPost = () => usePostMutation(editPost);

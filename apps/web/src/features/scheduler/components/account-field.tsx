@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AlertIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { failReasonKey } from '../fail-reasons.ts';
+import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { FieldError, inputClass, labelClass } from './form-controls.tsx';
 
@@ -17,6 +17,7 @@ export function AccountField({
   onChange,
   error,
   creator,
+  today,
 }: {
   selectId: string;
   accounts: readonly Account[];
@@ -25,8 +26,12 @@ export function AccountField({
   onChange: (accountId: string) => void;
   error: string | undefined;
   creator: { data: CreatorInfo | undefined; isLoading: boolean; error: Error | null };
+  /** Each account's posts today against TikTok's daily cap (Cadence's estimate), once known. */
+  today?: { counts: ReadonlyMap<string, number>; cap: number } | undefined;
 }) {
   const { t } = useTranslation();
+  const todayText = (accountId: string) =>
+    today && t('planner.todayCount', { n: today.counts.get(accountId) ?? 0, cap: today.cap });
   const errorId = useId();
   const errorText = useErrorText('scheduler.form.account.creatorFailed');
 
@@ -48,6 +53,7 @@ export function AccountField({
         {accounts.map((account) => (
           <option key={account.id} value={account.id}>
             @{account.username}
+            {today && ` · ${todayText(account.id)}`}
           </option>
         ))}
       </select>

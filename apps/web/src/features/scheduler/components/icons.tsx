@@ -35,3 +35,9 @@ export const StarIcon = (props: IconProps) => (
     d="M12 3l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.4 6.8 19.1l1-5.8L3.5 9.2l5.9-.9L12 3z"
   />
 );
+export const PencilIcon = (props: IconProps) => (
+  <Icon {...props} d={['M4 20h4L19 9l-4-4L4 16v4z', 'M13.5 6.5l4 4']} />
+);
+export const UndoIcon = (props: IconProps) => (
+  <Icon {...props} d={['M9 14 4 9l5-5', 'M4 9h11a5 5 0 0 1 0 10h-3']} />
+);

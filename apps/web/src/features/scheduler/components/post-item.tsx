@@ -1,38 +1,63 @@
+import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useTranslation } from 'react-i18next';
+import { PostMetrics } from '../../../components/analytics/post-metrics.tsx';
 import { CalendarIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { useKeyText } from '../../../lib/error-text.ts';
+import { formatDateTime, formatTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
-import { failReasonKey } from '../fail-reasons.ts';
-import { ExternalIcon, RetryIcon, ShuffleIcon, VideoIcon } from './icons.tsx';
+import { failReasonKey } from '@cadence/shared/fail-reason-keys';
+import { ExternalIcon, PencilIcon, RetryIcon, ShuffleIcon, UndoIcon, VideoIcon } from './icons.tsx';
 import { StatusBadge } from './status-badge.tsx';
 
 export interface PostActions {
+  onEdit: (post: Post) => void;
+  /** Asks for confirmation first. */
   onCancel: (post: Post) => void;
   onReschedule: (post: Post) => void;
   onRetry: (post: Post) => void;
+  onRestore: (post: Post) => void;
   /** The post an action is running for, if any. */
   busyId: string | null;
 }
 
+type Metrics = PostMetricsList['posts'][number];
+
 const actionClass =
   'inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition disabled:cursor-not-allowed disabled:opacity-50';
+const quiet = `${actionClass} bg-white text-slate-700 ring-slate-300 hover:bg-slate-50`;
 
-/** One scheduled video: thumbnail, account, due time, caption, status and what can be done. */
-export function PostItem({ post, actions }: { post: Post; actions: PostActions }) {
+/**
+ * One post as a row of the queue or the history: thumbnail, time (in `timeZone`), account,
+ * caption on one line, status and what can be done. `metrics`: a published post's figures
+ * (`undefined` until they are known, and for other posts).
+ */
+export function PostItem({
+  post,
+  actions,
+  timeZone,
+  metrics,
+  now,
+}: {
+  post: Post;
+  actions: PostActions;
+  timeZone: string;
+  metrics?: Metrics | undefined;
+  now: Date;
+}) {
   const { t, i18n } = useTranslation();
+  const keyText = useKeyText();
   const language = isLanguage(i18n.language) ? i18n.language : 'fr';
   const caption = post.title.trim() || t('scheduler.post.untitled');
-  const busy = actions.busyId === post.id;
 
   return (
     <article
-      className="flex gap-3 rounded-2xl bg-white p-3 shadow-sm ring-1 ring-slate-200 sm:gap-4 sm:p-4"
+      className="flex gap-3 px-3 py-3 sm:items-center sm:gap-4 sm:px-4"
       aria-label={t('scheduler.post.label', { username: post.accountUsername, caption })}
       data-post-id={post.id}
     >
-      <div className="relative h-24 w-[3.375rem] shrink-0 overflow-hidden rounded-lg bg-slate-900 sm:h-28 sm:w-16">
+      <div className="relative h-16 w-9 shrink-0 overflow-hidden rounded-md bg-slate-900 sm:h-14 sm:w-8">
         {post.thumbnailUrl ? (
           <img
             src={post.thumbnailUrl}
@@ -42,17 +67,23 @@ export function PostItem({ post, actions }: { post: Post; actions: PostActions }
           />
         ) : (
           <div className="flex h-full w-full items-center justify-center text-slate-500">
-            <VideoIcon className="h-6 w-6" />
+            <VideoIcon className="h-4 w-4" />
           </div>
         )}
       </div>
 
-      <div className="min-w-0 flex-1">
-        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <StatusBadge status={post.status} />
+      <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-4">
+        <div className="flex items-center gap-2 sm:w-14 sm:shrink-0 sm:flex-col sm:items-start sm:gap-0.5">
+          <time
+            dateTime={post.dueAt}
+            title={formatDateTime(post.dueAt, language, timeZone)}
+            className="text-sm font-semibold tabular-nums text-slate-900"
+          >
+            {formatTime(post.dueAt, language, timeZone)}
+          </time>
           {post.randomized && (
             <span
-              className="inline-flex items-center gap-1 rounded-full bg-accent-500/10 px-2 py-0.5 text-xs font-semibold text-cyan-800 ring-1 ring-inset ring-accent-500/30"
+              className="inline-flex items-center gap-0.5 text-[11px] font-semibold text-cyan-800"
               title={t('scheduler.post.randomizedHint')}
             >
               <ShuffleIcon className="h-3 w-3" />
@@ -60,111 +91,153 @@ export function PostItem({ post, actions }: { post: Post; actions: PostActions }
               <span className="sr-only">{t('scheduler.post.randomizedHint')}</span>
             </span>
           )}
-          <span className="truncate text-sm font-semibold text-slate-900">
-            @{post.accountUsername}
-          </span>
-          {post.accountId === null && (
-            <span className="text-xs text-slate-500">{t('scheduler.post.accountDeleted')}</span>
+        </div>
+
+        <div className="mt-1 min-w-0 flex-1 sm:mt-0">
+          <p className="flex min-w-0 items-baseline gap-1.5 text-xs text-slate-500">
+            <span className="truncate font-semibold text-slate-700">@{post.accountUsername}</span>
+            {post.accountId === null && (
+              <span className="shrink-0">· {t('scheduler.post.accountDeleted')}</span>
+            )}
+          </p>
+          <p
+            className={`truncate text-sm ${post.title.trim() ? 'text-slate-800' : 'italic text-slate-400'}`}
+            title={post.title.trim() ? post.title : undefined}
+          >
+            {caption}
+          </p>
+          {post.status === 'failed' && (
+            <p className="mt-1 text-xs text-red-700" data-testid="fail-reason">
+              {t(failReasonKey(post.failReason))}
+            </p>
+          )}
+          {post.note !== null && post.status === 'pending' && (
+            <p className="mt-1 text-xs text-amber-800">{keyText(post.note)}</p>
+          )}
+          {post.status === 'completed' && (
+            <div className="mt-1">
+              <PostMetrics metrics={metrics} />
+            </div>
           )}
         </div>
 
-        <p className="mt-1.5 flex items-center gap-1.5 text-sm text-slate-600">
-          <CalendarIcon className="h-4 w-4 shrink-0 text-slate-400" />
-          <time dateTime={post.dueAt}>{formatDateTime(post.dueAt, language)}</time>
-        </p>
-        <p
-          className={`mt-1 line-clamp-2 break-words text-sm ${post.title.trim() ? 'text-slate-800' : 'italic text-slate-400'}`}
-        >
-          {caption}
-        </p>
-
-        {post.status === 'failed' && (
-          <p
-            className="mt-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800"
-            data-testid="fail-reason"
-          >
-            {t(failReasonKey(post.failReason))}
-          </p>
-        )}
-
-        <PostFooter post={post} actions={actions} busy={busy} caption={caption} />
+        <div className="mt-2 flex flex-wrap items-center gap-2 sm:mt-0 sm:shrink-0 sm:justify-end">
+          <StatusBadge status={post.status} />
+          <PostButtons post={post} actions={actions} caption={caption} now={now} />
+        </div>
       </div>
     </article>
   );
 }
 
-function PostFooter({
+function PostButtons({
   post,
   actions,
-  busy,
   caption,
+  now,
 }: {
   post: Post;
   actions: PostActions;
-  busy: boolean;
   caption: string;
+  now: Date;
 }) {
   const { t } = useTranslation();
   const disabled = actions.busyId !== null;
+  const busy = actions.busyId === post.id;
   const name = { caption, username: post.accountUsername };
+  const hasAccount = post.accountId !== null;
 
-  if (post.status === 'completed' && post.tiktokPostUrl) {
-    return (
-      <div className="mt-3">
+  const reschedule = (
+    <button
+      type="button"
+      onClick={() => actions.onReschedule(post)}
+      disabled={disabled}
+      aria-label={t('scheduler.post.rescheduleLabel', name)}
+      className={quiet}
+    >
+      <CalendarIcon className="h-3.5 w-3.5" />
+      {t('scheduler.post.reschedule')}
+    </button>
+  );
+
+  switch (post.status) {
+    case 'completed':
+      // Sent to the creator's TikTok inbox: they finish it in the app, there is no post to open.
+      if (post.delivery === 'inbox') {
+        return <span className="text-xs text-slate-600">{t('scheduler.post.inInbox')}</span>;
+      }
+      return post.tiktokPostUrl ? (
         <a
           href={post.tiktokPostUrl}
           target="_blank"
           rel="noreferrer"
-          className="inline-flex items-center gap-1.5 text-sm font-semibold text-brand-600 hover:text-brand-700"
+          className="inline-flex items-center gap-1 text-xs font-semibold text-brand-600 hover:text-brand-700"
         >
           {t('scheduler.post.viewOnTiktok')}
           <ExternalIcon className="h-3.5 w-3.5" />
         </a>
-      </div>
-    );
+      ) : null;
+    case 'pending':
+      return (
+        <>
+          <button
+            type="button"
+            onClick={() => actions.onEdit(post)}
+            disabled={disabled}
+            aria-label={t('scheduler.post.editLabel', name)}
+            className={quiet}
+          >
+            <PencilIcon className="h-3.5 w-3.5" />
+            {t('scheduler.post.edit')}
+          </button>
+          <button
+            type="button"
+            onClick={() => actions.onCancel(post)}
+            disabled={disabled}
+            aria-label={t('scheduler.post.cancelLabel', name)}
+            className={`${actionClass} bg-white text-red-700 ring-red-200 hover:bg-red-50`}
+          >
+            {busy ? <Spinner className="h-3.5 w-3.5" /> : <XIcon className="h-3.5 w-3.5" />}
+            {t('scheduler.post.cancel')}
+          </button>
+        </>
+      );
+    // A deleted account cannot be posted to: nothing to retry, restore or reschedule.
+    case 'failed':
+      return hasAccount ? (
+        <>
+          <button
+            type="button"
+            onClick={() => actions.onRetry(post)}
+            disabled={disabled}
+            aria-label={t('scheduler.post.retryLabel', name)}
+            className={`${actionClass} bg-slate-900 text-white ring-slate-900 hover:bg-slate-800`}
+          >
+            {busy ? <Spinner className="h-3.5 w-3.5" /> : <RetryIcon className="h-3.5 w-3.5" />}
+            {t('scheduler.post.retry')}
+          </button>
+          {reschedule}
+        </>
+      ) : null;
+    case 'cancelled':
+      return hasAccount ? (
+        <>
+          {Date.parse(post.dueAt) > now.getTime() && (
+            <button
+              type="button"
+              onClick={() => actions.onRestore(post)}
+              disabled={disabled}
+              aria-label={t('scheduler.post.restoreLabel', name)}
+              className={quiet}
+            >
+              {busy ? <Spinner className="h-3.5 w-3.5" /> : <UndoIcon className="h-3.5 w-3.5" />}
+              {t('scheduler.post.restore')}
+            </button>
+          )}
+          {reschedule}
+        </>
+      ) : null;
+    case 'publishing':
+      return null;
   }
-  if (post.status === 'pending') {
-    return (
-      <div className="mt-3 flex flex-wrap gap-2">
-        <button
-          type="button"
-          onClick={() => actions.onReschedule(post)}
-          disabled={disabled}
-          aria-label={t('scheduler.post.rescheduleLabel', name)}
-          className={`${actionClass} bg-white text-slate-700 ring-slate-300 hover:bg-slate-50`}
-        >
-          <CalendarIcon className="h-3.5 w-3.5" />
-          {t('scheduler.post.reschedule')}
-        </button>
-        <button
-          type="button"
-          onClick={() => actions.onCancel(post)}
-          disabled={disabled}
-          aria-label={t('scheduler.post.cancelLabel', name)}
-          className={`${actionClass} bg-white text-red-700 ring-red-200 hover:bg-red-50`}
-        >
-          {busy ? <Spinner className="h-3.5 w-3.5" /> : <XIcon className="h-3.5 w-3.5" />}
-          {t('scheduler.post.cancel')}
-        </button>
-      </div>
-    );
-  }
-  // Retrying needs the account: one deleted since cannot be posted to.
-  if (post.status === 'failed' && post.accountId !== null) {
-    return (
-      <div className="mt-3">
-        <button
-          type="button"
-          onClick={() => actions.onRetry(post)}
-          disabled={disabled}
-          aria-label={t('scheduler.post.retryLabel', name)}
-          className={`${actionClass} bg-slate-900 text-white ring-slate-900 hover:bg-slate-800`}
-        >
-          {busy ? <Spinner className="h-3.5 w-3.5" /> : <RetryIcon className="h-3.5 w-3.5" />}
-          {t('scheduler.post.retry')}
-        </button>
-      </div>
-    );
-  }
-  return null;
 }

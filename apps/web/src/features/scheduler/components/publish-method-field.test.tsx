@@ -34,7 +34,14 @@ function SpacedFields({ videoCount, seen }: { videoCount: number; seen: Schedule
       errors={{}}
       videoCount={videoCount}
       isPro={false}
-      ids={{ date: 'date', time: 'time', count: 'count', value: 'value', startTime: 'start' }}
+      ids={{
+        date: 'date',
+        time: 'time',
+        count: 'count',
+        value: 'value',
+        startTime: 'start',
+        startDate: 'start-date',
+      }}
     />
   );
 }

@@ -1,13 +1,16 @@
-import {
-  MAX_INTERVAL_VALUE,
-  type IntervalUnit,
-  type PublishType,
-} from '@cadence/shared/schemas/schedule';
-import { useId } from 'react';
+import { MAX_INTERVAL_VALUE, type IntervalUnit } from '@cadence/shared/schemas/schedule';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { capIntervalCount, type FieldErrors, type ScheduleFormState } from '../form-state.ts';
+import { browserTimeZone } from '../../../lib/time-zone.ts';
+import {
+  capIntervalCount,
+  type FieldErrors,
+  type FormMethod,
+  type ScheduleFormState,
+} from '../form-state.ts';
 import { checkboxClass, FieldError, inputClass, labelClass } from './form-controls.tsx';
 import { StarIcon } from './icons.tsx';
+import { ZoneNote } from './zone-note.tsx';
 
 const methods = [
   {
@@ -25,7 +28,12 @@ const methods = [
     labelKey: 'scheduler.form.method.spaced',
     hintKey: 'scheduler.form.method.spacedHint',
   },
-] as const satisfies { value: PublishType; labelKey: string; hintKey: string }[];
+  {
+    value: 'queue',
+    labelKey: 'planner.queue.method',
+    hintKey: 'planner.queue.methodHint',
+  },
+] as const satisfies { value: FormMethod; labelKey: string; hintKey: string }[];
 
 const units = [
   { value: 'minutes', labelKey: 'scheduler.form.interval.units.minutes' },
@@ -34,6 +42,14 @@ const units = [
 ] as const satisfies { value: IntervalUnit; labelKey: string }[];
 
 type MethodState = Pick<ScheduleFormState, 'publishType' | 'date' | 'time' | 'interval'>;
+type MethodIds = {
+  date: string;
+  time: string;
+  count: string;
+  value: string;
+  startTime: string;
+  startDate: string;
+};
 
 function parseUnit(value: string): IntervalUnit {
   return units.find((unit) => unit.value === value)?.value ?? 'hours';
@@ -45,7 +61,11 @@ function toInt(value: string): number {
   return Number.isNaN(parsed) ? 0 : parsed;
 }
 
-/** Immediate, at a specific time, or at intervals (spec §2, §4, §9). */
+/**
+ * Immediate, at a specific time, at intervals (spec §2, §4, §9), or in the account's next free
+ * posting slots ('Add to queue'). Every time entered names its zone; `scheduledExtra` (the best
+ * times' suggestions) shows under the date and time.
+ */
 export function PublishMethodField({
   state,
   onChange,
@@ -53,13 +73,18 @@ export function PublishMethodField({
   videoCount,
   isPro,
   ids,
+  timeZone = browserTimeZone(),
+  scheduledExtra,
 }: {
   state: MethodState;
   onChange: (patch: Partial<MethodState>) => void;
   errors: FieldErrors;
   videoCount: number;
   isPro: boolean;
-  ids: { date: string; time: string; count: string; value: string; startTime: string };
+  ids: MethodIds;
+  /** The zone the date and times are read in, named next to each time. */
+  timeZone?: string;
+  scheduledExtra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const name = useId();
@@ -77,7 +102,7 @@ export function PublishMethodField({
   return (
     <fieldset>
       <legend className="sr-only">{t('scheduler.form.method.legend')}</legend>
-      <div className="grid gap-2 sm:grid-cols-3">
+      <div className="grid gap-2 sm:grid-cols-2">
         {methods.map((method) => {
           const checked = state.publishType === method.value;
           return (
@@ -96,7 +121,7 @@ export function PublishMethodField({
                 className="row-span-2 mt-0.5 h-4 w-4 shrink-0 accent-brand-600"
               />
               <span className="text-sm font-semibold text-slate-900">{t(method.labelKey)}</span>
-              <span id={`${name}-${method.value}`} className="text-xs text-slate-500">
+              <span id={`${name}-${method.value}`} className="text-xs text-slate-600">
                 {t(method.hintKey)}
               </span>
             </label>
@@ -131,11 +156,15 @@ export function PublishMethodField({
               value={state.time}
               onChange={(event) => onChange({ time: event.target.value })}
               aria-invalid={errors.time ? true : undefined}
-              aria-describedby={errors.time ? `${ids.time}-error` : undefined}
+              aria-describedby={
+                errors.time ? `${ids.time}-zone ${ids.time}-error` : `${ids.time}-zone`
+              }
               className={inputClass}
             />
+            <ZoneNote id={`${ids.time}-zone`} timeZone={timeZone} />
             <FieldError id={`${ids.time}-error`}>{errors.time}</FieldError>
           </div>
+          {scheduledExtra && <div className="col-span-2">{scheduledExtra}</div>}
         </div>
       )}
 
@@ -197,7 +226,24 @@ export function PublishMethodField({
           </div>
           <FieldError id={`${ids.count}-error`}>{errors['interval.count']}</FieldError>
           <FieldError id={`${ids.value}-error`}>{errors['interval.value']}</FieldError>
-          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+          <div className="grid grid-cols-2 gap-3">
+            <div>
+              <label htmlFor={ids.startDate} className={labelClass}>
+                {t('planner.startDate')}
+              </label>
+              <input
+                id={ids.startDate}
+                type="date"
+                value={interval.startDate}
+                onChange={(event) => setInterval({ startDate: event.target.value })}
+                aria-invalid={errors['interval.startDate'] ? true : undefined}
+                aria-describedby={
+                  errors['interval.startDate'] ? `${ids.startDate}-error` : undefined
+                }
+                className={inputClass}
+              />
+              <FieldError id={`${ids.startDate}-error`}>{errors['interval.startDate']}</FieldError>
+            </div>
             <div>
               <label htmlFor={ids.startTime} className={labelClass}>
                 {t('scheduler.form.interval.startTime')}
@@ -208,8 +254,14 @@ export function PublishMethodField({
                 value={interval.startTime}
                 onChange={(event) => setInterval({ startTime: event.target.value })}
                 aria-invalid={errors['interval.startTime'] ? true : undefined}
+                aria-describedby={
+                  errors['interval.startTime']
+                    ? `${ids.startTime}-zone ${ids.startTime}-error`
+                    : `${ids.startTime}-zone`
+                }
                 className={inputClass}
               />
+              <ZoneNote id={`${ids.startTime}-zone`} timeZone={timeZone} />
               <FieldError id={`${ids.startTime}-error`}>{errors['interval.startTime']}</FieldError>
             </div>
           </div>

@@ -1,14 +1,36 @@
 import type { Account } from '@cadence/shared/schemas/account';
-import { useId, useReducer, type FormEvent } from 'react';
+import { localDateOf } from '@cadence/shared/schedule/planner';
+import { useId, useReducer, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useMe } from '../../../lib/me.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
+import {
+  useAddToQueue,
+  useDeleteDraft,
+  useSaveDraft,
+  useSchedulePreview,
+  useTodayCounts,
+} from '../api/planning.ts';
 import { browserTimeZone } from '../../../lib/time-zone.ts';
-import { creatorBlocksSubmit, serverFieldErrors, type FormField } from '../form-state.ts';
+import {
+  buildDraftBody,
+  buildPreviewRequest,
+  creatorBlocksSubmit,
+  hasUsualSettings,
+  offeredPrivacyLevels,
+  submitBlockedKey,
+  serverFieldErrors,
+  type FormField,
+} from '../form-state.ts';
 import { useKeyText } from '../../../lib/error-text.ts';
+import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
+import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useFormVideos } from '../hooks/use-form-videos.ts';
 import {
   draftAccountId,
@@ -16,12 +38,17 @@ import {
   scheduleDraftReducer,
   scheduleFormCheck,
   scheduleFormValues,
+  usualSettingsEdit,
   type DraftEdit,
 } from '../schedule-draft.ts';
 import { AccountField } from './account-field.tsx';
 import { ConsentField } from './consent-field.tsx';
+import { DraftsPanel } from './drafts-panel.tsx';
+import { DeliveryField } from './delivery-field.tsx';
 import { Section } from './form-controls.tsx';
+import { PlanPreview } from './plan-preview.tsx';
 import { PublishMethodField } from './publish-method-field.tsx';
+import { QueuePanel } from './queue-panel.tsx';
 import { ScheduleFormFooter } from './schedule-form-footer.tsx';
 import { SchedulingError } from './scheduling-error.tsx';
 import { TikTokOptions } from './tiktok-options.tsx';
@@ -39,6 +66,7 @@ export function ScheduleForm({
   accountsLoading,
   requestedAccountId,
   requestedMediaId,
+  requestedAt = null,
   isPro,
 }: {
   open: boolean;
@@ -50,6 +78,8 @@ export function ScheduleForm({
   requestedAccountId: string | null;
   /** From `?media=`: an existing video (a story, a compilation) attached to the form. */
   requestedMediaId: string | null;
+  /** From `?at=` (a local 'yyyy-MM-ddTHH:mm', the calendar's empty slots): 'scheduled' then. */
+  requestedAt?: string | null;
   isPro: boolean;
 }) {
   const { t } = useTranslation();
@@ -64,29 +94,38 @@ export function ScheduleForm({
     count: useId(),
     value: useId(),
     startTime: useId(),
+    startDate: useId(),
     consent: useId(),
   };
-  const [draft, dispatch] = useReducer(scheduleDraftReducer, requestedMediaId, (mediaId) =>
-    initialDraft(mediaId),
+  const [draft, dispatch] = useReducer(scheduleDraftReducer, null, () =>
+    initialDraft(requestedMediaId, new Date(), requestedAt),
   );
   const uploads = useVideoUploads();
   const create = useCreateSchedule();
+  const queue = useAddToQueue();
+  const saveDraft = useSaveDraft();
+  const deleteDraft = useDeleteDraft();
+  const [notice, setNotice] = useState<'draftSaved' | 'needsVideo' | null>(null);
+  // Times are entered and shown in the person's zone (their setting, else the browser's).
+  const me = useMe();
+  const timeZone = me.data?.timeZone ?? browserTimeZone();
+  const today = useTodayCounts(localDateOf(new Date(), timeZone), timeZone, open);
   const accountId = draftAccountId(draft, requestedAccountId, accounts);
   const creator = useCreatorInfo(open ? accountId : '');
   const account = accounts.find((candidate) => candidate.id === accountId);
-  const state = scheduleFormValues(draft, accountId, account, creator.data);
+  const state = scheduleFormValues(draft, accountId);
   const videos = useFormVideos(
     draft.attached,
     uploads.items,
     creator.data?.maxVideoPostDurationSec ?? null,
   );
   const videoCount = videos.length;
-  const { request, clientErrors, errors } = scheduleFormCheck(
-    state,
-    videos,
-    draft,
-    browserTimeZone(),
+  const { request, clientErrors, errors } = scheduleFormCheck(state, videos, draft, timeZone);
+  const previewBody = useDebouncedValue(
+    open ? buildPreviewRequest(state, videos, timeZone) : null,
+    250,
   );
+  const preview = useSchedulePreview(previewBody);
   const message = (field: FormField) => {
     const key = errors[field];
     return key === undefined ? undefined : keyText(key);
@@ -95,8 +134,21 @@ export function ScheduleForm({
 
   const uploading = videos.some((video) => video.status === 'uploading');
   const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
+  const pending = create.isPending || queue.isPending;
   const submitDisabled =
-    uploading || create.isPending || cannotPost || (accountId !== '' && creator.isLoading);
+    uploading || pending || cannotPost || (accountId !== '' && creator.isLoading);
+  const audited = usePublicConfig().data?.tiktokAppAudited ?? true;
+  const blockedKey = submitBlockedKey(state.commercialContent, creator.data, audited);
+  const offered = creator.data && {
+    ...creator.data,
+    privacyLevelOptions: offeredPrivacyLevels(creator.data, audited),
+  };
+  const usual = hasUsualSettings(account?.settings)
+    ? () => {
+        const patch = usualSettingsEdit(account, offered, state);
+        if (patch) update(patch);
+      }
+    : undefined;
 
   const focusOrder: [FormField, string][] = [
     ['videos', ids.videos],
@@ -106,33 +158,67 @@ export function ScheduleForm({
     ['time', ids.time],
     ['interval.count', ids.count],
     ['interval.value', ids.value],
+    ['interval.startDate', ids.startDate],
     ['interval.startTime', ids.startTime],
     ['consent', ids.consent],
   ];
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (submitDisabled) return;
+    if (submitDisabled || blockedKey !== null) return;
     dispatch({ type: 'submitted' });
     if (request === null) {
       const first = focusOrder.find(([field]) => clientErrors[field] !== undefined);
       if (first) document.getElementById(first[1])?.focus();
       return;
     }
-    create.mutate(request, {
-      onSuccess: (created) => {
+    setNotice(null);
+    const handlers = {
+      onSuccess: (created: { posts: unknown[] }) => {
         uploads.clear();
         dispatch({ type: 'scheduled', accountId, now: new Date() });
         create.reset();
+        queue.reset();
         onScheduled(created.posts.length);
       },
-      onError: (error) => {
+      onError: (error: Error) => {
         dispatch({
           type: 'refused',
           errors: error instanceof ApiError ? serverFieldErrors(error.fields) : {},
         });
       },
+    };
+    if (request.kind === 'schedule') {
+      create.mutate(request.body, handlers);
+      return;
+    }
+    // The queue's endpoint takes no draft: the draft it came from is deleted once queued.
+    const fromDraft = draft.savedDraftId;
+    queue.mutate(request.body, {
+      ...handlers,
+      onSuccess: (created) => {
+        if (fromDraft !== null) deleteDraft.mutate(fromDraft);
+        handlers.onSuccess(created);
+      },
     });
+  }
+
+  function saveAsDraft() {
+    const body = buildDraftBody(state, videos);
+    if (body.mediaIds.length === 0) {
+      setNotice('needsVideo');
+      return;
+    }
+    saveDraft.mutate(
+      { id: draft.savedDraftId, body },
+      {
+        onSuccess: () => {
+          uploads.clear();
+          dispatch({ type: 'draftSaved', accountId, now: new Date() });
+          setNotice('draftSaved');
+        },
+      },
+    );
   }
 
   const branded = state.commercialContent.enabled && state.commercialContent.brandedContent;
@@ -149,14 +235,36 @@ export function ScheduleForm({
         <ScheduleFormFooter
           formId={formId}
           uploading={uploading}
-          pending={create.isPending}
+          pending={pending}
           submitDisabled={submitDisabled}
+          blockedReason={blockedKey === null ? null : keyText(blockedKey)}
           onCancel={onClose}
+          onSaveDraft={saveAsDraft}
+          savingDraft={saveDraft.isPending}
         />
       }
     >
       <form id={formId} onSubmit={submit} noValidate className="space-y-8">
-        <SchedulingError error={create.error} />
+        <DraftsPanel
+          enabled={open}
+          accounts={accounts}
+          currentDraftId={draft.savedDraftId}
+          onOpen={(saved) => {
+            uploads.clear();
+            setNotice(null);
+            dispatch({ type: 'openDraft', draft: saved, now: new Date() });
+          }}
+          onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}
+        />
+        <div aria-live="polite" className="empty:hidden">
+          {notice === 'draftSaved' && <Alert tone="success">{t('planner.drafts.saved')}</Alert>}
+          {notice === 'needsVideo' && <Alert tone="error">{t('planner.drafts.needsVideo')}</Alert>}
+          {saveDraft.isError && <Alert tone="error">{t('planner.drafts.failed')}</Alert>}
+          {draft.savedDraftId !== null && notice === null && (
+            <Alert tone="info">{t('planner.drafts.editing')}</Alert>
+          )}
+        </div>
+        <SchedulingError error={create.error ?? queue.error} />
 
         <Section
           title={t('scheduler.form.videos.label')}
@@ -177,6 +285,8 @@ export function ScheduleForm({
             inputId={ids.videos}
             videos={videos}
             captions={state.captions}
+            covers={state.covers}
+            onCover={(key, ms) => dispatch({ type: 'cover', key, ms })}
             error={message('videos')}
             captionErrors={(index) => message(`caption:${index}`)}
             onAdd={(files) => {
@@ -206,18 +316,28 @@ export function ScheduleForm({
             value={state.accountId}
             onChange={(chosen) => dispatch({ type: 'selectAccount', accountId: chosen })}
             error={message('accountId')}
+            today={today.data}
             creator={{ data: creator.data, isLoading: creator.isLoading, error: creator.error }}
           />
           {accountId !== '' && (
             <TikTokOptions
               privacyId={ids.privacy}
-              creator={creator.data}
+              creator={offered}
+              audited={audited}
+              publicAccount={blockedKey === 'scheduler.form.unaudited.publicAccount'}
               state={state}
               onChange={update}
+              onUseUsual={usual}
               errors={{
                 privacyLevel: message('privacyLevel'),
                 commercialContent: message('commercialContent'),
               }}
+            />
+          )}
+          {accountId !== '' && (
+            <DeliveryField
+              inbox={state.delivery === 'inbox'}
+              onChange={(inbox) => update({ delivery: inbox ? 'inbox' : 'direct' })}
             />
           )}
         </Section>
@@ -233,14 +353,37 @@ export function ScheduleForm({
             )}
             videoCount={videoCount}
             isPro={isPro}
+            timeZone={timeZone}
             ids={{
               date: ids.date,
               time: ids.time,
               count: ids.count,
               value: ids.value,
               startTime: ids.startTime,
+              startDate: ids.startDate,
             }}
+            scheduledExtra={
+              accountId !== '' && (
+                <SlotSuggestion
+                  accountId={accountId}
+                  timeZone={timeZone}
+                  onUse={(slot) => update({ date: slot.date, time: slot.time })}
+                />
+              )
+            }
           />
+          {previewBody !== null && (
+            <PlanPreview
+              preview={preview.data}
+              loading={preview.isFetching}
+              error={preview.error}
+              postpone={state.postponeOverCap}
+              onPostpone={(postponeOverCap) => update({ postponeOverCap })}
+            />
+          )}
+          {state.publishType === 'queue' && (
+            <QueuePanel accountId={accountId} videoCount={videoCount} />
+          )}
         </Section>
 
         <ConsentField

@@ -4,15 +4,24 @@ import { AlertIcon, CheckIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { ClockIcon, SpinnerDotIcon } from './icons.tsx';
 
 // Spec §2 and DESIGN: pending yellow (with an action icon), completed green, failed red, others grey.
-const tones: Record<PostStatus, string> = {
+export const statusTones: Record<PostStatus, string> = {
   pending: 'bg-amber-50 text-amber-800 ring-amber-500/30',
   publishing: 'bg-slate-100 text-slate-700 ring-slate-400/30',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-600/25',
   failed: 'bg-red-50 text-red-700 ring-red-600/25',
-  cancelled: 'bg-slate-100 text-slate-500 ring-slate-400/25',
+  cancelled: 'bg-slate-100 text-slate-600 ring-slate-400/25',
 };
 
-const labelKeys = {
+/** The same colours as a solid mark: a calendar's dots and a chip's edge. */
+export const statusDotTones: Record<PostStatus, string> = {
+  pending: 'bg-amber-500',
+  publishing: 'bg-slate-400',
+  completed: 'bg-emerald-500',
+  failed: 'bg-red-500',
+  cancelled: 'bg-slate-300',
+};
+
+export const statusLabelKeys = {
   pending: 'scheduler.status.pending',
   publishing: 'scheduler.status.publishing',
   completed: 'scheduler.status.completed',
@@ -40,11 +49,11 @@ export function StatusBadge({ status }: { status: PostStatus }) {
   const { t } = useTranslation();
   return (
     <span
-      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${tones[status]}`}
+      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${statusTones[status]}`}
       data-status={status}
     >
       <StatusIcon status={status} />
-      {t(labelKeys[status])}
+      {t(statusLabelKeys[status])}
     </span>
   );
 }

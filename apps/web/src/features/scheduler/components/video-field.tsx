@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
+import { CoverPicker } from './cover-picker.tsx';
 import { VideoIcon } from './icons.tsx';
 
 /** A video in the form: a running/finished upload, or an existing media sent by another screen. */
@@ -24,11 +25,15 @@ export interface FormVideo {
   tooLongFor: number | null;
   /** The media a `?media=` link pointed at could not be found. */
   missing: boolean;
+  /** Where the cover picker reads frames from (the local file, or the stored one); null until stored. */
+  coverSource: { url: string; durationSeconds: number } | null;
 }
 
 export function VideoField({
   videos,
   captions,
+  covers,
+  onCover,
   error,
   captionErrors,
   onAdd,
@@ -38,6 +43,8 @@ export function VideoField({
 }: {
   videos: readonly FormVideo[];
   captions: Record<string, string>;
+  covers: Record<string, number>;
+  onCover: (key: string, ms: number) => void;
   error: string | undefined;
   captionErrors: (index: number) => string | undefined;
   onAdd: (files: File[]) => void;
@@ -91,6 +98,8 @@ export function VideoField({
               <VideoCard
                 video={video}
                 caption={captions[video.key] ?? ''}
+                coverMs={covers[video.key]}
+                onCover={(ms) => onCover(video.key, ms)}
                 captionError={captionErrors(index)}
                 onRemove={() => onRemove(video)}
                 onCaption={(caption) => onCaption(video.key, caption)}
@@ -106,12 +115,16 @@ export function VideoField({
 function VideoCard({
   video,
   caption,
+  coverMs,
+  onCover,
   captionError,
   onRemove,
   onCaption,
 }: {
   video: FormVideo;
   caption: string;
+  coverMs: number | undefined;
+  onCover: (ms: number) => void;
   captionError: string | undefined;
   onRemove: () => void;
   onCaption: (caption: string) => void;
@@ -207,7 +220,7 @@ function VideoCard({
           <FieldError id={captionErrorId}>{captionError}</FieldError>
           <p
             id={counterId}
-            className={`ml-auto text-xs tabular-nums ${caption.length > MAX_TITLE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-400'}`}
+            className={`ml-auto text-xs tabular-nums ${caption.length > MAX_TITLE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-500'}`}
           >
             {t('scheduler.form.videos.counter', {
               n: caption.length,
@@ -215,6 +228,15 @@ function VideoCard({
             })}
           </p>
         </div>
+        {video.coverSource && (
+          <CoverPicker
+            name={video.name}
+            src={video.coverSource.url}
+            durationSeconds={video.coverSource.durationSeconds}
+            valueMs={coverMs}
+            onChange={onCover}
+          />
+        )}
       </div>
     </div>
   );

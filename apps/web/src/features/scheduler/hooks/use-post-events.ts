@@ -1,65 +1,78 @@
+import type { PostPage } from '@cadence/shared/schemas/planning';
 import { postSchema, type Post } from '@cadence/shared/schemas/schedule';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useLiveEvent } from '../../../lib/live-events.tsx';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { belongsTo, type PostFilters, type PostList } from '../api/get-post-pages.ts';
 
-/** Replaces the post in the cached list; a post we have not seen yet means the list is stale. */
-export function mergePost(
-  posts: readonly Post[],
+type Pages = InfiniteData<PostPage, string | null>;
+
+/**
+ * What a changed post does to the pages of a list loaded so far: `updated` in place, `removed`
+ * (it left the list, e.g. published), or `stale` (new to the list, or moved in time: only the
+ * server knows where it goes now, so the list is read again). `unrelated`: nothing to do.
+ */
+export function applyPostToPages(
+  data: Pages,
   incoming: Post,
-): { posts: Post[]; known: boolean } {
-  const known = posts.some((post) => post.id === incoming.id);
-  return {
-    posts: known ? posts.map((post) => (post.id === incoming.id ? incoming : post)) : [...posts],
-    known,
-  };
+  belongs: boolean,
+): { outcome: 'updated' | 'removed' | 'stale' | 'unrelated'; data: Pages } {
+  const known = data.pages.some((page) => page.posts.some((post) => post.id === incoming.id));
+  const moved = data.pages.some((page) =>
+    page.posts.some((post) => post.id === incoming.id && post.dueAt !== incoming.dueAt),
+  );
+  if (!known) return { outcome: belongs ? 'stale' : 'unrelated', data };
+  if (belongs && moved) return { outcome: 'stale', data };
+  const pages = data.pages.map((page) => ({
+    ...page,
+    posts: belongs
+      ? page.posts.map((post) => (post.id === incoming.id ? incoming : post))
+      : page.posts.filter((post) => post.id !== incoming.id),
+  }));
+  return { outcome: belongs ? 'updated' : 'removed', data: { ...data, pages } };
+}
+
+const lists: readonly PostList[] = ['queue', 'history'];
+
+function isFilters(value: unknown): value is PostFilters {
+  return typeof value === 'object' && value !== null && 'accountId' in value && 'status' in value;
+}
+
+/** Writes one changed post into every cached queue and history; other post lists are re-read. */
+function writePost(queryClient: QueryClient, post: Post) {
+  for (const list of lists) {
+    const cached = queryClient.getQueriesData<Pages>({ queryKey: [...queryKeys.posts, list] });
+    for (const [queryKey, data] of cached) {
+      const filters = queryKey[2];
+      if (!data || !isFilters(filters)) continue;
+      const { outcome, data: next } = applyPostToPages(data, post, belongsTo(post, list, filters));
+      if (outcome === 'updated' || outcome === 'removed') queryClient.setQueryData(queryKey, next);
+      else if (outcome === 'stale') void queryClient.invalidateQueries({ queryKey, exact: true });
+    }
+  }
+  void queryClient.invalidateQueries({
+    queryKey: queryKeys.posts,
+    predicate: (query) => !lists.some((list) => list === query.queryKey[1]),
+  });
 }
 
 /**
- * Follows GET /api/posts/events (server-sent `post` events) and writes each post into the
+ * Follows the live stream's `post` events (lib/live-events) and writes each post into the
  * TanStack cache, so statuses change on screen without a reload. Returns whether the stream is
  * connected; the caller polls while it is not.
  */
 export function usePostEvents(): boolean {
   const queryClient = useQueryClient();
-  const [connected, setConnected] = useState(false);
-
-  useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
-    const source = new EventSource('/api/posts/events');
-    const onOpen = () => {
-      setConnected(true);
-      // Whatever happened while disconnected is only in the list.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.posts });
-    };
-    const onError = () => setConnected(source.readyState === EventSource.OPEN);
-    const onPost = (event: MessageEvent<unknown>) => {
-      let data: unknown;
-      try {
-        data = typeof event.data === 'string' ? JSON.parse(event.data) : null;
-      } catch {
-        return;
-      }
+  return useLiveEvent(
+    'post',
+    (data) => {
       const parsed = postSchema.safeParse(data);
       if (!parsed.success) return;
-      const current = queryClient.getQueryData<Post[]>(queryKeys.posts);
-      if (!current) return;
-      const { posts, known } = mergePost(current, parsed.data);
-      if (known) queryClient.setQueryData(queryKeys.posts, posts);
-      else void queryClient.invalidateQueries({ queryKey: queryKeys.posts });
+      writePost(queryClient, parsed.data);
       // Counts and next post on the accounts screen follow the statuses.
       void queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all, exact: true });
-    };
-    source.addEventListener('open', onOpen);
-    source.addEventListener('error', onError);
-    source.addEventListener('post', onPost);
-    return () => {
-      source.removeEventListener('open', onOpen);
-      source.removeEventListener('error', onError);
-      source.removeEventListener('post', onPost);
-      source.close();
-    };
-  }, [queryClient]);
-
-  return connected;
+    },
+    // Whatever happened while disconnected is only in the list.
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.posts }),
+  );
 }

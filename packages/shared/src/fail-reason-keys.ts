@@ -1,5 +1,5 @@
-import { isPublishFailReason, type PublishFailReason } from '@cadence/shared/publish-fail-reasons';
-import type { TranslationKey } from '@cadence/shared/translation-key';
+import { isPublishFailReason, type PublishFailReason } from './publish-fail-reasons.ts';
+import type { TranslationKey } from './translation-key.ts';
 
 // Every reason the publisher can record (the shared list), in the user's words; several share a
 // sentence. A reason outside the list (a row older than the list) falls back to a generic one
@@ -37,7 +37,8 @@ const failReasonKeys: Record<PublishFailReason, TranslationKey> = {
   rate_limit_exceeded: 'scheduler.failReasons.rate_limit_exceeded',
   spam_risk_too_many_posts: 'scheduler.failReasons.spam_risk_too_many_posts',
   spam_risk_user_banned_from_posting: 'scheduler.failReasons.spam_risk_user_banned_from_posting',
-  spam_risk_too_many_pending_share: 'scheduler.failReasons.spam_risk',
+  spam_risk_too_many_pending_share: 'scheduler.failReasons.spam_risk_too_many_pending_share',
+  video_pull_failed: 'scheduler.failReasons.video_pull_failed',
   spam_risk: 'scheduler.failReasons.spam_risk',
   reached_active_user_cap: 'scheduler.failReasons.reached_active_user_cap',
   unaudited_client_can_only_post_to_private_accounts:

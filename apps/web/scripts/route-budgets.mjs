@@ -1,0 +1,105 @@
+// After `vite build`: prints what each route's first load downloads (JavaScript and CSS, as the
+// brotli copies the server sends) and fails the build when a route outgrows its budget, or when a
+// lazily loaded screen has no budget yet. Reads the module manifest Vite writes to
+// dist/.vite/manifest.json (never served: apps/server/src/app.ts).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+
+const dist = path.resolve(import.meta.dirname, '../dist');
+
+/**
+ * Budgets in KiB of brotli. `modules`: the lazily loaded modules a route renders (none: only the
+ * entry bundle, like /auth). Issue 15 aims at 110 KiB of JavaScript for /auth; React, React Router, TanStack
+ * Query, i18next and zod alone weigh about 150 KiB today, so the budgets hold the line where
+ * they are (docs/decisions/032-route-budgets.md).
+ */
+const budgets = {
+  '/auth': { modules: [], js: 185, css: 15 },
+  '/auth/forgot': { modules: ['src/features/auth/components/forgot-password-page.tsx'], js: 190 },
+  '/auth/reset': { modules: ['src/features/auth/components/reset-password-page.tsx'], js: 190 },
+  '/unsubscribe': {
+    modules: ['src/features/notifications/components/unsubscribe-page.tsx'],
+    js: 190,
+  },
+  '/tiktok': { modules: ['src/features/accounts/accounts-page.tsx'], js: 200 },
+  '/scheduler': {
+    modules: [
+      'src/features/scheduler/scheduler-page.tsx',
+      'src/features/scheduler/components/post-list-view.tsx',
+    ],
+    js: 245,
+  },
+  '/scheduler/calendar': {
+    modules: ['src/features/scheduler/calendar/calendar-page.tsx'],
+    js: 215,
+  },
+  '/stories': { modules: ['src/features/stories/stories-page.tsx'], js: 210 },
+  '/memes': { modules: ['src/features/memes/memes-page.tsx'], js: 210 },
+  '/analytics': { modules: ['src/features/analytics/analytics-page.tsx'], js: 300 },
+  '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 200 },
+  '/privacy': { modules: ['src/features/legal/components/privacy-page.tsx'], js: 190 },
+  '/terms': { modules: ['src/features/legal/components/terms-page.tsx'], js: 190 },
+};
+
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+if (!entryKey) throw new Error('The Vite manifest has no entry');
+
+/** Every chunk key a module loads before it runs: itself and its static imports, transitively. */
+function closure(key, seen = new Set()) {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
+  return seen;
+}
+
+/** Bytes on the wire: the build's brotli copy, or the file itself when too small to compress. */
+const wireBytes = (file) => {
+  const full = path.join(dist, file);
+  if (existsSync(`${full}.br`)) return statSync(`${full}.br`).size;
+  const content = readFileSync(full);
+  return content.length < 1024
+    ? content.length
+    : brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+};
+
+const kib = (bytes) => bytes / 1024;
+const failures = [];
+const rows = [];
+for (const [route, budget] of Object.entries(budgets)) {
+  const missing = budget.modules.filter((module) => !manifest[module]);
+  if (missing.length > 0) {
+    failures.push(`${route}: ${missing.join(', ')} not in the build (renamed? update the budget)`);
+    continue;
+  }
+  const chunks = closure(entryKey);
+  for (const module of budget.modules) closure(module, chunks);
+  const files = [...chunks].map((key) => manifest[key]);
+  const js = files.reduce((sum, chunk) => sum + wireBytes(chunk.file), 0);
+  const cssFiles = new Set(files.flatMap((chunk) => chunk.css ?? []));
+  const css = [...cssFiles].reduce((sum, file) => sum + wireBytes(file), 0);
+  rows.push({ route, js: kib(js).toFixed(1), jsBudget: budget.js, css: kib(css).toFixed(1) });
+  if (kib(js) > budget.js)
+    failures.push(`${route}: ${kib(js).toFixed(1)} KiB of JS > ${budget.js}`);
+  const cssBudget = budget.css ?? 15;
+  if (kib(css) > cssBudget)
+    failures.push(`${route}: ${kib(css).toFixed(1)} KiB of CSS > ${cssBudget}`);
+}
+
+// A screen loaded on navigation that no budget names would grow unwatched.
+const budgeted = new Set(Object.values(budgets).flatMap((budget) => budget.modules));
+for (const key of new Set(manifest[entryKey].dynamicImports ?? [])) {
+  if (manifest[key]?.src && !budgeted.has(manifest[key].src)) {
+    failures.push(
+      `${manifest[key].src} is loaded on navigation but has no budget in ${path.basename(import.meta.filename)}`,
+    );
+  }
+}
+
+console.log('First load per route (KiB, brotli):');
+console.table(rows);
+if (failures.length > 0) {
+  console.error(`Route budgets exceeded:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,211 @@
+import { failReasonKey } from '@cadence/shared/fail-reason-keys';
+import {
+  notificationSchema,
+  type Notification,
+  type NotificationList,
+} from '@cadence/shared/schemas/notification';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Icon } from '../../../components/ui/icons.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { isLanguage } from '../../../lib/i18n.ts';
+import { useLiveEvent } from '../../../lib/live-events.tsx';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useNotifications } from '../api/get-notifications.ts';
+import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
+
+const BellIcon = ({ className }: { className?: string }) => (
+  <Icon
+    className={className}
+    d={['M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9', 'M10.3 21a1.94 1.94 0 0 0 3.4 0']}
+  />
+);
+
+/** Adds a notification pushed by the stream to the cached list (once), counting it unread. */
+export function addNotification(list: NotificationList, incoming: Notification): NotificationList {
+  if (list.notifications.some((notification) => notification.id === incoming.id)) return list;
+  return {
+    notifications: [incoming, ...list.notifications],
+    unread: list.unread + (incoming.read ? 0 : 1),
+  };
+}
+
+/**
+ * The header's bell: an icon button with the unread count, opening a panel of the latest events.
+ * New ones arrive live (the `notification` events of the stream); opening marks them read.
+ */
+export function NotificationBell() {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const queryClient = useQueryClient();
+  const live = useLiveEvent(
+    'notification',
+    (data) => {
+      const parsed = notificationSchema.safeParse(data);
+      if (!parsed.success) return;
+      const current = queryClient.getQueryData<NotificationList>(queryKeys.notifications.list);
+      if (current)
+        queryClient.setQueryData(
+          queryKeys.notifications.list,
+          addNotification(current, parsed.data),
+        );
+      else
+        void queryClient.invalidateQueries({ queryKey: queryKeys.notifications.list, exact: true });
+    },
+    () =>
+      void queryClient.invalidateQueries({ queryKey: queryKeys.notifications.list, exact: true }),
+  );
+  const list = useNotifications({ poll: !live });
+  const markRead = useMarkNotificationsRead();
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const unread = list.data?.unread ?? 0;
+
+  // Escape and a click elsewhere close the panel (the disclosure pattern); Escape refocuses the bell.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && !root.current?.contains(event.target)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [open]);
+
+  function toggle() {
+    const opening = !open;
+    setOpen(opening);
+    if (opening && unread > 0) markRead.mutate();
+  }
+
+  return (
+    // On phones the panel hangs from the header (the sticky <header> is its containing block), full
+    // width less a margin; from xl, from the bell itself.
+    <div ref={root} className="xl:relative">
+      <button
+        type="button"
+        ref={button}
+        onClick={toggle}
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={
+          unread > 0
+            ? t('settings.notifications.bell.labelUnread', { count: unread })
+            : t('settings.notifications.bell.label')
+        }
+        title={t('settings.notifications.bell.label')}
+        data-testid="notification-bell"
+        className={`relative rounded-lg p-1.5 transition ${open ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white'}`}
+      >
+        <BellIcon className="h-5 w-5" />
+        {unread > 0 && (
+          <span
+            aria-hidden="true"
+            data-testid="notification-count"
+            className="absolute -right-0.5 -top-0.5 min-w-[1.125rem] rounded-full bg-red-600 px-1 text-center text-[11px] font-bold leading-[1.125rem] text-white"
+          >
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </button>
+      {open && (
+        <section
+          id={panelId}
+          data-testid="notification-panel"
+          aria-label={t('settings.notifications.bell.title')}
+          className="absolute inset-x-4 top-full z-40 mt-2 overflow-hidden xl:left-auto xl:right-0 xl:w-[22rem] rounded-xl bg-white text-slate-900 shadow-xl ring-1 ring-slate-200"
+        >
+          <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold">
+            {t('settings.notifications.bell.title')}
+          </h2>
+          {list.isError ? (
+            <p className="px-4 py-6 text-sm text-slate-700">
+              {t('settings.notifications.bell.loadError')}
+            </p>
+          ) : list.data && list.data.notifications.length > 0 ? (
+            <ul className="max-h-[min(28rem,70vh)] divide-y divide-slate-100 overflow-y-auto">
+              {list.data.notifications.map((notification) => (
+                <NotificationItem
+                  key={notification.id}
+                  notification={notification}
+                  language={language}
+                  onNavigate={() => setOpen(false)}
+                />
+              ))}
+            </ul>
+          ) : (
+            <p className="px-4 py-6 text-sm text-slate-700">
+              {t('settings.notifications.bell.empty')}
+            </p>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function NotificationItem({
+  notification,
+  language,
+  onNavigate,
+}: {
+  notification: Notification;
+  language: 'fr' | 'en';
+  onNavigate: () => void;
+}) {
+  const { t } = useTranslation();
+  const { type, data } = notification;
+  const text = t(`settings.notifications.events.${type}`, {
+    handle: data.account ?? '',
+    reason: t(failReasonKey(data.failReason ?? null)),
+    date: data.dueAt ? formatDateTime(data.dueAt, language) : '',
+  });
+  const action =
+    type === 'post_failed' && data.postId
+      ? {
+          to: `/scheduler/history?post=${encodeURIComponent(data.postId)}`,
+          label: t('settings.notifications.bell.reschedule'),
+        }
+      : type === 'account_reconnect_needed' || type === 'token_refresh_failed'
+        ? { to: '/tiktok', label: t('settings.notifications.bell.reconnect') }
+        : type === 'story_ready'
+          ? { to: '/stories', label: t('settings.notifications.bell.open') }
+          : type === 'compilation_ready'
+            ? { to: '/memes', label: t('settings.notifications.bell.open') }
+            : null;
+  return (
+    <li
+      className={`px-4 py-3 text-sm ${notification.read ? '' : 'bg-brand-50'}`}
+      data-testid="notification-item"
+      data-type={type}
+    >
+      <p className="text-slate-900">{text}</p>
+      <div className="mt-1 flex items-center justify-between gap-3">
+        <time dateTime={notification.createdAt} className="text-xs text-slate-600">
+          {formatDateTime(notification.createdAt, language)}
+        </time>
+        {action && (
+          <Link
+            to={action.to}
+            onClick={onNavigate}
+            className="shrink-0 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
+          >
+            {action.label}
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,202 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { statusDotTones } from '../components/status-badge.tsx';
+import { useSlotDroppable } from './calendar-dnd.tsx';
+import { newScheduleHref, type GridDay } from './calendar-grid.ts';
+import type { DayContext } from './calendar-parts.tsx';
+import { PostChip } from './post-chip.tsx';
+
+/** Chips a day cell shows before '+N'. */
+const CHIPS_PER_DAY = 3;
+
+interface MonthProps {
+  weeks: GridDay[][];
+  context: DayContext;
+  /** Phone: dots and a count per day, the day's posts listed under the grid. */
+  compact: boolean;
+  selectedDay: string | null;
+  onSelectDay: (date: string) => void;
+}
+
+/** Weeks as rows, Monday first; each day a drop target. */
+export function MonthView({ weeks, context, compact, selectedDay, onSelectDay }: MonthProps) {
+  const firstWeek = weeks[0] ?? [];
+  return (
+    <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+      <div className="grid grid-cols-7 border-b border-slate-200 bg-slate-50" aria-hidden="true">
+        {firstWeek.map((day) => (
+          <div
+            key={day.date}
+            className="px-1 py-2 text-center text-[0.6875rem] font-semibold uppercase tracking-wide text-slate-500"
+          >
+            {context.format.weekday(day.date)}
+          </div>
+        ))}
+      </div>
+      {weeks.map((week) => (
+        <div key={week[0]?.date} className="grid grid-cols-7">
+          {week.map((day) =>
+            compact ? (
+              <CompactDay
+                key={day.date}
+                day={day}
+                context={context}
+                selected={day.date === selectedDay}
+                onSelect={onSelectDay}
+              />
+            ) : (
+              <FullDay key={day.date} day={day} context={context} onSelect={onSelectDay} />
+            ),
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function dayTone(day: GridDay, isOver: boolean): string {
+  if (isOver) return 'bg-brand-50 ring-2 ring-inset ring-brand-400';
+  // Days of the months around, and days gone by, recede: what is still to come stands out.
+  return day.inMonth && !day.isPast ? 'bg-white' : 'bg-slate-50/80';
+}
+
+function DayNumber({ day }: { day: GridDay }) {
+  const { t } = useTranslation();
+  const number = Number(day.date.slice(8));
+  return day.isToday ? (
+    <span className="inline-flex h-6 min-w-6 items-center justify-center rounded-full bg-brand-600 px-1 text-xs font-bold text-white">
+      {number}
+      <span className="sr-only"> ({t('calendar.today')})</span>
+    </span>
+  ) : (
+    <span
+      className={`inline-flex h-6 min-w-6 items-center justify-center text-xs font-semibold ${day.inMonth ? 'text-slate-700' : 'text-slate-500'}`}
+    >
+      {number}
+    </span>
+  );
+}
+
+function FullDay({
+  day,
+  context,
+  onSelect,
+}: {
+  day: GridDay;
+  context: DayContext;
+  onSelect: (date: string) => void;
+}) {
+  const { t } = useTranslation();
+  const dateLabel = context.format.longDate(day.date);
+  const { setNodeRef, isOver } = useSlotDroppable(day.date, dateLabel);
+  const posts = context.byDay.get(day.date) ?? [];
+  const hidden = posts.length - CHIPS_PER_DAY;
+  return (
+    <div
+      ref={setNodeRef}
+      className={`relative min-h-32 border-b border-r border-slate-100 p-1 [&:nth-child(7n)]:border-r-0 ${dayTone(day, isOver)}`}
+      data-date={day.date}
+    >
+      {!day.isPast && (
+        <Link
+          to={newScheduleHref(day.date)}
+          aria-label={t('calendar.addOn', { date: dateLabel })}
+          className="group absolute inset-0 z-0 rounded focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-500"
+        >
+          <span className="absolute right-1 top-1 hidden h-6 w-6 items-center justify-center rounded-full text-brand-600 group-hover:flex group-focus-visible:flex">
+            +
+          </span>
+        </Link>
+      )}
+      <div className="pointer-events-none relative z-10 mb-1 flex items-center justify-between gap-1">
+        <DayNumber day={day} />
+        {posts.length > CHIPS_PER_DAY && (
+          <span className="text-[0.6875rem] font-medium text-slate-500" aria-hidden="true">
+            {t('calendar.dayPosts', { count: posts.length })}
+          </span>
+        )}
+      </div>
+      <ul className="pointer-events-none relative z-10 space-y-0.5">
+        {posts.slice(0, CHIPS_PER_DAY).map((post) => (
+          <li key={post.id} className="pointer-events-auto">
+            <PostChip
+              post={post}
+              format={context.format}
+              place="month"
+              movable={context.isMovable(post)}
+              onOpen={context.onOpen}
+            />
+          </li>
+        ))}
+      </ul>
+      {hidden > 0 && (
+        <button
+          type="button"
+          onClick={() => onSelect(day.date)}
+          aria-label={t('calendar.moreLabel', { count: hidden, date: dateLabel })}
+          className="relative z-10 mt-0.5 rounded px-1 text-xs font-semibold text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        >
+          {t('calendar.more', { count: hidden })}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A phone's day: its number and a dot per post (up to four), the whole cell selects the day. */
+function CompactDay({
+  day,
+  context,
+  selected,
+  onSelect,
+}: {
+  day: GridDay;
+  context: DayContext;
+  selected: boolean;
+  onSelect: (date: string) => void;
+}) {
+  const { t } = useTranslation();
+  const dateLabel = context.format.longDate(day.date);
+  const { setNodeRef, isOver } = useSlotDroppable(day.date, dateLabel);
+  const posts = context.byDay.get(day.date) ?? [];
+  return (
+    <div
+      ref={setNodeRef}
+      className={`border-b border-r border-slate-100 [&:nth-child(7n)]:border-r-0 ${dayTone(day, isOver)}`}
+    >
+      <button
+        type="button"
+        onClick={() => onSelect(day.date)}
+        aria-pressed={selected}
+        data-date={day.date}
+        className={`flex h-14 w-full flex-col items-center gap-0.5 pt-1 ${selected ? 'bg-brand-50 ring-2 ring-inset ring-brand-500' : ''}`}
+      >
+        <span className="sr-only">
+          {t('calendar.dayLabel', {
+            date: dateLabel,
+            posts: t('calendar.dayPosts', { count: posts.length }),
+          })}
+          {day.isToday && ` (${t('calendar.today')})`}
+        </span>
+        <span aria-hidden="true">
+          <DayNumber day={day} />
+        </span>
+        {posts.length > 0 && (
+          <span className="flex items-center gap-0.5" aria-hidden="true">
+            {posts.slice(0, 4).map((post) => (
+              <span
+                key={post.id}
+                className={`h-1.5 w-1.5 rounded-full ${statusDotTones[post.status]}`}
+              />
+            ))}
+            {posts.length > 4 && (
+              <span className="text-[0.625rem] font-semibold leading-none text-slate-700">
+                {posts.length}
+              </span>
+            )}
+          </span>
+        )}
+      </button>
+    </div>
+  );
+}

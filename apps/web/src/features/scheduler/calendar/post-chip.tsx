@@ -1,0 +1,123 @@
+import type { CalendarPost } from '@cadence/shared/schemas/planning';
+import { useTranslation } from 'react-i18next';
+import { VideoIcon } from '../components/icons.tsx';
+import { statusDotTones, statusLabelKeys, statusTones } from '../components/status-badge.tsx';
+import type { CalendarFormat } from './calendar-format.ts';
+import { useLockedDroppable, usePostDraggable } from './calendar-dnd.tsx';
+
+export interface ChipProps {
+  post: CalendarPost;
+  format: CalendarFormat;
+  /** Where the chip is (a day cell, the day list…): one post may show in two places. */
+  place: string;
+  /** A pending post whose time is ahead: it can be dragged, and opens the reschedule dialog. */
+  movable: boolean;
+  onOpen: (post: CalendarPost) => void;
+  /** The roomier form of the day lists (caption shown). */
+  wide?: boolean;
+}
+
+function ChipFace({ post, format, wide = false }: Pick<ChipProps, 'post' | 'format' | 'wide'>) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <span
+        className={`w-1 self-stretch shrink-0 rounded-full ${statusDotTones[post.status]}`}
+        aria-hidden="true"
+      />
+      <span
+        className={`relative shrink-0 overflow-hidden rounded bg-slate-900 ${wide ? 'h-10 w-7' : 'h-6 w-[1.125rem]'}`}
+        aria-hidden="true"
+      >
+        {post.thumbnailUrl ? (
+          <img
+            src={post.thumbnailUrl}
+            alt=""
+            className="h-full w-full object-cover"
+            loading="lazy"
+          />
+        ) : (
+          <VideoIcon className="m-auto h-3 w-3 text-slate-400" />
+        )}
+      </span>
+      <span className="min-w-0 flex-1 text-left">
+        <span className="block truncate">
+          <span className="font-semibold tabular-nums">{format.time(post.dueAt)}</span>{' '}
+          <span className="font-normal">@{post.accountUsername}</span>
+        </span>
+        {wide && (
+          <span className="block truncate text-xs font-normal text-slate-600">
+            {post.title.trim() || t('scheduler.post.untitled')}
+          </span>
+        )}
+      </span>
+    </>
+  );
+}
+
+const chipClass = (post: CalendarPost, wide: boolean) =>
+  `flex w-full min-w-0 items-center gap-1.5 rounded-md py-0.5 pl-0.5 pr-1.5 ring-1 ring-inset ${
+    wide ? 'text-sm' : 'text-[0.6875rem] leading-4'
+  } ${statusTones[post.status]}`;
+
+/** A post in the calendar: thumbnail, time and account, in its status's colours. */
+export function PostChip(props: ChipProps) {
+  return props.movable ? <MovableChip {...props} /> : <LockedChip {...props} />;
+}
+
+function useChipLabel(post: CalendarPost, format: CalendarFormat): string {
+  const { t } = useTranslation();
+  return t('calendar.chipLabel', {
+    time: format.time(post.dueAt),
+    username: post.accountUsername,
+    caption: post.title.trim() || t('scheduler.post.untitled'),
+    status: t(statusLabelKeys[post.status]),
+  });
+}
+
+function MovableChip({ post, format, place, onOpen, wide = false }: ChipProps) {
+  const label = useChipLabel(post, format);
+  const { attributes, listeners, setNodeRef, isDragging } = usePostDraggable(post, place, true);
+  return (
+    <button
+      ref={setNodeRef}
+      type="button"
+      {...attributes}
+      {...listeners}
+      aria-label={label}
+      data-post-id={post.id}
+      data-status={post.status}
+      onClick={() => onOpen(post)}
+      className={`${chipClass(post, wide)} cursor-grab touch-manipulation hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500 ${isDragging ? 'opacity-40' : ''}`}
+    >
+      <ChipFace post={post} format={format} wide={wide} />
+    </button>
+  );
+}
+
+function LockedChip({ post, format, place, wide = false }: ChipProps) {
+  const label = useChipLabel(post, format);
+  const { setNodeRef } = useLockedDroppable(post.id, place, label);
+  return (
+    <div
+      ref={setNodeRef}
+      className={chipClass(post, wide)}
+      data-post-id={post.id}
+      data-status={post.status}
+    >
+      <span className="sr-only">{label}</span>
+      <span className="contents" aria-hidden="true">
+        <ChipFace post={post} format={format} wide={wide} />
+      </span>
+    </div>
+  );
+}
+
+/** What follows the pointer while a chip is dragged. */
+export function ChipPreview({ post, format }: { post: CalendarPost; format: CalendarFormat }) {
+  return (
+    <div className={`${chipClass(post, false)} w-40 shadow-lg`}>
+      <ChipFace post={post} format={format} />
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import type { CalendarPost } from '@cadence/shared/schemas/planning';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PlusIcon } from '../../../components/ui/icons.tsx';
+import { useSlotDroppable } from './calendar-dnd.tsx';
+import { localHourOf, newScheduleHref, type GridDay } from './calendar-grid.ts';
+import { DayCaps, DayPostList, type DayContext } from './calendar-parts.tsx';
+import { PostChip } from './post-chip.tsx';
+
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+/** Chips an hour cell shows before '+N'. */
+const CHIPS_PER_HOUR = 2;
+
+interface WeekProps {
+  days: GridDay[];
+  context: DayContext;
+  timeZone: string;
+  today: string;
+  /** Phone: the week as a list of days. */
+  compact: boolean;
+  onSelectDay: (date: string) => void;
+}
+
+/** Seven days: hours as rows on a wide screen (drop on a day and time), a list of days on a phone. */
+export function WeekView({ days, context, timeZone, today, compact, onSelectDay }: WeekProps) {
+  if (compact) {
+    return (
+      <div className="space-y-3">
+        {days.map((day) => (
+          <DroppableDay key={day.date} day={day} context={context} today={today} />
+        ))}
+      </div>
+    );
+  }
+  const byHour = new Map<string, CalendarPost[]>();
+  for (const day of days) {
+    for (const post of context.byDay.get(day.date) ?? []) {
+      const key = `${day.date}:${localHourOf(post.dueAt, timeZone)}`;
+      byHour.set(key, [...(byHour.get(key) ?? []), post]);
+    }
+  }
+  return (
+    <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+      <div className="grid grid-cols-[3rem_repeat(7,minmax(0,1fr))] border-b border-slate-200 bg-slate-50">
+        <div />
+        {days.map((day) => (
+          <WeekDayHeader key={day.date} day={day} context={context} />
+        ))}
+      </div>
+      {HOURS.map((hour) => (
+        <div key={hour} className="grid grid-cols-[3rem_repeat(7,minmax(0,1fr))]">
+          <div className="border-b border-r border-slate-100 pr-1.5 pt-1 text-right text-[0.6875rem] tabular-nums text-slate-500">
+            {context.format.hour(hour)}
+          </div>
+          {days.map((day) => (
+            <HourSlot
+              key={day.date}
+              day={day}
+              hour={hour}
+              posts={byHour.get(`${day.date}:${hour}`) ?? []}
+              context={context}
+              onSelectDay={onSelectDay}
+            />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function WeekDayHeader({ day, context }: { day: GridDay; context: DayContext }) {
+  const { t } = useTranslation();
+  const dateLabel = context.format.longDate(day.date);
+  const count = context.byDay.get(day.date)?.length ?? 0;
+  return (
+    <div className="min-w-0 border-l border-slate-200 p-1.5" data-date={day.date}>
+      <div className="flex items-center justify-between gap-1">
+        <span
+          className={`text-xs font-semibold first-letter:uppercase ${day.isToday ? 'rounded-full bg-brand-600 px-2 py-0.5 text-white' : 'text-slate-700'}`}
+        >
+          {context.format.shortDay(day.date)}
+          {day.isToday && <span className="sr-only"> ({t('calendar.today')})</span>}
+        </span>
+        {!day.isPast && (
+          <Link
+            to={newScheduleHref(day.date)}
+            aria-label={t('calendar.addOn', { date: dateLabel })}
+            className="rounded p-0.5 text-slate-500 hover:bg-white hover:text-brand-700"
+          >
+            <PlusIcon className="h-3.5 w-3.5" />
+          </Link>
+        )}
+      </div>
+      <p className="mt-0.5 text-[0.6875rem] text-slate-500">{t('calendar.dayPosts', { count })}</p>
+      <div className="mt-1">
+        <DayCaps date={day.date} context={context} />
+      </div>
+    </div>
+  );
+}
+
+function HourSlot({
+  day,
+  hour,
+  posts,
+  context,
+  onSelectDay,
+}: {
+  day: GridDay;
+  hour: number;
+  posts: CalendarPost[];
+  context: DayContext;
+  onSelectDay: (date: string) => void;
+}) {
+  const { t } = useTranslation();
+  const label = t('calendar.week.slot', {
+    date: context.format.longDate(day.date),
+    time: context.format.hour(hour),
+  });
+  const { setNodeRef, isOver } = useSlotDroppable(day.date, label, hour);
+  const hidden = posts.length - CHIPS_PER_HOUR;
+  return (
+    <div
+      ref={setNodeRef}
+      data-date={day.date}
+      data-hour={hour}
+      className={`relative min-h-10 min-w-0 border-b border-l border-slate-100 p-0.5 ${
+        isOver ? 'bg-brand-50 ring-2 ring-inset ring-brand-400' : day.isPast ? 'bg-slate-50/70' : ''
+      }`}
+    >
+      {!day.isPast && (
+        // Reached with the day's own '+' from the keyboard: 168 more tab stops would bury the rest.
+        <Link
+          to={newScheduleHref(day.date, hour)}
+          tabIndex={-1}
+          aria-label={t('calendar.addAt', {
+            date: context.format.longDate(day.date),
+            time: context.format.hour(hour),
+          })}
+          className="absolute inset-0 z-0 hover:bg-slate-50"
+        />
+      )}
+      <ul className="pointer-events-none relative z-10 space-y-0.5">
+        {posts.slice(0, CHIPS_PER_HOUR).map((post) => (
+          <li key={post.id} className="pointer-events-auto">
+            <PostChip
+              post={post}
+              format={context.format}
+              place="week"
+              movable={context.isMovable(post)}
+              onOpen={context.onOpen}
+            />
+          </li>
+        ))}
+      </ul>
+      {hidden > 0 && (
+        <button
+          type="button"
+          onClick={() => onSelectDay(day.date)}
+          aria-label={t('calendar.moreLabel', {
+            count: hidden,
+            date: context.format.longDate(day.date),
+          })}
+          className="relative z-10 rounded px-1 text-[0.6875rem] font-semibold text-slate-600 hover:bg-slate-100"
+        >
+          {t('calendar.more', { count: hidden })}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A phone's day in the week list, a drop target as a whole (the post keeps its time). */
+function DroppableDay({
+  day,
+  context,
+  today,
+}: {
+  day: GridDay;
+  context: DayContext;
+  today: string;
+}) {
+  const { setNodeRef, isOver } = useSlotDroppable(day.date, context.format.longDate(day.date));
+  return (
+    <div
+      ref={setNodeRef}
+      className={`rounded-2xl ${isOver ? 'ring-2 ring-brand-400' : ''}`}
+      data-date={day.date}
+    >
+      <DayPostList date={day.date} today={today} context={context} place="week" titled="date" />
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+import type { SchedulePreview } from '@cadence/shared/schemas/planning';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useErrorText } from '../../../lib/error-text.ts';
+import { isLanguage } from '../../../lib/i18n.ts';
+import { timeZoneWords } from '../hooks/use-time-zone.ts';
+import { checkboxClass } from './form-controls.tsx';
+
+/** Date and time words of instants in a zone, in the interface's language. */
+export function useZonedFormat(timeZone: string) {
+  const { i18n } = useTranslation();
+  const day = new Intl.DateTimeFormat(i18n.language, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    timeZone,
+  });
+  const time = new Intl.DateTimeFormat(i18n.language, {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone,
+  });
+  return {
+    day: (iso: string) => day.format(new Date(iso)),
+    time: (iso: string) => time.format(new Date(iso)),
+    dayAndTime: (iso: string) => `${day.format(new Date(iso))} ${time.format(new Date(iso))}`,
+  };
+}
+
+/**
+ * Every slot the form's timing gives, from POST /api/schedules/preview (the server's planner, so
+ * what shows is what will be created): date, time, '±1 h' when randomized, and the posts beyond
+ * the account's daily cap with the offer to move them to the next day with room.
+ */
+export function PlanPreview({
+  preview,
+  loading,
+  error,
+  postpone,
+  onPostpone,
+}: {
+  preview: SchedulePreview | undefined;
+  loading: boolean;
+  error: Error | null;
+  postpone: boolean;
+  onPostpone: (postpone: boolean) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const headingId = useId();
+  const hintId = useId();
+  const errorText = useErrorText();
+  const format = useZonedFormat(preview?.timeZone ?? 'UTC');
+  if (!preview) {
+    if (error) return <p className="text-sm font-medium text-red-700">{errorText(error)}</p>;
+    if (!loading) return null;
+    return (
+      <p className="flex items-center gap-2 text-sm text-slate-500" role="status">
+        <Spinner className="h-4 w-4" />
+        {t('planner.preview.loading')}
+      </p>
+    );
+  }
+  const over = preview.posts.filter((post) => post.overCap);
+  const dayNames = [...new Set(over.map((post) => format.day(post.dueAt)))].join(', ');
+  const zone = timeZoneWords(preview.timeZone, isLanguage(i18n.language) ? i18n.language : 'fr', t);
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-xl bg-white p-4 ring-1 ring-inset ring-slate-200"
+      data-testid="plan-preview"
+    >
+      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <h4 id={headingId} className="text-sm font-semibold text-slate-900">
+          {t('planner.preview.title')}
+        </h4>
+        <p className="flex items-center gap-1.5 text-xs text-slate-500">
+          {loading && <Spinner className="h-3 w-3" />}
+          {t(
+            preview.posts.length === 1 ? 'planner.preview.countOne' : 'planner.preview.countMany',
+            { n: preview.posts.length },
+          )}{' '}
+          · {zone}
+        </p>
+      </div>
+      {error && <p className="mb-2 text-sm font-medium text-red-700">{errorText(error)}</p>}
+      <ol
+        className="max-h-72 divide-y divide-slate-100 overflow-y-auto"
+        aria-labelledby={headingId}
+      >
+        {preview.posts.map((post, index) => {
+          const randomized = post.earliest !== post.latest;
+          const moved = postpone && post.overCap && post.suggestedDueAt !== null;
+          return (
+            <li
+              key={`${post.mediaId}-${index}`}
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm"
+            >
+              <span className="w-6 shrink-0 text-xs tabular-nums text-slate-500">{index + 1}</span>
+              <span
+                className={`min-w-0 font-medium ${moved ? 'text-slate-500 line-through' : 'text-slate-900'}`}
+              >
+                {format.day(post.dueAt)}
+              </span>
+              <span
+                className={`tabular-nums ${moved ? 'text-slate-500 line-through' : 'text-slate-700'}`}
+              >
+                {format.time(post.dueAt)}
+              </span>
+              {randomized && (
+                <span
+                  className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700"
+                  title={t('planner.preview.windowLabel', {
+                    from: format.time(post.earliest),
+                    to: format.time(post.latest),
+                  })}
+                >
+                  {t('planner.preview.window')}
+                  <span className="sr-only">
+                    {' '}
+                    (
+                    {t('planner.preview.windowLabel', {
+                      from: format.time(post.earliest),
+                      to: format.time(post.latest),
+                    })}
+                    )
+                  </span>
+                </span>
+              )}
+              {post.overCap &&
+                (moved && post.suggestedDueAt !== null ? (
+                  <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800 ring-1 ring-inset ring-emerald-200">
+                    {t('planner.preview.movedTo', { when: format.dayAndTime(post.suggestedDueAt) })}
+                  </span>
+                ) : (
+                  <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-inset ring-amber-200">
+                    {t('planner.preview.overCap')}
+                  </span>
+                ))}
+            </li>
+          );
+        })}
+      </ol>
+      {over.length > 0 && (
+        <div className="mt-3 space-y-2 rounded-lg bg-amber-50 p-3 ring-1 ring-inset ring-amber-200">
+          <p className="text-sm text-amber-900" role="status">
+            {t(
+              over.length === 1
+                ? 'planner.preview.overCapSummaryOne'
+                : 'planner.preview.overCapSummaryMany',
+              { n: over.length, cap: preview.dailyCap, days: dayNames },
+            )}
+          </p>
+          <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-2.5">
+            <input
+              type="checkbox"
+              checked={postpone}
+              onChange={(event) => onPostpone(event.target.checked)}
+              aria-describedby={hintId}
+              className={`${checkboxClass} row-span-2 mt-0.5`}
+            />
+            <span className="text-sm font-semibold text-amber-950">
+              {t('planner.preview.postpone')}
+            </span>
+            <span id={hintId} className="text-xs text-amber-900">
+              {t('planner.preview.postponeHint')}
+            </span>
+          </label>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useAccounts } from '../../../lib/accounts.ts';
+import { listStatuses, type PostFilters, type PostList } from '../api/get-post-pages.ts';
+import { filterParams } from '../post-lists.ts';
+import { statusLabelKeys } from './status-badge.tsx';
+
+const selectClass =
+  'block w-full min-w-0 rounded-lg border-0 bg-white py-1.5 pl-3 pr-8 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
+
+/** Account and status filters, kept in the URL's search parameters (a link shows the same list). */
+export function PostFiltersBar({ list, filters }: { list: PostList; filters: PostFilters }) {
+  const { t } = useTranslation();
+  const accounts = useAccounts();
+  const [, setSearch] = useSearchParams();
+  const accountId = useId();
+  const statusId = useId();
+
+  const set = (name: string, value: string) =>
+    setSearch((current) => {
+      const next = new URLSearchParams(current);
+      if (value) next.set(name, value);
+      else next.delete(name);
+      return next;
+    });
+
+  return (
+    <div
+      role="group"
+      aria-label={t('scheduler.filters.label')}
+      className="grid grid-cols-2 gap-2 sm:flex sm:items-end sm:gap-3"
+    >
+      <div className="min-w-0 sm:w-48">
+        <label htmlFor={accountId} className="mb-1 block text-xs font-medium text-slate-500">
+          {t('scheduler.filters.account')}
+        </label>
+        <select
+          id={accountId}
+          value={filters.accountId ?? ''}
+          onChange={(event) => set(filterParams.accountId, event.target.value)}
+          className={selectClass}
+        >
+          <option value="">{t('scheduler.filters.allAccounts')}</option>
+          {(accounts.data ?? []).map((account) => (
+            <option key={account.id} value={account.id}>
+              @{account.username}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="min-w-0 sm:w-44">
+        <label htmlFor={statusId} className="mb-1 block text-xs font-medium text-slate-500">
+          {t('scheduler.filters.status')}
+        </label>
+        <select
+          id={statusId}
+          value={filters.status ?? ''}
+          onChange={(event) => set(filterParams.status, event.target.value)}
+          className={selectClass}
+        >
+          <option value="">{t('scheduler.filters.allStatuses')}</option>
+          {listStatuses[list].map((status: PostStatus) => (
+            <option key={status} value={status}>
+              {t(statusLabelKeys[status])}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

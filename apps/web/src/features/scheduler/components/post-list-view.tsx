@@ -1,0 +1,206 @@
+import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
+import { useQueries } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ClockIcon } from './icons.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { getPostMetricsQueryOptions } from '../../../lib/analytics.ts';
+import { formatCivilDate } from '../../../lib/format.ts';
+import { isLanguage } from '../../../lib/i18n.ts';
+import { usePostPages, type PostList } from '../api/get-post-pages.ts';
+import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { filtersFromSearch, groupPostsByDay, type DayGroup } from '../post-lists.ts';
+import { useSchedulerOutlet } from '../scheduler-outlet.ts';
+import { EmptyState } from './empty-state.tsx';
+import { PostFiltersBar } from './post-filters.tsx';
+import { PostItem } from './post-item.tsx';
+
+type Metrics = PostMetricsList['posts'][number];
+
+const relationKeys = {
+  today: 'scheduler.days.today',
+  tomorrow: 'scheduler.days.tomorrow',
+  yesterday: 'scheduler.days.yesterday',
+} as const;
+
+/**
+ * The queue (upcoming, soonest first) or the history (over, latest first): a page of posts at a
+ * time from the server's cursor, grouped by day in the user's zone, filtered from the URL.
+ */
+export function PostListView({ list }: { list: PostList }) {
+  const { t } = useTranslation();
+  const { actions, openForm, live } = useSchedulerOutlet();
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFromSearch(search, list);
+  const filtered = filters.accountId !== null || filters.status !== null;
+  const pages = usePostPages(list, filters, { poll: !live });
+  const zone = useTimeZone();
+  const now = new Date();
+  const loaded = pages.data?.pages ?? [];
+  const posts = loaded.flatMap((page) => page.posts);
+  // One metrics request per page of history: its published posts (20 at most).
+  const metrics = useQueries({
+    queries: (list === 'history' ? loaded : []).map((page) =>
+      getPostMetricsQueryOptions(
+        page.posts.filter((post) => post.status === 'completed').map((post) => post.id),
+      ),
+    ),
+    combine: (results) =>
+      new Map<string, Metrics>(
+        results.flatMap((result) =>
+          (result.data?.posts ?? []).map((entry) => [entry.postId, entry] as const),
+        ),
+      ),
+  });
+  const titleKey = list === 'queue' ? 'scheduler.lists.queueTitle' : 'scheduler.lists.historyTitle';
+
+  let body;
+  if (pages.isPending) {
+    body = (
+      <div className="flex justify-center py-16 text-brand-600" role="status">
+        <Spinner className="h-8 w-8" />
+        <span className="sr-only">{t('app.loading')}</span>
+      </div>
+    );
+  } else if (pages.isError) {
+    body = (
+      <Alert tone="error">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p>{t('scheduler.errors.loadFailed')}</p>
+          <Button variant="secondary" onClick={() => void pages.refetch()}>
+            {t('scheduler.errors.retryLoad')}
+          </Button>
+        </div>
+      </Alert>
+    );
+  } else if (posts.length === 0 && filtered) {
+    body = (
+      <div className="rounded-2xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-10 text-center text-sm text-slate-600">
+        <p>{t('scheduler.lists.noMatch')}</p>
+        <Button variant="secondary" className="mt-4" onClick={() => setSearch({})}>
+          {t('scheduler.filters.reset')}
+        </Button>
+      </div>
+    );
+  } else if (posts.length === 0) {
+    body =
+      list === 'queue' ? (
+        <EmptyState onCreate={openForm} />
+      ) : (
+        <div className="rounded-2xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
+          <h3 className="text-lg font-semibold text-slate-900">
+            {t('scheduler.lists.historyEmptyTitle')}
+          </h3>
+          <p className="mx-auto mt-2 max-w-md text-sm text-slate-500">
+            {t('scheduler.lists.historyEmptyDescription')}
+          </p>
+        </div>
+      );
+  } else {
+    body = (
+      <>
+        <div className="space-y-6">
+          {groupPostsByDay(posts, zone.timeZone, now).map((group) => (
+            <Day key={group.date} group={group} now={now}>
+              {group.posts.map((post) => (
+                <li key={post.id}>
+                  <PostItem
+                    post={post}
+                    actions={actions}
+                    timeZone={zone.timeZone}
+                    metrics={metrics.get(post.id)}
+                    now={now}
+                  />
+                </li>
+              ))}
+            </Day>
+          ))}
+        </div>
+        {pages.hasNextPage && (
+          <div className="mt-6 flex justify-center">
+            <Button
+              variant="secondary"
+              onClick={() => void pages.fetchNextPage()}
+              disabled={pages.isFetchingNextPage}
+            >
+              {pages.isFetchingNextPage && <Spinner className="h-4 w-4" />}
+              {t(
+                pages.isFetchingNextPage
+                  ? 'scheduler.lists.loadingMore'
+                  : 'scheduler.lists.showMore',
+              )}
+            </Button>
+          </div>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <section aria-labelledby={`${list}-heading`} className="mt-6">
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="min-w-0">
+          <h2 id={`${list}-heading`} className="text-base font-semibold text-slate-900">
+            {t(titleKey)}
+          </h2>
+          <p className="mt-0.5 flex items-center gap-1 text-xs text-slate-500">
+            <ClockIcon className="h-3.5 w-3.5 shrink-0" />
+            {t('scheduler.lists.timeZone', { zone: zone.name })}
+          </p>
+        </div>
+        <PostFiltersBar list={list} filters={filters} />
+      </div>
+      {body}
+    </section>
+  );
+}
+
+function Day({ group, now, children }: { group: DayGroup; now: Date; children: React.ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const withYear = group.date.slice(0, 4) !== String(now.getFullYear());
+  const written = formatCivilDate(group.date, language, withYear);
+  // 'jeudi 26 novembre' starts a heading on its own: 'Jeudi 26 novembre'.
+  const date =
+    group.relation === 'other'
+      ? written.charAt(0).toLocaleUpperCase(language) + written.slice(1)
+      : written;
+  const headingId = `day-${group.date}`;
+  const count = group.posts.length;
+  return (
+    <section aria-labelledby={headingId}>
+      <h3 id={headingId} className="mb-2 flex items-baseline gap-2 px-1">
+        {group.relation === 'other' ? (
+          <span className="text-sm font-semibold text-slate-900">{date}</span>
+        ) : (
+          <>
+            <span className="text-sm font-semibold text-slate-900">
+              {t(relationKeys[group.relation])}
+            </span>{' '}
+            <span className="text-xs font-normal text-slate-500">{date}</span>
+          </>
+        )}{' '}
+        <span className="ml-auto text-xs font-normal text-slate-500">
+          {t(count === 1 ? 'scheduler.lists.dayCountOne' : 'scheduler.lists.dayCountMany', {
+            n: count,
+          })}
+        </span>
+      </h3>
+      <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+        {children}
+      </ul>
+    </section>
+  );
+}
+
+/** /scheduler (the default view). */
+export function QueueView() {
+  return <PostListView list="queue" />;
+}
+
+/** /scheduler/history */
+export function HistoryView() {
+  return <PostListView list="history" />;
+}

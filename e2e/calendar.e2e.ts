@@ -1,0 +1,314 @@
+// The calendar (/scheduler/calendar) against the real server, with posts seeded straight into its
+// PostgreSQL database (e2e/support/calendar-seed.ts): month and week at phone and desktop widths,
+// rescheduling by mouse and by keyboard, refusals, and the way to the new-schedule form.
+import type { Locator, Page } from 'playwright-core';
+import {
+  addDaysToDate,
+  isoWeekday,
+  localDateOf,
+  zonedDateTimeToUtc,
+} from '@cadence/shared/schedule/planner';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
+import {
+  openSeedDatabase,
+  sampleMonth,
+  seedCalendar,
+  type SeedDatabase,
+} from './support/calendar-seed.ts';
+import { waitFor } from './support/server.ts';
+import { useBrowserSuite } from './support/suite.ts';
+
+const timeZone = 'Europe/Paris';
+let database: SeedDatabase;
+let serverEnv: NodeJS.ProcessEnv = {};
+beforeAll(async () => {
+  ({ database, env: serverEnv } = await openSeedDatabase());
+});
+const { openPage, server } = useBrowserSuite(() => serverEnv);
+afterAll(async () => {
+  await database?.close();
+});
+
+const today = localDateOf(new Date(), timeZone);
+const nextMonth = addDaysToDate(`${today.slice(0, 7)}-01`, 32).slice(0, 7);
+const day = (n: number) => `${nextMonth}-${String(n).padStart(2, '0')}`;
+const at = (date: string, time: string) => zonedDateTimeToUtc(date, time, timeZone);
+const nextMonthUrl = `/scheduler/calendar?view=month&date=${day(1)}`;
+
+const texts = {
+  fr: {
+    title: 'Calendrier de publication',
+    week: 'Semaine',
+    moved: /^Publication déplacée au /,
+    past: /^Impossible de déplacer une publication dans le passé/,
+    locked: /^Cette place est occupée par une publication qui ne peut plus bouger/,
+    taken: /^Cette publication est (en cours d'envoi à TikTok|annulée ou en échec)/,
+    dropped: /^Publication déposée : /,
+    addOn: (date: string) => `Programmer une publication le ${date}`,
+    scheduleThatDay: 'Programmer ce jour-là',
+    dateField: 'Date',
+    timeField: 'Heure',
+    cap: /^@lea\.cuisine : 15 sur 15 publications possibles ce jour$/,
+    crowded: '15 publications',
+    locale: 'fr-FR',
+  },
+  en: {
+    title: 'Posting calendar',
+    week: 'Week',
+    moved: /^Post moved to /,
+    past: /^A post cannot be moved into the past/,
+    locked: /^That place holds a post that can no longer move/,
+    taken: /^This post is (being sent to TikTok|cancelled or failed)/,
+    dropped: /^Post dropped: /,
+    addOn: (date: string) => `Schedule a post on ${date}`,
+    scheduleThatDay: 'Schedule on this day',
+    dateField: 'Date',
+    timeField: 'Time',
+    cap: /^@lea\.cuisine: 15 of 15 possible posts that day$/,
+    crowded: '15 posts',
+    locale: 'en-GB',
+  },
+} as const;
+type Language = keyof typeof texts;
+
+function longDate(date: string, language: Language): string {
+  return new Intl.DateTimeFormat(texts[language].locale, {
+    timeZone: 'UTC',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(new Date(`${date}T12:00:00Z`));
+}
+
+interface Seeded {
+  email: string;
+  password: string;
+  mouse: string;
+  keyboard: string;
+  onLocked: string;
+  locked: string;
+  late: string | null;
+  race: string;
+}
+
+/** A user in `language` with a month of posts, and the posts the tests move. */
+async function creator(language: Language): Promise<{ page: Page; seeded: Seeded }> {
+  const page = await openPage({ viewport: { width: 1280, height: 900 }, timezoneId: timeZone });
+  await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+  const user = await signUp(page);
+  const lateToday = at(today, '23:50');
+  const ids = await seedCalendar(server(), database, user.email, [
+    { account: 'lea.cuisine', dueAt: at(day(10), '15:00'), title: 'À déplacer à la souris' },
+    { account: 'lea.voyages', dueAt: at(day(3), '16:00'), title: 'Au clavier' },
+    { account: 'lea.cuisine', dueAt: at(day(14), '11:00'), title: 'Sur une publiée' },
+    { account: 'lea.cuisine', dueAt: at(day(20), '10:00'), status: 'completed', title: 'Publiée' },
+    { account: 'lea.voyages', dueAt: at(day(12), '13:00'), title: 'Prise par le worker' },
+    // Late today, unless the tests run in the last minutes of the day.
+    ...(lateToday.getTime() - Date.now() > 5 * 60_000
+      ? [{ account: 'lea.voyages', dueAt: lateToday, title: 'Ce soir' }]
+      : []),
+    ...sampleMonth(today, timeZone),
+  ]);
+  const [mouse, keyboard, onLocked, locked, race, late] = ids;
+  return {
+    page,
+    seeded: {
+      ...user,
+      mouse: mouse!,
+      keyboard: keyboard!,
+      onLocked: onLocked!,
+      locked: locked!,
+      late: lateToday.getTime() - Date.now() > 5 * 60_000 ? late! : null,
+      race: race!,
+    },
+  };
+}
+
+const chip = (page: Page, date: string, postId: string): Locator =>
+  page.locator(`[data-testid="calendar"] [data-date="${date}"] [data-post-id="${postId}"]`);
+const cell = (page: Page, date: string): Locator =>
+  page.locator(`[data-testid="calendar"] div[data-date="${date}"]:not([data-hour])`);
+const hourSlot = (page: Page, date: string, hour: number): Locator =>
+  page.locator(`[data-testid="calendar"] div[data-date="${date}"][data-hour="${hour}"]`);
+
+async function openCalendar(page: Page, url: string) {
+  await page.goto(url);
+  await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
+}
+
+async function dueAtOf(page: Page, postId: string): Promise<string> {
+  const response = await page.request.get(`/api/posts/${postId}`);
+  return ((await response.json()) as { dueAt: string }).dueAt;
+}
+
+/** Mouse down on the chip, a move in steps (dnd-kit starts after 6 px), up over the target. */
+async function dragWithMouse(page: Page, from: Locator, to: Locator) {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('chip or target not on screen');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(start.x + start.width / 2 + 12, start.y + start.height / 2, { steps: 4 });
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+const noOverflow = async (page: Page) =>
+  expect(
+    Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
+  ).toBeLessThanOrEqual(0);
+
+for (const language of ['fr', 'en'] as const) {
+  const words = texts[language];
+
+  describe(`calendar (${language})`, () => {
+    it('shows the month and the week with their posts and daily caps, at 1280 and 390 px, axe-clean', async () => {
+      const { page } = await creator(language);
+      const capDay = `${today.slice(0, 7)}-19`;
+      await openCalendar(page, `/scheduler/calendar?date=${today}`);
+      await page.getByRole('heading', { name: words.title, level: 1 }).waitFor();
+      // Three chips and '+12' on the crowded day, today marked.
+      await expect(cell(page, capDay).locator('[data-post-id]').count()).resolves.toBe(3);
+      await cell(page, capDay).getByText('+12', { exact: true }).waitFor();
+      await cell(page, capDay).getByText(words.crowded, { exact: true }).waitFor();
+      await cell(page, today).locator('.bg-brand-600').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The week of the 19th: per account and day, its posts against the cap.
+      await page.getByRole('button', { name: words.week, exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('view') === 'week');
+      await openCalendar(page, `/scheduler/calendar?view=week&date=${capDay}`);
+      await page.getByText(words.cap).waitFor();
+      await page.getByText('15/15', { exact: true }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      // A phone: dots in the month, the chosen day's posts below; the week as a list of days.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await openCalendar(page, `/scheduler/calendar?date=${today}`);
+      await page.locator(`button[data-date="${capDay}"]`).click();
+      await expect(
+        page.locator(`section [data-post-id]`).count(),
+        'every post of the chosen day is listed',
+      ).resolves.toBe(15);
+      await noOverflow(page);
+      expect(await axeViolations(page)).toEqual([]);
+      await openCalendar(page, `/scheduler/calendar?view=week&date=${capDay}`);
+      await page.getByText(words.cap).waitFor();
+      await noOverflow(page);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it('moves a pending post with the mouse, refuses a locked post or the past, rolls back on a 409', async () => {
+      const { page, seeded } = await creator(language);
+      await openCalendar(page, nextMonthUrl);
+      await dragWithMouse(page, chip(page, day(10), seeded.mouse), cell(page, day(17)));
+      await page.getByRole('status').getByText(words.moved).waitFor();
+      await chip(page, day(17), seeded.mouse).waitFor();
+      // Same wall-clock time on the new day, on the server too.
+      await waitFor(
+        async () =>
+          (await dueAtOf(page, seeded.mouse)) === at(day(17), '15:00').toISOString()
+            ? true
+            : undefined,
+        { what: 'the post to be moved on the server' },
+      );
+
+      // Onto a published post: refused, nothing moves.
+      await dragWithMouse(
+        page,
+        chip(page, day(14), seeded.onLocked),
+        chip(page, day(20), seeded.locked),
+      );
+      await page.getByRole('alert').getByText(words.locked).waitFor();
+      await chip(page, day(14), seeded.onLocked).waitFor();
+      expect(await dueAtOf(page, seeded.onLocked)).toBe(at(day(14), '11:00').toISOString());
+
+      // The worker took the post after the page loaded it: the server answers 409 with the lock's
+      // reason, and the optimistic move is rolled back.
+      await database.db
+        .updateTable('posts')
+        .set({ status: 'publishing' })
+        .where('id', '=', seeded.race)
+        .execute();
+      await dragWithMouse(page, chip(page, day(12), seeded.race), cell(page, day(19)));
+      await page.getByRole('alert').getByText(words.taken).waitFor();
+      await chip(page, day(12), seeded.race).waitFor();
+      await expect(chip(page, day(19), seeded.race).count()).resolves.toBe(0);
+      expect(await dueAtOf(page, seeded.race)).toBe(at(day(12), '13:00').toISOString());
+
+      // Into the past: refused (in the week view, onto today's first hour once it is over).
+      const nowInZone = new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        hour: 'numeric',
+        hourCycle: 'h23',
+      });
+      if (seeded.late && Number(nowInZone.format(new Date())) >= 1) {
+        // Tall enough for the whole day, so the mouse can reach both hours.
+        await page.setViewportSize({ width: 1280, height: 1700 });
+        await openCalendar(page, `/scheduler/calendar?view=week&date=${today}`);
+        await dragWithMouse(page, chip(page, today, seeded.late), hourSlot(page, today, 0));
+        await page.getByRole('alert').getByText(words.past).waitFor();
+        expect(await dueAtOf(page, seeded.late)).toBe(at(today, '23:50').toISOString());
+      }
+    });
+
+    it('moves a post with the keyboard (Space, arrows, Space), announced in the language', async () => {
+      const { page, seeded } = await creator(language);
+      // Right then down: the next day, a week later (a Sunday has no day to its right).
+      const target = addDaysToDate(day(3), isoWeekday(day(3)) === 7 ? 7 : 8);
+      await openCalendar(page, nextMonthUrl);
+      await chip(page, day(3), seeded.keyboard).focus();
+      const liveRegion = page.locator('[id^="DndLiveRegion"]');
+      await page.keyboard.press('Space');
+      // dnd-kit listens to the arrows from the task after the pick-up: wait for its announcement
+      // (where the chip is, right after 'picked up').
+      await expect.poll(() => liveRegion.textContent()).toContain(longDate(day(3), language));
+      await page.keyboard.press('ArrowRight');
+      if (isoWeekday(day(3)) !== 7) {
+        await expect.poll(() => liveRegion.textContent()).toContain(longDate(day(4), language));
+      }
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => liveRegion.textContent()).toContain(longDate(target, language));
+      await page.keyboard.press('Space');
+      await expect.poll(() => liveRegion.textContent()).toMatch(words.dropped);
+      await chip(page, target, seeded.keyboard).waitFor();
+      await waitFor(
+        async () =>
+          (await dueAtOf(page, seeded.keyboard)) === at(target, '16:00').toISOString()
+            ? true
+            : undefined,
+        { what: 'the post to be moved on the server' },
+      );
+      // Space picked the chip up: it did not also open the reschedule dialog.
+      await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+    });
+
+    /** The scheduler's form opens on that date and time (the page then drops ?at= from the URL). */
+    async function formOpensAt(page: Page, date: string, time: string) {
+      await page.waitForURL((url) => url.pathname === '/scheduler');
+      const dialog = page.getByRole('dialog');
+      await expect
+        .poll(() => dialog.getByLabel(words.dateField, { exact: true }).inputValue())
+        .toBe(date);
+      await expect(dialog.getByLabel(words.timeField, { exact: true }).inputValue()).resolves.toBe(
+        time,
+      );
+    }
+
+    it('opens the new-schedule form at a free day, at 1280 and 390 px', async () => {
+      const { page } = await creator(language);
+      await openCalendar(page, nextMonthUrl);
+      await page.getByRole('link', { name: words.addOn(longDate(day(5), language)) }).click();
+      await formOpensAt(page, day(5), '12:00');
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      await openCalendar(page, nextMonthUrl);
+      await page.locator(`button[data-date="${day(6)}"]`).click();
+      await page.getByRole('link', { name: words.scheduleThatDay }).click();
+      await formOpensAt(page, day(6), '12:00');
+    });
+  });
+}

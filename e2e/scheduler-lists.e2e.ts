@@ -1,0 +1,273 @@
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { addAccount, connectThroughSandbox, signUp } from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
+import { schedulePosts } from './support/posts.ts';
+import { useBrowserSuite } from './support/suite.ts';
+
+// The scheduler's queue and history (issue 11): grouping by day in the user's zone, the history
+// tab, filters in the URL, editing, cancel + undo, failed → reschedule. NODE_ENV=test opens the
+// sandbox's fault control, used to make TikTok refuse one post.
+const { openPage } = useBrowserSuite({ NODE_ENV: 'test' });
+let cleanup: () => Promise<void>;
+let clip: string;
+
+beforeAll(async () => {
+  const temp = await createTempDir('cadence-lists-e2e-');
+  cleanup = temp.cleanup;
+  clip = await makeVideo(path.join(temp.dir, 'clip.mp4'), {
+    width: 360,
+    height: 640,
+    durationSeconds: 1,
+    fps: 30,
+    audio: true,
+  });
+});
+afterAll(async () => {
+  await cleanup?.();
+});
+
+const texts = {
+  fr: {
+    today: "Aujourd'hui",
+    tomorrow: 'Demain',
+    queue: "File d'attente",
+    history: 'Historique',
+    zone: /^Horaires en heure (UTC|GMT)/,
+    postOn: 'Publication de',
+    status: 'Statut',
+    account: 'Compte',
+    pending: 'En attente',
+    published: 'Publiée',
+    failed: 'Échec',
+    metrics: /Chiffres TikTok bientôt disponibles|vues,/,
+    edit: /^Modifier la publication/,
+    editDialog: 'Modifier la publication',
+    caption: 'Légende',
+    save: 'Enregistrer',
+    edited: 'Publication modifiée.',
+    cancel: /^Annuler la publication/,
+    confirmDialog: 'Annuler cette publication ?',
+    confirm: 'Annuler la publication',
+    undo: /^Annuler : rétablir la publication/,
+    restored: 'Publication rétablie.',
+    reschedule: /^Reprogrammer la publication/,
+    rescheduleDialog: 'Reprogrammer la publication',
+    rescheduleSave: 'Reprogrammer',
+    rescheduled: 'Publication reprogrammée.',
+  },
+  en: {
+    today: 'Today',
+    tomorrow: 'Tomorrow',
+    queue: 'Queue',
+    history: 'History',
+    zone: /^Times in (UTC|GMT)/,
+    postOn: 'Post on',
+    status: 'Status',
+    account: 'Account',
+    pending: 'Pending',
+    published: 'Published',
+    failed: 'Failed',
+    metrics: /TikTok figures coming soon|views,/,
+    edit: /^Edit the post/,
+    editDialog: 'Edit post',
+    caption: 'Caption',
+    save: 'Save',
+    edited: 'Post updated.',
+    cancel: /^Cancel the post/,
+    confirmDialog: 'Cancel this post?',
+    confirm: 'Cancel post',
+    undo: /^Undo: restore the post/,
+    restored: 'Post restored.',
+    reschedule: /^Reschedule the post/,
+    rescheduleDialog: 'Reschedule the post',
+    rescheduleSave: 'Reschedule',
+    rescheduled: 'Post rescheduled.',
+  },
+} as const;
+type Texts = (typeof texts)[keyof typeof texts];
+
+/**
+ * A zone where it is now around noon, so that 'in two hours' is still today and the test does
+ * not depend on the hour it runs at (Etc/GMT-N is UTC+N). Sign-up saves it as the user's zone.
+ */
+function noonZone(): string {
+  const offset = 12 - new Date().getUTCHours();
+  if (offset === 0) return 'Etc/GMT';
+  return offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+}
+
+/** 'yyyy-MM-dd' and 'HH:MM' on the page's clocks, `offsetMs` from now. */
+function localParts(page: Page, offsetMs: number): Promise<{ date: string; time: string }> {
+  return page.evaluate((offset) => {
+    const at = new Date(Date.now() + offset);
+    const pad = (value: number) => String(value).padStart(2, '0');
+    return {
+      date: `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`,
+      time: `${pad(at.getHours())}:${pad(at.getMinutes())}`,
+    };
+  }, offsetMs);
+}
+
+const day = 24 * 60 * 60_000;
+const handle = 'lists_creator';
+const longCaption = `Unbroken${'x'.repeat(140)}`;
+
+async function setUp(language: 'fr' | 'en', width: number) {
+  const page = await openPage({ viewport: { width, height: 844 }, timezoneId: noonZone() });
+  await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+  await signUp(page);
+  await addAccount(page, handle);
+  await connectThroughSandbox(page, handle, handle);
+  const response = await page.request.get('/api/accounts');
+  const { accounts } = (await response.json()) as { accounts: { id: string }[] };
+  const accountId = accounts[0]!.id;
+
+  const today = await localParts(page, 2 * 60 * 60_000);
+  const tomorrow = await localParts(page, day);
+  await schedulePosts(page, accountId, clip, ['Cet après-midi'], {
+    publishType: 'scheduled',
+    ...today,
+  });
+  await schedulePosts(page, accountId, clip, ['Demain matin', longCaption], {
+    publishType: 'scheduled',
+    date: tomorrow.date,
+    time: '09:00',
+  });
+  await schedulePosts(page, accountId, clip, ['Déjà en ligne']);
+  // The in-process sandbox publishes the immediate post within seconds.
+  await expect
+    .poll(
+      async () => {
+        const history = await page.request.get('/api/posts/history');
+        return ((await history.json()) as { posts: unknown[] }).posts.length;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  return { page, accountId, tomorrow };
+}
+
+function row(page: Page, t: Texts, caption: string): Locator {
+  return page.getByRole('article', {
+    name: `${t.postOn} @${handle}${t === texts.fr ? ' ' : ''}: ${caption}`,
+  });
+}
+
+async function status(item: Locator, label: string) {
+  await item
+    .locator('[data-status]')
+    .getByText(label, { exact: true })
+    .waitFor({ timeout: 30_000 });
+}
+
+async function expectTidy(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
+  const overflow = Number(
+    await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+const cases = [
+  { language: 'fr', width: 1280, full: true },
+  { language: 'fr', width: 390, full: false },
+  { language: 'en', width: 390, full: true },
+  { language: 'en', width: 1280, full: false },
+] as const;
+
+describe('scheduler queue and history', () => {
+  for (const { language, width, full } of cases) {
+    it(`(${language}, ${width} px) groups the queue by day, keeps filters in the URL${full ? ', edits, cancels and undoes, reschedules a failed post' : ''}`, async () => {
+      const t = texts[language];
+      const { page, accountId, tomorrow } = await setUp(language, width);
+      await page.goto('/scheduler');
+
+      // Queue: today's post under 'Aujourd'hui', tomorrow's two under 'Demain', in that order.
+      const todayGroup = page.getByRole('region', { name: new RegExp(`^${t.today}`) });
+      const tomorrowGroup = page.getByRole('region', { name: new RegExp(`^${t.tomorrow}`) });
+      await row(page, t, 'Cet après-midi').waitFor();
+      await expect(todayGroup.getByRole('article').count()).resolves.toBe(1);
+      await expect(tomorrowGroup.getByRole('article').count()).resolves.toBe(2);
+      const days = await page.locator('section section h3 > span:first-child').allTextContents();
+      expect(days).toEqual([t.today, t.tomorrow]);
+      // Both due at 09:00: one row each, a caption with no space cut to the row's width.
+      await tomorrowGroup.getByRole('article', { name: /Demain matin$/ }).waitFor();
+      await tomorrowGroup.getByRole('article', { name: /Unbrokenx+$/ }).waitFor();
+      await page.getByText(t.zone).waitFor();
+      await expect(
+        page.getByRole('link', { name: t.queue }).getAttribute('aria-current'),
+      ).resolves.toBe('page');
+      await expectTidy(page);
+
+      // History: the published post, its figures, newest first; a status filter in the URL.
+      await page.getByRole('link', { name: t.history }).click();
+      await page.waitForURL('**/scheduler/history');
+      const published = row(page, t, 'Déjà en ligne');
+      await status(published, t.published);
+      await published.getByText(t.metrics).waitFor();
+      await expectTidy(page);
+      await page.getByLabel(t.status, { exact: true }).selectOption('failed');
+      await page.waitForURL((url) => url.searchParams.get('status') === 'failed');
+      await published.waitFor({ state: 'detached' });
+      await page.reload();
+      await expect(page.getByLabel(t.status, { exact: true }).inputValue()).resolves.toBe('failed');
+      await expect(published.count()).resolves.toBe(0);
+      // The account filter goes along to the other tab; the status belongs to the history.
+      await page.getByLabel(t.account, { exact: true }).selectOption(accountId);
+      await page.waitForURL((url) => url.searchParams.get('accountId') === accountId);
+      await page.getByRole('link', { name: t.queue }).click();
+      await page.waitForURL(
+        (url) => url.pathname === '/scheduler' && url.search === `?accountId=${accountId}`,
+      );
+      await row(page, t, 'Cet après-midi').waitFor();
+      if (!full) return;
+
+      // Edit a caption.
+      await row(page, t, 'Cet après-midi').getByRole('button', { name: t.edit }).click();
+      const edit = page.getByRole('dialog', { name: t.editDialog });
+      await edit.getByLabel(t.caption, { exact: true }).fill('Cet après-midi, version 2');
+      await edit.getByRole('button', { name: t.save, exact: true }).click();
+      await edit.waitFor({ state: 'detached' });
+      await page.getByText(t.edited).waitFor();
+      await status(row(page, t, 'Cet après-midi, version 2'), t.pending);
+
+      // Cancel asks first, then 'Undo' in the toast brings the post back.
+      const morning = row(page, t, 'Demain matin');
+      await morning.getByRole('button', { name: t.cancel }).click();
+      const confirm = page.getByRole('dialog', { name: t.confirmDialog });
+      await confirm.getByRole('button', { name: t.confirm, exact: true }).click();
+      await morning.waitFor({ state: 'detached' });
+      await page.getByTestId('undo-toast').getByRole('button', { name: t.undo }).click();
+      await page.getByText(t.restored).waitFor();
+      await status(morning, t.pending);
+
+      // A post TikTok refuses fails; it can be given a new time, and is back in the queue.
+      const fault = await page.request.post('/sandbox/tiktok/_control/faults', {
+        data: {
+          action: 'fail_next',
+          endpoint: 'video_init',
+          failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
+        },
+      });
+      expect(fault.status()).toBe(200);
+      await schedulePosts(page, accountId, clip, ['Refusée par TikTok']);
+      await page.getByRole('link', { name: t.history }).click();
+      const refused = row(page, t, 'Refusée par TikTok');
+      await status(refused, t.failed);
+      await refused.getByRole('button', { name: t.reschedule }).click();
+      const reschedule = page.getByRole('dialog', { name: t.rescheduleDialog });
+      await reschedule.getByLabel('Date', { exact: true }).fill(tomorrow.date);
+      await reschedule.getByLabel(/^(Heure|Time)$/).fill('10:00');
+      await reschedule.getByRole('button', { name: t.rescheduleSave, exact: true }).click();
+      await reschedule.waitFor({ state: 'detached' });
+      await page.getByText(t.rescheduled).waitFor();
+      await refused.waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: t.queue }).click();
+      await status(tomorrowGroup.getByRole('article', { name: /Refusée par TikTok$/ }), t.pending);
+      await expectTidy(page);
+    });
+  }
+});

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { scheduleBody } from '../../apps/server/src/test-support/schedule-body.ts';
+import { tusUpload } from '../../apps/server/src/test-support/tus-upload.ts';
+import type { CreateScheduleInput } from '@cadence/shared/schemas/schedule';
+
+/** Uploads a video through the tus API with the page's session, as the scheduler's form does. */
+export async function uploadVideo(page: Page, file: string): Promise<string> {
+  const cookie = (await page.context().cookies())
+    .map((entry) => `${entry.name}=${entry.value}`)
+    .join('; ');
+  const upload = await tusUpload(new URL(page.url()).origin, cookie, file, {
+    filename: path.basename(file),
+  });
+  if (upload.status !== 204 || !upload.id) {
+    throw new Error(`upload failed: ${upload.status} ${upload.body}`);
+  }
+  return upload.id;
+}
+
+/**
+ * One schedule of `captions.length` uploads of `file` through POST /api/schedules (private, as
+ * the sandbox's unaudited app requires); `timing` is the request's time fields (default: now).
+ */
+export async function schedulePosts(
+  page: Page,
+  accountId: string,
+  file: string,
+  captions: readonly string[],
+  timing: Partial<CreateScheduleInput> = {},
+): Promise<void> {
+  const mediaIds: string[] = [];
+  while (mediaIds.length < captions.length) mediaIds.push(await uploadVideo(page, file));
+  const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const body = scheduleBody(accountId, mediaIds, {
+    timeZone,
+    posts: mediaIds.map((mediaId, index) => ({ mediaId, title: captions[index] ?? '' })),
+    privacyLevel: 'SELF_ONLY',
+    allowComment: false,
+    ...timing,
+  });
+  const response = await page.request.post('/api/schedules', { data: body });
+  if (response.status() !== 201) {
+    throw new Error(`schedule failed: ${response.status()} ${await response.text()}`);
+  }
+}
