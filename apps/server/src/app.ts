@@ -31,6 +31,7 @@ import { storyRoutes } from './modules/stories/routes.ts';
 import { memeRoutes } from './modules/memes/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { requireVerifiedEmailToPublish } from './modules/users/publishing-guard.ts';
 import { userRoutes } from './modules/users/routes.ts';
 
 /** Where the local TikTok sandbox is mounted when no TikTok app is configured. */
@@ -125,6 +126,8 @@ export async function buildApp(
   );
   // Before the routes: they declare zod schemas, and the document lists routes added after it.
   await registerOpenApi(app);
+  // Before the routes: REQUIRE_EMAIL_VERIFICATION holds the publishing routes back.
+  requireVerifiedEmailToPublish(app, context.emailVerification);
 
   await app.register(authRoutes, {
     auth: context.auth,
@@ -137,7 +140,12 @@ export async function buildApp(
     media: context.config.media,
     workerMode: context.config.worker.embedded ? 'embedded' : 'off',
   });
-  await app.register(userRoutes, { users: context.users });
+  await app.register(userRoutes, {
+    users: context.users,
+    auth: context.auth,
+    emailChange: context.emailChange,
+    emailVerification: context.emailVerification,
+  });
   await app.register(accountRoutes, { service: context.accounts, auth: context.auth });
   await app.register(mediaRoutes, { media: context.media });
   const pullUrls = createPullUrls(context.config);
@@ -154,7 +162,11 @@ export async function buildApp(
     notificationsSince: (userId, since) => context.notifications.createdSince(userId, since),
   });
   await app.register(notificationRoutes, { notifications: context.notifications });
-  await app.register(dataRightsRoutes, { dataRights: context.dataRights, auth: context.auth });
+  await app.register(dataRightsRoutes, {
+    dataRights: context.dataRights,
+    dataExports: context.dataExports,
+    auth: context.auth,
+  });
   await app.register(draftRoutes, { drafts: context.drafts });
   await app.register(storyRoutes, { stories: context.stories });
   await app.register(analyticsRoutes, { analytics: context.analytics });
@@ -186,6 +198,7 @@ export async function buildApp(
         maxUploadBytes: context.config.uploads.maxBytes,
         tiktokDailyPostCap: context.config.planning.dailyPostCap,
         tiktokAppAudited: context.config.tiktok.audited,
+        requireEmailVerification: context.config.requireEmailVerification,
       }),
   );
 

@@ -22,6 +22,9 @@ import { createMailRepository } from './modules/mail/repository.ts';
 import { createMailService } from './modules/mail/service.ts';
 import { createDataRightsRepository } from './modules/data-rights/repository.ts';
 import { createDataRightsService } from './modules/data-rights/service.ts';
+import { enqueueDataExport } from './modules/data-rights/export-jobs.ts';
+import { createDataExportRepository } from './modules/data-rights/export-repository.ts';
+import { createDataExportService } from './modules/data-rights/export-service.ts';
 import type { Notify } from './modules/notifications/service.ts';
 import { createNotificationRepository } from './modules/notifications/repository.ts';
 import { createNotificationService } from './modules/notifications/service.ts';
@@ -43,6 +46,11 @@ import { createMemeRepository } from './modules/memes/repository.ts';
 import { createMemeService } from './modules/memes/service.ts';
 import { enqueuePublish } from './modules/publishing/jobs.ts';
 import { createPasswordResetMailer } from './modules/users/password-reset-mail.ts';
+import { createEmailChangeService } from './modules/users/email-change.ts';
+import {
+  createEmailVerification,
+  createEmailVerificationMailer,
+} from './modules/users/email-verification.ts';
 import { createUserRepository } from './modules/users/repository.ts';
 import { LocalDiskStorage } from './storage/local-disk-storage.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
@@ -241,6 +249,24 @@ export async function bootstrap(
     logger: options.logger,
   });
 
+  const auth = createAuth({
+    db: database.db,
+    secret: config.sessionSecret,
+    publicUrl: config.publicUrl,
+    logger: options.logger,
+    sendPasswordReset: createPasswordResetMailer({
+      mail,
+      publicUrl: config.publicUrl,
+      logger: options.logger,
+    }),
+    requireEmailVerification: config.requireEmailVerification,
+    sendEmailVerification: createEmailVerificationMailer({
+      mail,
+      publicUrl: config.publicUrl,
+      logger: options.logger,
+    }),
+  });
+
   const context: AppContext = {
     config,
     mail,
@@ -249,6 +275,15 @@ export async function bootstrap(
       repository: createDataRightsRepository(database.db),
       accounts,
       storage,
+      logger: options.logger,
+    }),
+    dataExports: createDataExportService({
+      repository: createDataExportRepository(database.db),
+      storage,
+      users: createUserRepository(database.db),
+      mail,
+      enqueue: (exportId) => enqueueDataExport(boss, exportId),
+      publicUrl: config.publicUrl,
       logger: options.logger,
     }),
     database,
@@ -267,16 +302,19 @@ export async function bootstrap(
     accounts,
     analyticsSync,
     analytics: createAnalyticsService({ repository: analyticsRepository }),
-    auth: createAuth({
-      db: database.db,
-      secret: config.sessionSecret,
+    auth,
+    emailChange: createEmailChangeService({
+      users: createUserRepository(database.db),
+      mail,
       publicUrl: config.publicUrl,
+      contactEmail: config.publicInfo.contactEmail,
       logger: options.logger,
-      sendPasswordReset: createPasswordResetMailer({
-        mail,
-        publicUrl: config.publicUrl,
-        logger: options.logger,
-      }),
+    }),
+    emailVerification: createEmailVerification({
+      auth,
+      users: createUserRepository(database.db),
+      mail,
+      required: config.requireEmailVerification,
     }),
     boss,
     users: createUserRepository(database.db),

@@ -83,6 +83,8 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  /** true: a verification link is mailed at sign-up and publishing waits until it is opened. */
+  REQUIRE_EMAIL_VERIFICATION: z.enum(['true', 'false']).default('false'),
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   YTDLP_PATH: z.string().default('yt-dlp'),
@@ -187,6 +189,8 @@ export interface Config {
     /** DATA_DIR/outbox: never served over HTTP (the SPA is served from apps/web/dist only). */
     outboxDir: string;
   };
+  /** REQUIRE_EMAIL_VERIFICATION: publishing is refused until the address is confirmed. */
+  requireEmailVerification: boolean;
   media: { ffmpegPath: string; ffprobePath: string; ytDlpPath: string };
   storage:
     | { driver: 'local'; rootDir: string }
@@ -365,6 +369,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       from: env.MAIL_FROM ?? `Cadence <no-reply@${new URL(publicUrl).hostname}>`,
       outboxDir: path.join(dataDir, 'outbox'),
     },
+    requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION === 'true',
     media: {
       ffmpegPath: env.FFMPEG_PATH,
       ffprobePath: env.FFPROBE_PATH,

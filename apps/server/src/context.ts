@@ -11,6 +11,7 @@ import type { AnalyticsSync } from './modules/analytics/sync.ts';
 import type { TokenService } from './modules/accounts/token-service.ts';
 import type { MailService } from './modules/mail/service.ts';
 import type { NotificationService } from './modules/notifications/service.ts';
+import type { DataExportService } from './modules/data-rights/export-service.ts';
 import type { DataRightsService } from './modules/data-rights/service.ts';
 import type { MediaService } from './modules/media/service.ts';
 import type { DraftService } from './modules/drafts/service.ts';
@@ -18,6 +19,8 @@ import type { PostListingService } from './modules/schedules/listing-service.ts'
 import type { ScheduleService } from './modules/schedules/service.ts';
 import type { StoryService } from './modules/stories/service.ts';
 import type { MemeService } from './modules/memes/service.ts';
+import type { EmailChangeService } from './modules/users/email-change.ts';
+import type { EmailVerification } from './modules/users/email-verification.ts';
 import type { UserRepository } from './modules/users/repository.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import type { TikTokClient } from './tiktok/tiktok-client.ts';
@@ -33,6 +36,10 @@ export interface AppContext {
   auth: Auth;
   boss: PgBoss;
   users: UserRepository;
+  /** Changing an account's address (a link to the new one). */
+  emailChange: EmailChangeService;
+  /** REQUIRE_EMAIL_VERIFICATION: the publishing check, resend and confirm. */
+  emailVerification: EmailVerification;
   cipher: TokenCipher;
   tiktok: TikTokClient;
   /** The in-process TikTok sandbox when no TikTok app is configured; mounted at /sandbox/tiktok. */
@@ -46,6 +53,8 @@ export interface AppContext {
   notifications: NotificationService;
   /** Deleting an account and everything of it (files included). */
   dataRights: DataRightsService;
+  /** 'Download my data': ZIP archives built by the data-export.build job. */
+  dataExports: DataExportService;
   /** Syncs connected accounts' videos and stats from TikTok's Display API (analytics.* jobs). */
   analyticsSync: AnalyticsSync;
   /** Reads the synced history: charts, top videos, best times, per-post metrics, CSV. */

@@ -19,6 +19,15 @@ export interface PasswordResetRequest {
   token: string;
 }
 
+/** REQUIRE_EMAIL_VERIFICATION: a confirmation link lasts this long (better-auth's signed token). */
+export const EMAIL_VERIFICATION_LINK_SECONDS = 24 * 60 * 60;
+
+/** Whom a confirmation link goes to, and its token (better-auth's, signed and expiring). */
+export interface EmailVerificationRequest {
+  user: { id: string; email: string; name: string; preferredLanguage: Language };
+  token: string;
+}
+
 export interface AuthOptions {
   db: Kysely<Database>;
   secret: string;
@@ -26,6 +35,10 @@ export interface AuthOptions {
   logger: FastifyBaseLogger;
   /** Stores and queues the reset mail (modules/users/password-reset-mail.ts). */
   sendPasswordReset: (request: PasswordResetRequest) => Promise<void>;
+  /** REQUIRE_EMAIL_VERIFICATION: mail a confirmation link at sign-up. */
+  requireEmailVerification: boolean;
+  /** Stores and queues the confirmation mail (modules/users/email-verification.ts). */
+  sendEmailVerification: (request: EmailVerificationRequest) => Promise<void>;
 }
 
 const resetUserSchema = z.object({
@@ -35,7 +48,22 @@ const resetUserSchema = z.object({
   preferredLanguage: languageSchema.catch('fr'),
 });
 
-export function createAuth({ db, secret, publicUrl, logger, sendPasswordReset }: AuthOptions) {
+export function createAuth({
+  db,
+  secret,
+  publicUrl,
+  logger,
+  sendPasswordReset,
+  requireEmailVerification,
+  sendEmailVerification,
+}: AuthOptions) {
+  /** better-auth's callbacks get its user record: the fields our mails need, checked. */
+  function mailUser(user: unknown, purpose: string) {
+    const parsed = resetUserSchema.safeParse(user);
+    if (!parsed.success) logger.error(`${purpose}: unexpected user record`);
+    return parsed.success ? parsed.data : null;
+  }
+
   return betterAuth({
     appName: 'Cadence',
     baseURL: publicUrl,
@@ -54,16 +82,24 @@ export function createAuth({ db, secret, publicUrl, logger, sendPasswordReset }:
       // The answer must not depend on the address: the mail is queued after it, in the background,
       // so neither the time taken nor a failure (database, queue) tells that the account exists.
       sendResetPassword: async ({ user, token }) => {
-        const parsed = resetUserSchema.safeParse(user);
-        if (!parsed.success) {
-          logger.error({ userId: user.id }, 'password reset: unexpected user record');
-          return;
-        }
+        const parsed = mailUser(user, 'password reset');
+        if (!parsed) return;
         setImmediate(() => {
-          sendPasswordReset({ user: parsed.data, token }).catch((error: unknown) =>
+          sendPasswordReset({ user: parsed, token }).catch((error: unknown) =>
             logger.error({ err: error, userId: user.id }, 'password reset mail not queued'),
           );
         });
+      },
+    },
+    // The confirmation link of REQUIRE_EMAIL_VERIFICATION: sent at sign-up (and on request, see
+    // modules/users/email-verification.ts); sign-in is never refused for it, only publishing.
+    emailVerification: {
+      sendOnSignUp: requireEmailVerification,
+      expiresIn: EMAIL_VERIFICATION_LINK_SECONDS,
+      sendVerificationEmail: async ({ user, token }) => {
+        const parsed = mailUser(user, 'email verification');
+        if (!parsed) return;
+        await sendEmailVerification({ user: parsed, token });
       },
     },
     // Reset links (and any later verification token) are stored as SHA-256 hashes: someone reading

@@ -8,6 +8,8 @@ import type { AccountRepository } from '../modules/accounts/repository.ts';
 import { startAnalyticsWorkers } from '../modules/analytics/jobs.ts';
 import type { AnalyticsSync } from '../modules/analytics/sync.ts';
 import { startWorkerHeartbeat } from '../modules/health/worker-state.ts';
+import { startDataExportWorkers } from '../modules/data-rights/export-jobs.ts';
+import type { DataExportService } from '../modules/data-rights/export-service.ts';
 import { startMailWorkers } from '../modules/mail/jobs.ts';
 import type { MailService } from '../modules/mail/service.ts';
 import { startNotificationWorkers } from '../modules/notifications/jobs.ts';
@@ -47,6 +49,7 @@ export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurren
   accountRepository: Pick<AccountRepository, 'purgeExpiredStates'>;
   mail: MailService;
   notifications: NotificationService;
+  dataExports: DataExportService;
   media: MediaService;
   memes: MemeService;
   stories: StoryService;
@@ -92,6 +95,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
   await startMailWorkers(boss, deps.mail, { logger });
   // Deletes notifications after 90 days; sends the daily digests.
   await startNotificationWorkers(boss, deps.notifications, { logger });
+  // Builds 'download my data' archives; deletes them once expired.
+  await startDataExportWorkers(boss, deps.dataExports, { logger });
   // Deletes unfinished uploads that expired, and the quota they held.
   await startUploadWorkers(boss, deps.media, { logger });
   // Syncs connected accounts' videos and stats for analytics (young videos hourly, others daily).

@@ -167,3 +167,130 @@ export function notificationMail(language: Language, mail: NotificationMail): Ma
 export function passwordResetMail(language: Language, params: PasswordResetMail): MailContent {
   return render(passwordResetParts[language](params), language);
 }
+
+/** One message in both languages: its parts per language, rendered as text and HTML. */
+function template<TParams>(parts: Record<Language, (params: TParams) => MailParts>) {
+  return (language: Language, params: TParams): MailContent =>
+    render(parts[language](params), language);
+}
+
+const formatDate = (date: Date, language: Language, timeZone: string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(
+    date,
+  );
+
+export interface DataExportReadyMail {
+  name: string;
+  /** The settings page, where the signed-in owner downloads the archive. */
+  link: string;
+  expiresAt: Date;
+  timeZone: string;
+}
+
+/** 'Your data is ready': the archive is downloaded from the settings page, signed in. */
+export const dataExportReadyMail = template<DataExportReadyMail>({
+  fr: ({ name, link, expiresAt, timeZone }) => ({
+    subject: 'Vos données Cadence sont prêtes',
+    greeting: `Bonjour ${name},`,
+    paragraphs: [
+      "L'archive de vos données (un fichier ZIP avec vos informations au format JSON et vos vidéos) est prête. Téléchargez-la depuis vos paramètres, connecté à votre compte :",
+    ],
+    action: { label: 'Télécharger mes données', url: link },
+    closing: [
+      `Elle sera supprimée le ${formatDate(expiresAt, 'fr', timeZone)}. Vous pourrez en demander une nouvelle à tout moment.`,
+      "Si vous n'avez pas demandé cette archive, changez votre mot de passe.",
+    ],
+    signature: "L'équipe Cadence",
+  }),
+  en: ({ name, link, expiresAt, timeZone }) => ({
+    subject: 'Your Cadence data is ready',
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      'The archive of your data (a ZIP file with your information as JSON and your videos) is ready. Download it from your settings, signed in to your account:',
+    ],
+    action: { label: 'Download my data', url: link },
+    closing: [
+      `It will be deleted on ${formatDate(expiresAt, 'en', timeZone)}. You can ask for a new one at any time.`,
+      'If you did not ask for this archive, change your password.',
+    ],
+    signature: 'The Cadence team',
+  }),
+});
+
+export interface EmailLinkMail {
+  name: string;
+  link: string;
+  validForMinutes: number;
+}
+
+/** Sent to the new address: opening the link makes it the account's address. */
+export const emailChangeMail = template<EmailLinkMail & { newEmail: string }>({
+  fr: ({ name, link, validForMinutes, newEmail }) => ({
+    subject: 'Confirmez votre nouvelle adresse email Cadence',
+    greeting: `Bonjour ${name},`,
+    paragraphs: [
+      `Vous avez demandé à utiliser ${newEmail} pour votre compte Cadence. Pour confirmer, ouvrez ce lien (valable ${formatValidity(validForMinutes, 'fr')}, utilisable une seule fois) :`,
+    ],
+    action: { label: 'Confirmer cette adresse', url: link },
+    closing: ["Si vous n'êtes pas à l'origine de cette demande, ignorez cet email."],
+    signature: "L'équipe Cadence",
+  }),
+  en: ({ name, link, validForMinutes, newEmail }) => ({
+    subject: 'Confirm your new Cadence email address',
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `You asked to use ${newEmail} for your Cadence account. To confirm, open this link (valid for ${formatValidity(validForMinutes, 'en')}, usable once):`,
+    ],
+    action: { label: 'Confirm this address', url: link },
+    closing: ['If you did not ask for this, ignore this email.'],
+    signature: 'The Cadence team',
+  }),
+});
+
+/** Sent to the old address once the change is confirmed. */
+export const emailChangedMail = template<{ name: string; newEmail: string; contact: string }>({
+  fr: ({ name, newEmail, contact }) => ({
+    subject: 'L’adresse email de votre compte Cadence a changé',
+    greeting: `Bonjour ${name},`,
+    paragraphs: [
+      `Votre compte Cadence utilise désormais l'adresse ${newEmail}. Les prochains emails de Cadence y seront envoyés.`,
+    ],
+    closing: [
+      `Si vous n'êtes pas à l'origine de ce changement, écrivez-nous sans attendre à ${contact}.`,
+    ],
+    signature: "L'équipe Cadence",
+  }),
+  en: ({ name, newEmail, contact }) => ({
+    subject: 'The email address of your Cadence account changed',
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Your Cadence account now uses the address ${newEmail}. Cadence's next emails will go there.`,
+    ],
+    closing: [`If you did not make this change, write to us at once at ${contact}.`],
+    signature: 'The Cadence team',
+  }),
+});
+
+/** REQUIRE_EMAIL_VERIFICATION: the link that confirms the address (at sign-up, or resent). */
+export const emailVerificationMail = template<EmailLinkMail>({
+  fr: ({ name, link, validForMinutes }) => ({
+    subject: 'Confirmez votre adresse email Cadence',
+    greeting: `Bonjour ${name},`,
+    paragraphs: [
+      `Pour confirmer votre adresse et pouvoir publier sur TikTok avec Cadence, ouvrez ce lien (valable ${formatValidity(validForMinutes, 'fr')}) :`,
+    ],
+    action: { label: 'Confirmer mon adresse', url: link },
+    closing: ["Si vous n'avez pas créé de compte Cadence, ignorez cet email."],
+    signature: "L'équipe Cadence",
+  }),
+  en: ({ name, link, validForMinutes }) => ({
+    subject: 'Confirm your Cadence email address',
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `To confirm your address and be able to publish to TikTok with Cadence, open this link (valid for ${formatValidity(validForMinutes, 'en')}):`,
+    ],
+    action: { label: 'Confirm my address', url: link },
+    closing: ['If you did not create a Cadence account, ignore this email.'],
+    signature: 'The Cadence team',
+  }),
+});

@@ -17,6 +17,10 @@ export const meSchema = z.object({
    * or set with PATCH /api/me; null until then (the browser should then send its own).
    */
   timeZone: z.string().nullable(),
+  /** The address was confirmed (a link opened); REQUIRE_EMAIL_VERIFICATION needs it to publish. */
+  emailVerified: z.boolean(),
+  /** An email change waiting for its link to be opened at the new address, or null. */
+  pendingEmail: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Me = z.infer<typeof meSchema>;
@@ -44,6 +48,8 @@ export const publicConfigSchema = z.object({
   tiktokDailyPostCap: z.number().int().positive(),
   /** TIKTOK_APP_AUDITED: false while TikTok has not audited the app ('Only me' on private accounts). */
   tiktokAppAudited: z.boolean(),
+  /** REQUIRE_EMAIL_VERIFICATION: publishing waits until the person's address is confirmed. */
+  requireEmailVerification: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
@@ -91,3 +97,55 @@ export const deleteAccountSchema = z
   })
   .strict();
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
+
+/** Where a 'download my data' archive stands: prepared by a job, kept a few days, then deleted. */
+export const dataExportStatusSchema = z.enum(['pending', 'running', 'ready', 'failed', 'expired']);
+export type DataExportStatus = z.infer<typeof dataExportStatusSchema>;
+
+/** GET /api/me/export — my latest archive (null `export` when I never asked for one). */
+export const dataExportSchema = z.object({
+  id: z.string(),
+  status: dataExportStatusSchema,
+  /** 0–100 while the job runs. */
+  progress: z.number().int().min(0).max(100),
+  sizeBytes: z.number().int().nullable(),
+  createdAt: z.string(),
+  readyAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  /** Same-origin path of the ZIP (the owner's session is required), when ready. */
+  downloadUrl: z.string().nullable(),
+});
+export type DataExport = z.infer<typeof dataExportSchema>;
+export const dataExportStateSchema = z.object({ export: dataExportSchema.nullable() });
+export type DataExportState = z.infer<typeof dataExportStateSchema>;
+
+/** POST /api/me/email — a new address, confirmed by the link sent to it; the password again. */
+export const changeEmailSchema = z
+  .object({
+    newEmail: z
+      .string({ message: messageKey('auth.errors.fillAllFields') })
+      .trim()
+      .toLowerCase()
+      .pipe(
+        z
+          .email({ message: messageKey('auth.errors.invalidEmail') })
+          .max(254, { message: messageKey('auth.errors.invalidEmail') }),
+      ),
+    password: z
+      .string({ message: messageKey('auth.errors.fillAllFields') })
+      .min(1, { message: messageKey('auth.errors.fillAllFields') })
+      .max(128, { message: messageKey('auth.errors.wrongCurrentPassword') }),
+  })
+  .strict();
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
+/** POST /api/me/email/confirm — the token of the link sent to the new address. */
+export const confirmEmailChangeSchema = z
+  .object({
+    token: z
+      .string({ message: messageKey('settings.errors.emailLinkInvalid') })
+      .min(1, { message: messageKey('settings.errors.emailLinkInvalid') })
+      .max(200, { message: messageKey('settings.errors.emailLinkInvalid') }),
+  })
+  .strict();
+export type ConfirmEmailChangeInput = z.infer<typeof confirmEmailChangeSchema>;

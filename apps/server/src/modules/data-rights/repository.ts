@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import '../media/db-types.ts';
 import '../memes/db-types.ts';
+import './export-db-types.ts';
 
 /** What a person's data is made of, outside the rows that go with their user row (cascade). */
 export function createDataRightsRepository(db: Kysely<Database>) {
@@ -15,7 +16,7 @@ export function createDataRightsRepository(db: Kysely<Database>) {
       return rows.map((row) => row.id);
     },
 
-    /** Every storage object of the person: videos, thumbnails, renders, compilations, sources. */
+    /** Every storage object of the person: videos, thumbnails, renders, compilations, sources, data exports. */
     async storageKeys(userId: string): Promise<string[]> {
       const media = await db
         .selectFrom('media')
@@ -27,7 +28,13 @@ export function createDataRightsRepository(db: Kysely<Database>) {
         .select('source_key')
         .where('user_id', '=', userId)
         .execute();
+      const exports = await db
+        .selectFrom('data_exports')
+        .select('storage_key')
+        .where('user_id', '=', userId)
+        .execute();
       return [
+        ...exports.map((row) => row.storage_key),
         ...media.flatMap((row) => [row.storage_key, row.thumbnail_key]),
         ...sources.map((row) => row.source_key),
       ].filter((key): key is string => key !== null);

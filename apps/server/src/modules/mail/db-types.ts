@@ -2,7 +2,14 @@ import type { Language } from '@cadence/shared/errors';
 import type { Generated } from 'kysely';
 
 /** What a message is about; each kind has its template in mail/templates.ts. */
-export type MailKind = 'password-reset' | 'notification' | 'notification-digest';
+export type MailKind =
+  | 'password-reset'
+  | 'notification'
+  | 'notification-digest'
+  | 'data-export'
+  | 'email-change'
+  | 'email-changed'
+  | 'email-verification';
 
 export interface MailOutboxTable {
   id: string;

@@ -18,6 +18,8 @@ export interface NotificationSettingsTable {
   email_types: NotificationType[];
   digest: boolean;
   updated_at: Generated<Date>;
+  /** Local date (the person's zone) of the last digest run for them (migration 0024). */
+  last_digest_on: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 declare module '../../db/schema.ts' {

@@ -13,13 +13,16 @@ export const notificationPurgeQueue = defineQueue({
   cron: '47 3 * * *',
 });
 
-/** Daily at 07:00 UTC: the digest of everyone who asked for one. */
+/**
+ * Hourly: the digest of everyone whose local time is 07:00 (service.sendDigests picks them by
+ * their time zone; a person's day is claimed once, so ticks and retries never send two).
+ */
 export const notificationDigestQueue = defineQueue({
   name: 'notifications.digest',
   payload: z.unknown(),
   expireInSeconds: 15 * 60,
   retryDelaySeconds: 5 * 60,
-  cron: '0 7 * * *',
+  cron: '1 * * * *',
 });
 
 export async function startNotificationWorkers(

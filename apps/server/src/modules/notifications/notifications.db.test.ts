@@ -193,9 +193,11 @@ describe('fan-out', () => {
       data: { postId: 'digest-3', account: 'dana' },
     });
     expect(smtp.mailsTo(dana.email)).toHaveLength(0);
+    // Dana has no time zone: her day is UTC's, and 07:xx UTC is her digest's hour.
+    const morning = new Date('2026-06-10T07:01:00Z');
     const results = await Promise.all([
-      kit.t.context.notifications.sendDigests(),
-      kit.t.context.notifications.sendDigests(),
+      kit.t.context.notifications.sendDigests(morning),
+      kit.t.context.notifications.sendDigests(morning),
     ]);
     expect(results.reduce((sum, sent) => sum + sent, 0)).toBe(1);
     const mail = await smtp.waitForMail(dana.email);
@@ -203,7 +205,7 @@ describe('fan-out', () => {
     expect(mail.text).toContain('Votre story est prête.');
     expect(mail.text).toContain('@dana a échoué');
     expect(mail.text).not.toContain('est publiée');
-    await expect(kit.t.context.notifications.sendDigests()).resolves.toBe(0);
+    await expect(kit.t.context.notifications.sendDigests(morning)).resolves.toBe(0);
     // A digest's one-click header turns off every email.
     const off = await kit.t.app.inject({ method: 'POST', url: oneClickUrl(mail.raw) });
     expect(off.json()).toEqual({ type: 'all' });

@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import type { DataExportState } from '@cadence/shared/schemas/user';
+import pino from 'pino';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { S3Storage } from '../../storage/s3-storage.ts';
+import { FakeS3 } from '../../test-support/fake-s3.ts';
+import { readZip } from '../../test-support/read-zip.ts';
+import { createUserRepository } from '../users/repository.ts';
+import {
+  addVideo,
+  api,
+  connectTikTok,
+  createSchedule,
+  scheduleBody,
+  signUp,
+  useScheduleTestApp,
+  type TestUser,
+} from '../schedules/test-kit.ts';
+import { createDataExportRepository } from './export-repository.ts';
+import { createDataExportService, dataExportKey } from './export-service.ts';
+
+const kit = useScheduleTestApp('cadence-export-');
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function exportState(user: TestUser): Promise<DataExportState> {
+  const response = await api(kit.t, user.cookie, 'GET', '/api/me/export');
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<DataExportState>();
+}
+
+function json(entries: Map<string, Buffer>, name: string): Record<string, unknown>[] {
+  const bytes = entries.get(name);
+  if (!bytes) throw new Error(`${name} missing from the archive`);
+  const parsed: unknown = JSON.parse(bytes.toString('utf8'));
+  if (!Array.isArray(parsed)) throw new Error(`${name} is not a JSON array`);
+  return parsed as Record<string, unknown>[];
+}
+
+describe('downloading my data', () => {
+  let alice: TestUser;
+  let bob: TestUser;
+  let video: { mediaId: string; sha256: string };
+  let exportId: string;
+  let archive: Map<string, Buffer>;
+
+  beforeAll(async () => {
+    alice = await signUp(kit.t, 'alice-export@example.com');
+    bob = await signUp(kit.t, 'bob-export@example.com');
+    const account = await connectTikTok(kit.t, alice, 'alice_exports');
+    video = await addVideo(kit.t, alice, kit.dir, 'alice-export-clip');
+    await createSchedule(
+      kit.t,
+      alice,
+      scheduleBody(account, [video.mediaId], {
+        publishType: 'scheduled',
+        date: '2099-04-04',
+        time: '10:00',
+      }),
+    );
+    const draft = await api(kit.t, alice.cookie, 'POST', '/api/drafts', {
+      accountId: account,
+      mediaIds: [video.mediaId],
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    await api(kit.t, alice.cookie, 'PUT', '/api/notifications/settings', {
+      emailTypes: ['post_failed', 'story_ready'],
+      digest: true,
+    });
+    await kit.t.context.notifications.notify({
+      userId: alice.id,
+      type: 'story_ready',
+      dedupeKey: 'story_ready:alice-export',
+      data: { storyId: 'story-1' },
+    });
+  }, 120_000);
+
+  it('is prepared by a job: pending, then ready with the link, one at a time', async () => {
+    expect(await exportState(alice)).toEqual({ export: null });
+    const asked = await api(kit.t, alice.cookie, 'POST', '/api/me/export');
+    expect(asked.statusCode, asked.body).toBe(202);
+    const created = asked.json<DataExportState>().export;
+    expect(created).toMatchObject({ status: 'pending', progress: 0, downloadUrl: null });
+    exportId = created?.id ?? '';
+
+    // One at a time: a second request while the first is prepared is a translated 409.
+    const again = await api(kit.t, alice.cookie, 'POST', '/api/me/export');
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ fields: Record<string, string> }>().fields._).toBe(
+      'settings.errors.exportInProgress',
+    );
+
+    await kit.t.context.dataExports.build(exportId);
+    const ready = (await exportState(alice)).export;
+    expect(ready).toMatchObject({
+      id: exportId,
+      status: 'ready',
+      progress: 100,
+      downloadUrl: `/api/me/export/${exportId}/download`,
+    });
+    expect(new Date(ready?.expiresAt ?? 0).getTime() - Date.now()).toBeGreaterThan(6 * 86_400_000);
+
+    // The link goes out by email too, in her language, to the settings page.
+    const mails = await kit.t.context.database.db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'subject'])
+      .where('kind', '=', 'data-export')
+      .execute();
+    expect(mails).toEqual([
+      { to_address: alice.email, subject: 'Vos données Cadence sont prêtes' },
+    ]);
+  });
+
+  it('holds my data as JSON (no tokens) and my media byte for byte', async () => {
+    const response = await kit.t.app.inject({
+      method: 'GET',
+      url: `/api/me/export/${exportId}/download`,
+      headers: { cookie: alice.cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="cadence-data-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
+    archive = await readZip(response.rawPayload);
+
+    expect(json(archive, 'profile.json')).toEqual([
+      expect.objectContaining({ id: alice.id, email: alice.email }),
+    ]);
+    const accounts = json(archive, 'accounts.json');
+    expect(accounts).toEqual([expect.objectContaining({ username: 'alice_exports' })]);
+    const accountText = archive.get('accounts.json')?.toString() ?? '';
+    expect(accountText).not.toMatch(/access_token_enc|refresh_token_enc|"[^"]*_enc"/);
+    expect(json(archive, 'schedules.json')).toHaveLength(1);
+    expect(json(archive, 'posts.json')).toEqual([
+      expect.objectContaining({ media_id: video.mediaId, status: 'pending' }),
+    ]);
+    expect(json(archive, 'drafts.json')).toHaveLength(1);
+    expect(json(archive, 'notifications.json')).toEqual([
+      expect.objectContaining({ type: 'story_ready' }),
+    ]);
+    expect(json(archive, 'settings.json')).toEqual([
+      expect.objectContaining({ digest: true, email_types: ['post_failed', 'story_ready'] }),
+    ]);
+    expect(json(archive, 'sessions.json').length).toBeGreaterThan(0);
+    expect(archive.get('sessions.json')?.toString()).not.toContain('"token"');
+    for (const file of ['analytics/accounts.json', 'analytics/video-snapshots.json']) {
+      expect(archive.has(file), file).toBe(true);
+    }
+    const media = archive.get(`media/${video.mediaId}.mp4`);
+    expect(media && sha256(media)).toBe(video.sha256);
+    expect([...archive.keys()].some((name) => name.startsWith('media/thumbnails/'))).toBe(true);
+    // Nothing of Bob's.
+    expect([...archive.values()].some((bytes) => bytes.includes(bob.id))).toBe(false);
+  });
+
+  it('cannot be fetched by anyone else, nor signed out', async () => {
+    const url = `/api/me/export/${exportId}/download`;
+    const asBob = await kit.t.app.inject({ method: 'GET', url, headers: { cookie: bob.cookie } });
+    expect(asBob.statusCode).toBe(404);
+    expect(asBob.json<{ fields: Record<string, string> }>().fields._).toBe(
+      'settings.errors.exportNotFound',
+    );
+    expect((await exportState(bob)).export).toBeNull();
+    expect((await kit.t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    for (const bad of ['not-a-uuid', '..%2F..%2Fsecrets.json']) {
+      const response = await kit.t.app.inject({
+        method: 'GET',
+        url: `/api/me/export/${bad}/download`,
+        headers: { cookie: alice.cookie },
+      });
+      expect(response.statusCode, bad).toBe(400);
+    }
+  });
+
+  it('is deleted from storage once expired, and the link then answers 404', async () => {
+    const key = dataExportKey(alice.id, exportId);
+    expect(await kit.t.context.storage.stat(key)).not.toBeNull();
+    // Not yet: nothing happens.
+    expect(await kit.t.context.dataExports.purgeExpired()).toBe(0);
+    await kit.t.context.database.db
+      .updateTable('data_exports')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', exportId)
+      .execute();
+    expect(await kit.t.context.dataExports.purgeExpired()).toBe(1);
+    expect(await kit.t.context.storage.stat(key)).toBeNull();
+    expect((await exportState(alice)).export).toMatchObject({
+      status: 'expired',
+      downloadUrl: null,
+    });
+    const response = await kit.t.app.inject({
+      method: 'GET',
+      url: `/api/me/export/${exportId}/download`,
+      headers: { cookie: alice.cookie },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('works the same on S3 storage', async () => {
+    const fake = new FakeS3('cadence-exports', true);
+    const s3 = new S3Storage({
+      endpoint: 'http://s3.test:9000',
+      region: 'us-east-1',
+      bucket: 'cadence-exports',
+      accessKeyId: 'test-key',
+      secretAccessKey: 'test-secret',
+      forcePathStyle: true,
+      tmpDir: kit.dir,
+      partSizeBytes: 5 * 1024 * 1024,
+      clientOverrides: { requestHandler: fake.handler, maxAttempts: 1 },
+    });
+    // Alice's files, as an S3 deployment holds them.
+    const db = kit.t.context.database.db;
+    const rows = await db
+      .selectFrom('media')
+      .select(['storage_key', 'thumbnail_key'])
+      .where('user_id', '=', alice.id)
+      .execute();
+    for (const key of rows.flatMap((row) => [row.storage_key, row.thumbnail_key ?? ''])) {
+      if (!key) continue;
+      const bytes = await buffer(await kit.t.context.storage.createReadStream(key));
+      await s3.put(key, Readable.from([bytes]), { contentType: 'application/octet-stream' });
+    }
+    const repository = createDataExportRepository(db);
+    const service = createDataExportService({
+      repository,
+      storage: s3,
+      users: createUserRepository(db),
+      mail: { queue: () => Promise.resolve('mail-id') },
+      enqueue: () => Promise.resolve(),
+      publicUrl: kit.t.url,
+      logger: pino({ level: 'silent' }),
+    });
+    const created = await service.request(alice.id);
+    await service.build(created.id);
+    expect((await service.current(alice.id))?.status).toBe('ready');
+    const { stream } = await service.open(alice.id, created.id);
+    const entries = await readZip(await buffer(stream));
+    const media = entries.get(`media/${video.mediaId}.mp4`);
+    expect(media && sha256(media)).toBe(video.sha256);
+    expect(json(entries, 'profile.json')).toEqual([expect.objectContaining({ id: alice.id })]);
+    expect(fake.objects.has(dataExportKey(alice.id, created.id))).toBe(true);
+    await expect(service.open(bob.id, created.id)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

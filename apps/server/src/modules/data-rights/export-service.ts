@@ -1,0 +1,167 @@
+import type { DataExport } from '@cadence/shared/schemas/user';
+import type { Logger } from 'pino';
+import { AppError } from '../../lib/app-error.ts';
+import { dataExportReadyMail } from '../../mail/templates.ts';
+import type { MediaStorage } from '../../storage/media-storage.ts';
+import type { MailService } from '../mail/service.ts';
+import type { UserRepository } from '../users/repository.ts';
+import { writeDataArchive } from './archive.ts';
+import type { DataExportRepository, DataExportRow } from './export-repository.ts';
+
+/** How long a ready archive can be downloaded before data-export.purge deletes it. */
+export const DATA_EXPORT_RETENTION_DAYS = 7;
+
+/** Progress is written at most this often while files are added (one UPDATE per step). */
+const PROGRESS_STEP = 5;
+
+export interface DataExportServiceDeps {
+  repository: DataExportRepository;
+  storage: Pick<MediaStorage, 'put' | 'createReadStream' | 'stat' | 'delete'>;
+  users: Pick<UserRepository, 'findById'>;
+  mail: Pick<MailService, 'queue'>;
+  /** Queues the data-export.build job of a new export (export-jobs.ts). */
+  enqueue: (exportId: string) => Promise<void>;
+  publicUrl: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export function dataExportKey(userId: string, exportId: string): string {
+  return `users/${userId}/exports/${exportId}.zip`;
+}
+
+function toView(row: DataExportRow): DataExport {
+  const size = row.size_bytes === null ? null : Number(row.size_bytes);
+  return {
+    id: row.id,
+    status: row.status,
+    progress: row.progress,
+    sizeBytes: size,
+    createdAt: row.created_at.toISOString(),
+    readyAt: row.ready_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    downloadUrl: row.status === 'ready' ? `/api/me/export/${row.id}/download` : null,
+  };
+}
+
+/**
+ * 'Télécharger mes données': a ZIP of JSON (one file per kind of data) and the person's media,
+ * written by a job straight into storage (local disk or S3) as a stream: JSON rows are in memory
+ * one table at a time, media files pass through in chunks, the archive is never held whole.
+ */
+export function createDataExportService(deps: DataExportServiceDeps) {
+  const { repository, storage, users, mail, enqueue, publicUrl, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** Streams the archive of `row` into storage; resolves with its key and size. */
+  async function writeArchive(row: DataExportRow): Promise<{ key: string; size: number }> {
+    const key = dataExportKey(row.user_id, row.id);
+    let reported = 0;
+    const { size } = await writeDataArchive({
+      storage,
+      key,
+      sections: await repository.sections(row.user_id),
+      files: await repository.files(row.user_id),
+      mtime: now(),
+      onProgress: (progress) => {
+        if (progress - reported < PROGRESS_STEP) return;
+        reported = progress;
+        repository.setProgress(row.id, progress).catch((error: unknown) => {
+          logger.warn({ err: error, exportId: row.id }, 'export progress not saved');
+        });
+      },
+    });
+    return { key, size };
+  }
+
+  async function mailReady(row: DataExportRow, expiresAt: Date): Promise<void> {
+    const user = await users.findById(row.user_id);
+    if (!user) return;
+    await mail.queue({
+      kind: 'data-export',
+      userId: user.id,
+      to: user.email,
+      language: user.preferredLanguage,
+      content: dataExportReadyMail(user.preferredLanguage, {
+        name: user.name,
+        link: `${publicUrl}/settings#data-export`,
+        expiresAt,
+        timeZone: user.timeZone ?? 'UTC',
+      }),
+    });
+  }
+
+  return {
+    /** Asks for a new archive; a 409 while one is being prepared (one at a time). */
+    async request(userId: string): Promise<DataExport> {
+      const row = await repository.create(userId);
+      if (!row) {
+        throw new AppError('conflict', 'An export is already being prepared', {
+          _: 'settings.errors.exportInProgress',
+        });
+      }
+      await enqueue(row.id);
+      return toView(row);
+    },
+
+    /** My latest export, or null. */
+    async current(userId: string): Promise<DataExport | null> {
+      const row = await repository.latest(userId);
+      return row ? toView(row) : null;
+    },
+
+    /**
+     * The ready archive of its owner, as a stream. Anyone else's id, or an archive that is not
+     * ready (or expired), is the same 404: nothing says whose it is or that it exists.
+     */
+    async open(userId: string, exportId: string) {
+      const row = await repository.find(exportId);
+      if (!row || row.user_id !== userId || row.status !== 'ready' || !row.storage_key) {
+        throw new AppError('not_found', 'No such export', { _: 'settings.errors.exportNotFound' });
+      }
+      const stream = await storage.createReadStream(row.storage_key);
+      return {
+        stream,
+        size: Number(row.size_bytes),
+        fileName: `cadence-data-${row.created_at.toISOString().slice(0, 10)}.zip`,
+      };
+    },
+
+    /** The data-export.build job: writes the archive, marks it ready, mails the link. */
+    async build(exportId: string): Promise<void> {
+      const row = await repository.claim(exportId);
+      if (!row) return;
+      const { key, size } = await writeArchive(row);
+      const expiresAt = new Date(now().getTime() + DATA_EXPORT_RETENTION_DAYS * 86_400_000);
+      if (!(await repository.markReady(row.id, { storageKey: key, sizeBytes: size, expiresAt }))) {
+        // The person deleted their account (or the row went) meanwhile: nothing to keep.
+        await storage.delete(key);
+        return;
+      }
+      // A new archive replaces the older ones at once.
+      for (const old of await repository.olderReady(row.user_id, row.id)) {
+        if (old.storage_key) await storage.delete(old.storage_key);
+        await repository.markExpired(old.id);
+      }
+      logger.info({ exportId, userId: row.user_id, bytes: size }, 'data export ready');
+      await mailReady(row, expiresAt);
+    },
+
+    /** The job gave up: the page says so and the person can ask again. */
+    async giveUp(exportId: string, error: unknown): Promise<void> {
+      await repository.markFailed(exportId, error instanceof Error ? error.message : String(error));
+    },
+
+    /** data-export.purge: expired archives are deleted from storage; returns how many. */
+    async purgeExpired(): Promise<number> {
+      const expired = await repository.expired(now());
+      for (const row of expired) {
+        if (row.storage_key) await storage.delete(row.storage_key);
+        await repository.markExpired(row.id);
+      }
+      return expired.length;
+    },
+  };
+}
+
+export type DataExportService = ReturnType<typeof createDataExportService>;
