@@ -22,6 +22,11 @@ const budgets = {
     modules: ['src/features/notifications/components/unsubscribe-page.tsx'],
     js: 190,
   },
+  // The email change link and the address confirmation link (one module, two pages).
+  '/settings/email': {
+    modules: ['src/features/settings/components/email-link-page.tsx'],
+    js: 190,
+  },
   '/tiktok': { modules: ['src/features/accounts/accounts-page.tsx'], js: 200 },
   '/scheduler': {
     modules: [

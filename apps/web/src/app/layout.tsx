@@ -8,6 +8,7 @@ import { useSignOut } from '../features/auth/api/sign-out.ts';
 import { LanguageToggle } from '../components/language-toggle.tsx';
 import { SettingsIcon } from '../components/ui/icons.tsx';
 import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
+import { EmailVerificationBanner } from '../features/settings/components/email-verification-banner.tsx';
 import { LiveEventsProvider } from '../lib/live-events.tsx';
 
 interface NavItem {
@@ -135,6 +136,7 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
             </div>
           )}
         </header>
+        <EmailVerificationBanner me={me} />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
           {children}
         </main>

@@ -48,6 +48,14 @@ const lazyUnsubscribe = () =>
   import('../features/notifications/components/unsubscribe-page.tsx').then((m) => ({
     Component: m.UnsubscribePage,
   }));
+const lazyConfirmEmailChange = () =>
+  import('../features/settings/components/email-link-page.tsx').then((m) => ({
+    Component: m.ConfirmEmailChangePage,
+  }));
+const lazyVerifyEmail = () =>
+  import('../features/settings/components/email-link-page.tsx').then((m) => ({
+    Component: m.VerifyEmailPage,
+  }));
 const lazyTerms = () =>
   import('../features/legal/components/terms-page.tsx').then((m) => ({ Component: m.TermsPage }));
 
@@ -71,6 +79,17 @@ export const routes: RouteObject[] = [
         path: '/unsubscribe',
         lazy: lazyUnsubscribe,
         handle: titled({ titleKey: 'settings.notifications.unsubscribe.title' }),
+      },
+      {
+        // The link sent to a new address, and the address confirmation link: signed in or out.
+        path: '/settings/email',
+        lazy: lazyConfirmEmailChange,
+        handle: titled({ titleKey: 'settings.email.confirmTitle' }),
+      },
+      {
+        path: '/verify-email',
+        lazy: lazyVerifyEmail,
+        handle: titled({ titleKey: 'settings.verification.confirmTitle' }),
       },
       {
         path: '/auth/reset',

@@ -52,4 +52,6 @@ export const queryKeys = {
   /** The bell's list and the email choices of /settings. */
   notifications: { list: ['notifications'], settings: ['notifications', 'settings'] },
   publicConfig: ['public-config'],
+  /** My latest 'download my data' archive (polled while it is prepared). */
+  dataExport: ['data-export'],
 } as const;

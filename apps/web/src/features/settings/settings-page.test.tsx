@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { Me } from '@cadence/shared/schemas/user';
+import type { DataExport, Me } from '@cadence/shared/schemas/user';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -31,6 +31,7 @@ const session = (id: string, userAgent: string, createdAt: string) => ({
 let requests: { method: string; path: string; body: unknown }[];
 let sessions: ReturnType<typeof session>[];
 let changePasswordAnswer: { status: number; body: unknown };
+let dataExport: DataExport | null;
 
 beforeEach(() => {
   requests = [];
@@ -39,6 +40,7 @@ beforeEach(() => {
     session('this', firefox, '2026-02-01T08:00:00.000Z'),
   ];
   changePasswordAnswer = { status: 200, body: { token: null } };
+  dataExport = null;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (path: string, init?: RequestInit) => {
@@ -52,6 +54,8 @@ beforeEach(() => {
         isPro: false,
         preferredLanguage: 'fr',
         timeZone: 'Europe/Paris',
+        emailVerified: true,
+        pendingEmail: null,
         createdAt: '2026-01-01T00:00:00.000Z',
       } satisfies Me;
       const answer = ((): { status: number; body: unknown } => {
@@ -68,6 +72,25 @@ beforeEach(() => {
             return { status: 200, body: { status: true } };
           case 'POST /api/auth/change-password':
             return changePasswordAnswer;
+          case 'GET /api/me/export':
+            return { status: 200, body: { export: dataExport } };
+          case 'POST /api/me/export':
+            dataExport = {
+              id: '00000000-0000-4000-8000-000000000001',
+              status: 'running',
+              progress: 40,
+              sizeBytes: null,
+              createdAt: '2026-01-02T00:00:00.000Z',
+              readyAt: null,
+              expiresAt: null,
+              downloadUrl: null,
+            };
+            return { status: 202, body: { export: dataExport } };
+          case 'POST /api/me/email':
+            return {
+              status: 200,
+              body: { ...me, pendingEmail: (body as { newEmail: string }).newEmail },
+            };
           case 'POST /api/auth/revoke-other-sessions':
             sessions = sessions.filter((item) => item.id === 'this');
             return { status: 200, body: { status: true } };
@@ -164,6 +187,7 @@ describe('the settings page', () => {
     expect(current.getAttribute('aria-invalid')).toBe('true');
 
     changePasswordAnswer = { status: 200, body: { token: null } };
+    dataExport = null;
     await user.click(submit);
     await screen.findByText('Mot de passe changé. Vos autres sessions ont été déconnectées.');
     expect(posts('/api/auth/change-password').at(-1)).toEqual({
@@ -209,5 +233,39 @@ describe('the settings page', () => {
     expect(
       requests.filter((r) => r.method === 'PATCH' && r.path === '/api/me').map((r) => r.body),
     ).toEqual([{ preferredLanguage: 'en' }]);
+  });
+
+  it('asks for my data archive and shows its preparation', async () => {
+    renderPage();
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Télécharger mes données' });
+    await user.click(within(section).getByRole('button', { name: 'Préparer mon archive' }));
+    await within(section).findByText('Préparation de votre archive : 40 %');
+    expect(
+      within(section).getByRole('progressbar', {
+        name: "Avancement de la préparation de l'archive",
+      }),
+    ).toBeTruthy();
+    expect(within(section).queryByRole('button')).toBeNull();
+    expect(posts('/api/me/export')).toEqual([null]);
+  });
+
+  it('asks for an email change with the password, and shows it pending', async () => {
+    renderPage();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: "Changer d'adresse email" }));
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien de confirmation' }));
+    expect(await screen.findByText('Adresse email invalide')).toBeTruthy();
+    await user.type(screen.getByLabelText('Nouvelle adresse email'), 'zoe-new@example.com');
+    const profile = screen.getByRole('region', { name: 'Profil' });
+    await user.type(
+      within(profile).getByLabelText('Votre mot de passe, pour confirmer'),
+      'secret123',
+    );
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien de confirmation' }));
+    await screen.findByText(/Si cette adresse peut être utilisée/);
+    expect(posts('/api/me/email')).toEqual([
+      { newEmail: 'zoe-new@example.com', password: 'secret123' },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { useMe } from '../../lib/me.ts';
+import { DataExportSection } from './components/data-export-section.tsx';
 import { DeleteAccountSection } from './components/delete-account-section.tsx';
 import { LanguageSection } from './components/language-section.tsx';
 import { NotificationsSection } from './components/notifications-section.tsx';
@@ -23,6 +24,7 @@ export function SettingsPage() {
         <NotificationsSection />
         <PasswordSection email={me.data.email} />
         <SessionsSection />
+        <DataExportSection timeZone={me.data.timeZone} />
         <DeleteAccountSection />
       </div>
     </div>

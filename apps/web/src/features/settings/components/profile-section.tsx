@@ -8,6 +8,7 @@ import { TextField } from '../../../components/ui/text-field.tsx';
 import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
 import { useUpdateName } from '../api/update-name.ts';
+import { EmailChangeForm } from './email-change-form.tsx';
 import { SettingsCard } from './settings-card.tsx';
 
 export function ProfileSection({ me }: { me: Me }) {
@@ -54,16 +55,15 @@ export function ProfileSection({ me }: { me: Me }) {
             setSaved(false);
           }}
         />
-        <div>
-          <p className="mb-1.5 text-sm font-medium text-slate-700">{t('settings.profile.email')}</p>
-          <p className="break-all text-sm text-slate-900">{me.email}</p>
-        </div>
         {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
         {saved && <Alert tone="success">{t('settings.profile.saved')}</Alert>}
         <Button type="submit" disabled={updateName.isPending}>
           {t('settings.profile.save')}
         </Button>
       </form>
+      <div className="mt-6 border-t border-slate-200 pt-5">
+        <EmailChangeForm me={me} />
+      </div>
     </SettingsCard>
   );
 }

@@ -2,10 +2,13 @@ import { useId, type ReactNode } from 'react';
 
 /** One block of the settings page: a titled section in a white card. */
 export function SettingsCard({
+  id,
   title,
   description,
   children,
 }: {
+  /** Anchor of the section (an email links to /settings#data-export). */
+  id?: string;
   title: string;
   description?: string;
   children: ReactNode;
@@ -13,6 +16,7 @@ export function SettingsCard({
   const titleId = useId();
   return (
     <section
+      id={id}
       aria-labelledby={titleId}
       className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6"
     >

@@ -1,0 +1,100 @@
+import type { Language } from '@cadence/shared/errors';
+import type { DataExport } from '@cadence/shared/schemas/user';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button, buttonClassName } from '../../../components/ui/button.tsx';
+import { formatFileSize, useErrorText } from '../../../lib/error-text.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { isLanguage } from '../../../lib/i18n.ts';
+import { useDataExport, useRequestDataExport } from '../api/data-export.ts';
+import { SettingsCard } from './settings-card.tsx';
+
+/**
+ * 'Télécharger mes données': ask for the archive, follow its preparation (the job's progress,
+ * polled), download it once ready. The link needs this session: it is the owner's only.
+ */
+export function DataExportSection({ timeZone }: { timeZone: string | null }) {
+  const { t, i18n } = useTranslation();
+  const language: Language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const state = useDataExport();
+  const request = useRequestDataExport();
+  const errorText = useErrorText('errors.internal');
+  const current = state.data?.export ?? null;
+  const preparing = current?.status === 'pending' || current?.status === 'running';
+
+  return (
+    <SettingsCard
+      id="data-export"
+      title={t('settings.dataExport.title')}
+      description={t('settings.dataExport.description')}
+    >
+      <div className="space-y-4">
+        {current && <ExportStatus current={current} language={language} timeZone={timeZone} />}
+        {request.isError && <Alert tone="error">{errorText(request.error)}</Alert>}
+        {!preparing && (
+          <Button
+            type="button"
+            variant={current?.status === 'ready' ? 'secondary' : 'primary'}
+            disabled={request.isPending || state.isPending}
+            onClick={() => request.mutate()}
+          >
+            {current ? t('settings.dataExport.requestAgain') : t('settings.dataExport.request')}
+          </Button>
+        )}
+      </div>
+    </SettingsCard>
+  );
+}
+
+function ExportStatus({
+  current,
+  language,
+  timeZone,
+}: {
+  current: DataExport;
+  language: Language;
+  timeZone: string | null;
+}) {
+  const { t } = useTranslation();
+  switch (current.status) {
+    case 'pending':
+    case 'running':
+      return (
+        <div className="space-y-2">
+          <p role="status" className="text-sm text-slate-700">
+            {current.status === 'pending'
+              ? t('settings.dataExport.pending')
+              : t('settings.dataExport.running', { progress: current.progress })}
+          </p>
+          <progress
+            className="h-2 w-full overflow-hidden rounded-full accent-slate-900"
+            max={100}
+            value={current.progress}
+            aria-label={t('settings.dataExport.progressLabel')}
+          />
+        </div>
+      );
+    case 'ready':
+      return (
+        <div className="space-y-3">
+          <Alert tone="success">
+            {t('settings.dataExport.ready', {
+              size: formatFileSize(current.sizeBytes ?? 0, language),
+              date: current.expiresAt
+                ? formatDateTime(current.expiresAt, language, timeZone ?? undefined)
+                : '',
+            })}
+          </Alert>
+          {current.downloadUrl && (
+            <a href={current.downloadUrl} download className={buttonClassName('primary')}>
+              {t('settings.dataExport.download')}
+            </a>
+          )}
+        </div>
+      );
+    case 'failed':
+      return <Alert tone="error">{t('settings.dataExport.failed')}</Alert>;
+    case 'expired':
+      return <Alert tone="info">{t('settings.dataExport.expired')}</Alert>;
+  }
+}

@@ -1,0 +1,101 @@
+import { confirmEmailChangeSchema } from '@cadence/shared/schemas/user';
+import type { TranslationKey } from '@cadence/shared/translation-key';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { BrandMark } from '../../../components/ui/brand.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { useErrorText } from '../../../lib/error-text.ts';
+import { useConfirmEmailChange } from '../api/change-email.ts';
+import { useVerifyEmail } from '../api/email-verification.ts';
+
+/**
+ * The page an email's confirmation link opens, signed in or out. It asks for one click rather
+ * than acting on load: mail scanners open links, and must not confirm anything for anyone.
+ */
+function EmailLinkPage({
+  titleKey,
+  confirm,
+}: {
+  titleKey: TranslationKey;
+  confirm: {
+    mutate: (token: string) => void;
+    isPending: boolean;
+    isError: boolean;
+    error: unknown;
+    done: string | null;
+  };
+}) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const valid = confirmEmailChangeSchema.safeParse({ token }).success;
+  const errorText = useErrorText('settings.errors.emailLinkInvalid');
+
+  return (
+    <main id="main" className="flex min-h-screen items-start justify-center bg-slate-50 px-4 py-16">
+      <div className="w-full max-w-md rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <Link to="/" className="mb-6 flex items-center gap-2.5 font-bold text-slate-900">
+          <BrandMark />
+          <span className="text-lg">{t('app.name')}</span>
+        </Link>
+        <h1 className="text-xl font-bold text-slate-900">{t(titleKey)}</h1>
+        <div className="mt-4 space-y-4">
+          {!valid ? (
+            <Alert tone="error">{t('settings.errors.emailLinkInvalid')}</Alert>
+          ) : confirm.done !== null ? (
+            <>
+              <Alert tone="success">{confirm.done}</Alert>
+              <Link to="/settings" className="text-sm font-semibold text-brand-700 underline">
+                {t('settings.email.backToSettings')}
+              </Link>
+            </>
+          ) : (
+            <>
+              {confirm.isError && <Alert tone="error">{errorText(confirm.error)}</Alert>}
+              <Button onClick={() => confirm.mutate(token)} disabled={confirm.isPending}>
+                {confirm.isPending ? t('settings.email.confirming') : t(titleKey)}
+              </Button>
+            </>
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}
+
+/** /settings/email?token=…: the link sent to a new address. */
+export function ConfirmEmailChangePage() {
+  const { t } = useTranslation();
+  const confirm = useConfirmEmailChange();
+  return (
+    <EmailLinkPage
+      titleKey="settings.email.confirmTitle"
+      confirm={{
+        mutate: (token) => confirm.mutate(token),
+        isPending: confirm.isPending,
+        isError: confirm.isError,
+        error: confirm.error,
+        done: confirm.data ? t('settings.email.confirmed', { email: confirm.data.email }) : null,
+      }}
+    />
+  );
+}
+
+/** /verify-email?token=…: the confirmation link of REQUIRE_EMAIL_VERIFICATION. */
+export function VerifyEmailPage() {
+  const { t } = useTranslation();
+  const verify = useVerifyEmail();
+  return (
+    <EmailLinkPage
+      titleKey="settings.verification.confirmTitle"
+      confirm={{
+        mutate: (token) => verify.mutate(token),
+        isPending: verify.isPending,
+        isError: verify.isError,
+        error: verify.error,
+        done: verify.isSuccess ? t('settings.verification.confirmed') : null,
+      }}
+    />
+  );
+}
