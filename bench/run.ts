@@ -55,6 +55,11 @@ const benches: Bench[] = [
     run: async (argv) => (await import('./analytics/sync-cost.ts')).main(argv),
   },
   {
+    name: 'data-export-memory',
+    passFlags: true,
+    run: async (argv) => (await import('./data-export-memory.ts')).main(argv),
+  },
+  {
     name: 'upload-throughput',
     passFlags: true,
     run: async (argv) => (await import('./upload-throughput.ts')).main(argv),

@@ -3,7 +3,9 @@
  * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [route …]
  * The calendar's routes (/scheduler/calendar, …?view=week) are shot with a month of seeded posts,
  * on a second server backed by a PostgreSQL database of their own (e2e/support/calendar-seed.ts).
- * The pseudo-route 'bell' shoots /tiktok with the notification panel open.
+ * The pseudo-route 'bell' shoots /tiktok with the notification panel open; 'settings-data' shoots
+ * /settings with a data archive ready and an email change waiting for its link.
+ * REQUIRE_EMAIL_VERIFICATION=true in the environment turns it on for the server (its banner).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -209,7 +211,12 @@ async function seedPosts(page: Page) {
   }
 }
 
-const server = await startServer({ NODE_ENV: 'test' });
+const server = await startServer({
+  NODE_ENV: 'test',
+  ...(process.env.REQUIRE_EMAIL_VERIFICATION && {
+    REQUIRE_EMAIL_VERIFICATION: process.env.REQUIRE_EMAIL_VERIFICATION,
+  }),
+});
 const browser = await launchBrowser();
 try {
   for (const language of ['fr', 'en'] as const) {
@@ -219,6 +226,7 @@ try {
         timezoneId: timeZone,
       });
       await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      let currentPassword = '';
       const shoot = async (route: string) => {
         if (route === 'bell') {
           await page.goto('/tiktok');
@@ -226,6 +234,30 @@ try {
           await page.getByTestId('notification-panel').waitFor();
           await page.waitForLoadState('networkidle');
           await page.screenshot({ path: path.join(outDir, `bell-panel-${language}-${width}.png`) });
+          return;
+        }
+        if (route === 'settings-data') {
+          await page.goto('/settings');
+          const data = page.getByRole('region', {
+            name: /Télécharger mes données|Download my data/,
+          });
+          await data.getByRole('button').click();
+          await data.getByRole('link').waitFor({ timeout: 60_000 });
+          const profile = page.getByRole('region', { name: /^(Profil|Profile)$/ });
+          await profile
+            .getByRole('button', { name: /Changer d'adresse email|Change email address/ })
+            .click();
+          await profile
+            .getByLabel(/Nouvelle adresse email|New email address/)
+            .fill('new@example.com');
+          await profile.getByLabel(/Votre mot de passe|Your password/).fill(currentPassword);
+          await profile.getByRole('button', { name: /Envoyer|Send/ }).click();
+          await profile.getByText(/new@example.com/).waitFor();
+          await page.waitForLoadState('networkidle');
+          await page.screenshot({
+            path: path.join(outDir, `settings-data-${language}-${width}.png`),
+            fullPage: true,
+          });
           return;
         }
         await page.goto(route);
@@ -237,6 +269,7 @@ try {
       };
       for (const route of routes.filter((r) => signedOutRoutes.includes(r))) await shoot(route);
       const user = await signUp(page);
+      currentPassword = user.password;
       if (width === 1280 && language === 'en') {
         await runAdmin(server, 'pro', 'grant', user.email);
       }

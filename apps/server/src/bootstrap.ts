@@ -254,17 +254,9 @@ export async function bootstrap(
     secret: config.sessionSecret,
     publicUrl: config.publicUrl,
     logger: options.logger,
-    sendPasswordReset: createPasswordResetMailer({
-      mail,
-      publicUrl: config.publicUrl,
-      logger: options.logger,
-    }),
+    sendPasswordReset: createPasswordResetMailer({ mail, publicUrl: config.publicUrl }),
     requireEmailVerification: config.requireEmailVerification,
-    sendEmailVerification: createEmailVerificationMailer({
-      mail,
-      publicUrl: config.publicUrl,
-      logger: options.logger,
-    }),
+    sendEmailVerification: createEmailVerificationMailer({ mail, publicUrl: config.publicUrl }),
   });
 
   const context: AppContext = {

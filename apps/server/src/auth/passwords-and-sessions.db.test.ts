@@ -226,11 +226,7 @@ describe('forgot password', () => {
   });
 
   it('mails one address at most 3 reset links an hour, whoever asks', async () => {
-    const send = createPasswordResetMailer({
-      mail: t.context.mail,
-      publicUrl: testOrigin,
-      logger: pino({ level: 'silent' }),
-    });
+    const send = createPasswordResetMailer({ mail: t.context.mail, publicUrl: testOrigin });
     await signUp('flooded@example.com');
     const { id } = await t.context.database.db
       .selectFrom('user')

@@ -96,10 +96,15 @@ const rejectionKey = (reason: MediaRejectionReason): TranslationKey => `media.re
 /** TikTok's own ceiling, shown when the server's is not known yet. */
 const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
 
-/** '4 Go' / '4 GB', '500 Mo' / '500 MB' in the current language (binary units, as disks count). */
+/**
+ * '4 Go' / '4 GB', '500 Mo' / '500 MB', '12 ko' / '12 kB' in the current language (binary units,
+ * as disks count).
+ */
 export function formatFileSize(bytes: number, language: string): string {
   const gib = bytes / 1024 ** 3;
-  const [value, unit] = gib >= 1 ? [gib, 'gigabyte'] : [bytes / 1024 ** 2, 'megabyte'];
+  const mib = bytes / 1024 ** 2;
+  const [value, unit] =
+    gib >= 1 ? [gib, 'gigabyte'] : mib >= 1 ? [mib, 'megabyte'] : [bytes / 1024, 'kilobyte'];
   return new Intl.NumberFormat(language, {
     style: 'unit',
     unit,

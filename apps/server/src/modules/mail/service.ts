@@ -58,28 +58,48 @@ export function createMailService({
   enqueue,
   logger,
 }: MailServiceDeps) {
+  /** Stores the message and queues its delivery; returns the outbox row's id. */
+  async function queue(mail: QueuedMail): Promise<string> {
+    const id = randomUUID();
+    await repository.insert({
+      id,
+      user_id: mail.userId,
+      kind: mail.kind,
+      to_address: mail.to,
+      language: mail.language,
+      subject: mail.content.subject,
+      content_enc: cipher.encrypt(JSON.stringify(mail.content)),
+    });
+    await enqueue(id);
+    return id;
+  }
+
   return {
     transportKind: transport.kind,
 
-    /** Stores the message and queues its delivery; returns the outbox row's id. */
-    async queue(mail: QueuedMail): Promise<string> {
-      const id = randomUUID();
-      await repository.insert({
-        id,
-        user_id: mail.userId,
-        kind: mail.kind,
-        to_address: mail.to,
-        language: mail.language,
-        subject: mail.content.subject,
-        content_enc: cipher.encrypt(JSON.stringify(mail.content)),
-      });
-      await enqueue(id);
-      return id;
-    },
+    queue,
 
     /** How many messages of a kind went to an address recently (per-address limits). */
     countRecent(kind: MailKind, to: string, withinSeconds: number): Promise<number> {
       return repository.countRecent(kind, to, withinSeconds);
+    },
+
+    /**
+     * Queues `mail` unless its address already got `perHour` messages of its kind in the last
+     * hour (reset, change and confirmation links: many clients must not flood one mailbox).
+     * Returns false, and logs why, when the limit held it back.
+     */
+    async queueWithinHourlyLimit(mail: QueuedMail, perHour: number): Promise<boolean> {
+      const recent = await repository.countRecent(mail.kind, mail.to, 60 * 60);
+      if (recent >= perHour) {
+        logger.warn(
+          { userId: mail.userId, kind: mail.kind, recent },
+          'mail not sent: hourly limit',
+        );
+        return false;
+      }
+      await queue(mail);
+      return true;
     },
 
     /**

@@ -18,7 +18,7 @@ export interface EmailChangeDeps {
     UserRepository,
     'findById' | 'emailTaken' | 'savePendingEmail' | 'confirmEmailChange'
   >;
-  mail: Pick<MailService, 'queue' | 'countRecent'>;
+  mail: Pick<MailService, 'queue' | 'queueWithinHourlyLimit'>;
   publicUrl: string;
   contactEmail: string;
   logger: Logger;
@@ -58,23 +58,21 @@ export function createEmailChangeService({
         logger.info({ userId }, 'email change to an address in use: no link sent');
         return;
       }
-      const recent = await mail.countRecent('email-change', newEmail, 60 * 60);
-      if (recent >= EMAIL_CHANGE_MAILS_PER_ADDRESS_PER_HOUR) {
-        logger.warn({ userId, recent }, 'email change link not sent: hourly limit reached');
-        return;
-      }
-      await mail.queue({
-        kind: 'email-change',
-        userId,
-        to: newEmail,
-        language: user.preferredLanguage,
-        content: emailChangeMail(user.preferredLanguage, {
-          name: user.name,
-          newEmail,
-          link: `${publicUrl}/settings/email?token=${encodeURIComponent(token)}`,
-          validForMinutes: EMAIL_CHANGE_LINK_SECONDS / 60,
-        }),
-      });
+      await mail.queueWithinHourlyLimit(
+        {
+          kind: 'email-change',
+          userId,
+          to: newEmail,
+          language: user.preferredLanguage,
+          content: emailChangeMail(user.preferredLanguage, {
+            name: user.name,
+            newEmail,
+            link: `${publicUrl}/settings/email?token=${encodeURIComponent(token)}`,
+            validForMinutes: EMAIL_CHANGE_LINK_SECONDS / 60,
+          }),
+        },
+        EMAIL_CHANGE_MAILS_PER_ADDRESS_PER_HOUR,
+      );
     },
 
     /** Opens a change link: the new address becomes the account's; the old one is told. */

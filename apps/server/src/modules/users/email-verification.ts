@@ -1,5 +1,4 @@
 import { isAPIError } from 'better-auth/api';
-import type { Logger } from 'pino';
 import {
   EMAIL_VERIFICATION_LINK_SECONDS,
   type Auth,
@@ -17,29 +16,25 @@ export const VERIFICATION_MAILS_PER_ADDRESS_PER_HOUR = 3;
 export function createEmailVerificationMailer({
   mail,
   publicUrl,
-  logger,
 }: {
-  mail: Pick<MailService, 'queue' | 'countRecent'>;
+  mail: Pick<MailService, 'queueWithinHourlyLimit'>;
   publicUrl: string;
-  logger: Logger;
 }) {
   return async ({ user, token }: EmailVerificationRequest): Promise<void> => {
-    const recent = await mail.countRecent('email-verification', user.email, 60 * 60);
-    if (recent >= VERIFICATION_MAILS_PER_ADDRESS_PER_HOUR) {
-      logger.warn({ userId: user.id, recent }, 'verification mail not sent: hourly limit reached');
-      return;
-    }
-    await mail.queue({
-      kind: 'email-verification',
-      userId: user.id,
-      to: user.email,
-      language: user.preferredLanguage,
-      content: emailVerificationMail(user.preferredLanguage, {
-        name: user.name,
-        link: `${publicUrl}/verify-email?token=${encodeURIComponent(token)}`,
-        validForMinutes: EMAIL_VERIFICATION_LINK_SECONDS / 60,
-      }),
-    });
+    await mail.queueWithinHourlyLimit(
+      {
+        kind: 'email-verification',
+        userId: user.id,
+        to: user.email,
+        language: user.preferredLanguage,
+        content: emailVerificationMail(user.preferredLanguage, {
+          name: user.name,
+          link: `${publicUrl}/verify-email?token=${encodeURIComponent(token)}`,
+          validForMinutes: EMAIL_VERIFICATION_LINK_SECONDS / 60,
+        }),
+      },
+      VERIFICATION_MAILS_PER_ADDRESS_PER_HOUR,
+    );
   };
 }
 

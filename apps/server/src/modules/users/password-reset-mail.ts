@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { PASSWORD_RESET_LINK_SECONDS, type PasswordResetRequest } from '../../auth/auth.ts';
 import { passwordResetMail } from '../../mail/templates.ts';
 import type { MailService } from '../mail/service.ts';
@@ -19,31 +18,24 @@ export function passwordResetLink(publicUrl: string, token: string): string {
 export function createPasswordResetMailer({
   mail,
   publicUrl,
-  logger,
 }: {
-  mail: MailService;
+  mail: Pick<MailService, 'queueWithinHourlyLimit'>;
   publicUrl: string;
-  logger: Logger;
 }) {
   return async ({ user, token }: PasswordResetRequest): Promise<void> => {
-    const recent = await mail.countRecent('password-reset', user.email, 60 * 60);
-    if (recent >= RESET_MAILS_PER_ADDRESS_PER_HOUR) {
-      logger.warn(
-        { userId: user.id, recent },
-        'password reset mail not sent: hourly limit reached',
-      );
-      return;
-    }
-    await mail.queue({
-      kind: 'password-reset',
-      userId: user.id,
-      to: user.email,
-      language: user.preferredLanguage,
-      content: passwordResetMail(user.preferredLanguage, {
-        name: user.name,
-        link: passwordResetLink(publicUrl, token),
-        validForMinutes: PASSWORD_RESET_LINK_SECONDS / 60,
-      }),
-    });
+    await mail.queueWithinHourlyLimit(
+      {
+        kind: 'password-reset',
+        userId: user.id,
+        to: user.email,
+        language: user.preferredLanguage,
+        content: passwordResetMail(user.preferredLanguage, {
+          name: user.name,
+          link: passwordResetLink(publicUrl, token),
+          validForMinutes: PASSWORD_RESET_LINK_SECONDS / 60,
+        }),
+      },
+      RESET_MAILS_PER_ADDRESS_PER_HOUR,
+    );
   };
 }

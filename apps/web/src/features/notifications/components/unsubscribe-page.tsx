@@ -1,9 +1,9 @@
 import { unsubscribeQuerySchema } from '@cadence/shared/schemas/notification';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { BrandMark } from '../../../components/ui/brand.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { LinkPage } from '../../../components/ui/link-page.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useUnsubscribe } from '../api/unsubscribe.ts';
 
@@ -22,40 +22,27 @@ export function UnsubscribePage() {
   const done = unsubscribe.data;
 
   return (
-    <main id="main" className="flex min-h-screen items-start justify-center bg-slate-50 px-4 py-16">
-      <div className="w-full max-w-md rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <Link to="/" className="mb-6 flex items-center gap-2.5 font-bold text-slate-900">
-          <BrandMark />
-          <span className="text-lg">{t('app.name')}</span>
-        </Link>
-        <h1 className="text-xl font-bold text-slate-900">
-          {t('settings.notifications.unsubscribe.title')}
-        </h1>
-        <div className="mt-4 space-y-4">
-          {!valid ? (
-            <Alert tone="error">{t('settings.notifications.unsubscribe.missing')}</Alert>
-          ) : done ? (
-            <Alert tone="success">
-              {t('settings.notifications.unsubscribe.done', {
-                type:
-                  done.type === 'all'
-                    ? t('settings.notifications.unsubscribe.allTypes')
-                    : t(`settings.notifications.types.${done.type}`),
-              })}
-            </Alert>
-          ) : (
-            <>
-              <p className="text-sm text-slate-700">
-                {t('settings.notifications.unsubscribe.intro')}
-              </p>
-              {unsubscribe.isError && <Alert tone="error">{errorText(unsubscribe.error)}</Alert>}
-              <Button onClick={() => unsubscribe.mutate(token)} disabled={unsubscribe.isPending}>
-                {t('settings.notifications.unsubscribe.confirm')}
-              </Button>
-            </>
-          )}
-        </div>
-      </div>
-    </main>
+    <LinkPage title={t('settings.notifications.unsubscribe.title')}>
+      {!valid ? (
+        <Alert tone="error">{t('settings.notifications.unsubscribe.missing')}</Alert>
+      ) : done ? (
+        <Alert tone="success">
+          {t('settings.notifications.unsubscribe.done', {
+            type:
+              done.type === 'all'
+                ? t('settings.notifications.unsubscribe.allTypes')
+                : t(`settings.notifications.types.${done.type}`),
+          })}
+        </Alert>
+      ) : (
+        <>
+          <p className="text-sm text-slate-700">{t('settings.notifications.unsubscribe.intro')}</p>
+          {unsubscribe.isError && <Alert tone="error">{errorText(unsubscribe.error)}</Alert>}
+          <Button onClick={() => unsubscribe.mutate(token)} disabled={unsubscribe.isPending}>
+            {t('settings.notifications.unsubscribe.confirm')}
+          </Button>
+        </>
+      )}
+    </LinkPage>
   );
 }

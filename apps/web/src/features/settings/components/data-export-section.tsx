@@ -32,14 +32,21 @@ export function DataExportSection({ timeZone }: { timeZone: string | null }) {
         {current && <ExportStatus current={current} language={language} timeZone={timeZone} />}
         {request.isError && <Alert tone="error">{errorText(request.error)}</Alert>}
         {!preparing && (
-          <Button
-            type="button"
-            variant={current?.status === 'ready' ? 'secondary' : 'primary'}
-            disabled={request.isPending || state.isPending}
-            onClick={() => request.mutate()}
-          >
-            {current ? t('settings.dataExport.requestAgain') : t('settings.dataExport.request')}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            {current?.downloadUrl && (
+              <a href={current.downloadUrl} download className={buttonClassName('primary')}>
+                {t('settings.dataExport.download')}
+              </a>
+            )}
+            <Button
+              type="button"
+              variant={current?.downloadUrl ? 'secondary' : 'primary'}
+              disabled={request.isPending || state.isPending}
+              onClick={() => request.mutate()}
+            >
+              {current ? t('settings.dataExport.requestAgain') : t('settings.dataExport.request')}
+            </Button>
+          </div>
         )}
       </div>
     </SettingsCard>
@@ -76,21 +83,14 @@ function ExportStatus({
       );
     case 'ready':
       return (
-        <div className="space-y-3">
-          <Alert tone="success">
-            {t('settings.dataExport.ready', {
-              size: formatFileSize(current.sizeBytes ?? 0, language),
-              date: current.expiresAt
-                ? formatDateTime(current.expiresAt, language, timeZone ?? undefined)
-                : '',
-            })}
-          </Alert>
-          {current.downloadUrl && (
-            <a href={current.downloadUrl} download className={buttonClassName('primary')}>
-              {t('settings.dataExport.download')}
-            </a>
-          )}
-        </div>
+        <Alert tone="success">
+          {t('settings.dataExport.ready', {
+            size: formatFileSize(current.sizeBytes ?? 0, language),
+            date: current.expiresAt
+              ? formatDateTime(current.expiresAt, language, timeZone ?? undefined)
+              : '',
+          })}
+        </Alert>
       );
     case 'failed':
       return <Alert tone="error">{t('settings.dataExport.failed')}</Alert>;

@@ -49,7 +49,7 @@ export function EmailChangeForm({ me }: { me: Me }) {
         <p className="mb-1.5 text-sm font-medium text-slate-700">{t('settings.profile.email')}</p>
         <p className="break-all text-sm text-slate-900">{me.email}</p>
         {me.pendingEmail && (
-          <p className="mt-1 break-all text-sm text-slate-600">
+          <p className="mt-1 text-sm text-slate-600 [overflow-wrap:anywhere]">
             {t('settings.email.pending', { email: me.pendingEmail })}
           </p>
         )}

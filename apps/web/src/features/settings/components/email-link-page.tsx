@@ -3,8 +3,8 @@ import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { BrandMark } from '../../../components/ui/brand.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { LinkPage } from '../../../components/ui/link-page.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useConfirmEmailChange } from '../api/change-email.ts';
 import { useVerifyEmail } from '../api/email-verification.ts';
@@ -33,34 +33,25 @@ function EmailLinkPage({
   const errorText = useErrorText('settings.errors.emailLinkInvalid');
 
   return (
-    <main id="main" className="flex min-h-screen items-start justify-center bg-slate-50 px-4 py-16">
-      <div className="w-full max-w-md rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <Link to="/" className="mb-6 flex items-center gap-2.5 font-bold text-slate-900">
-          <BrandMark />
-          <span className="text-lg">{t('app.name')}</span>
-        </Link>
-        <h1 className="text-xl font-bold text-slate-900">{t(titleKey)}</h1>
-        <div className="mt-4 space-y-4">
-          {!valid ? (
-            <Alert tone="error">{t('settings.errors.emailLinkInvalid')}</Alert>
-          ) : confirm.done !== null ? (
-            <>
-              <Alert tone="success">{confirm.done}</Alert>
-              <Link to="/settings" className="text-sm font-semibold text-brand-700 underline">
-                {t('settings.email.backToSettings')}
-              </Link>
-            </>
-          ) : (
-            <>
-              {confirm.isError && <Alert tone="error">{errorText(confirm.error)}</Alert>}
-              <Button onClick={() => confirm.mutate(token)} disabled={confirm.isPending}>
-                {confirm.isPending ? t('settings.email.confirming') : t(titleKey)}
-              </Button>
-            </>
-          )}
-        </div>
-      </div>
-    </main>
+    <LinkPage title={t(titleKey)}>
+      {!valid ? (
+        <Alert tone="error">{t('settings.errors.emailLinkInvalid')}</Alert>
+      ) : confirm.done !== null ? (
+        <>
+          <Alert tone="success">{confirm.done}</Alert>
+          <Link to="/settings" className="text-sm font-semibold text-brand-700 underline">
+            {t('settings.email.backToSettings')}
+          </Link>
+        </>
+      ) : (
+        <>
+          {confirm.isError && <Alert tone="error">{errorText(confirm.error)}</Alert>}
+          <Button onClick={() => confirm.mutate(token)} disabled={confirm.isPending}>
+            {confirm.isPending ? t('settings.email.confirming') : t(titleKey)}
+          </Button>
+        </>
+      )}
+    </LinkPage>
   );
 }
 
