@@ -63,6 +63,7 @@ const texts = {
     resend: 'Renvoyer le lien',
     resent: 'Lien envoyé. Pensez à vérifier vos courriers indésirables.',
     verifyTitle: 'Confirmation de votre adresse',
+    verifyButton: 'Confirmer mon adresse',
     verified: 'Votre adresse email est confirmée. Vous pouvez publier.',
     settings: 'Paramètres',
     exportSection: 'Télécharger mes données',
@@ -79,6 +80,7 @@ const texts = {
     pending: (email: string) => `En attente de confirmation : ${email}`,
     changeSubject: 'Confirmez votre nouvelle adresse email Cadence',
     changeTitle: 'Confirmation de votre nouvelle adresse',
+    changeButton: 'Confirmer cette adresse',
     changed: (email: string) => `Votre adresse email est maintenant ${email}.`,
     noticeSubject: 'L’adresse email de votre compte Cadence a changé',
   },
@@ -88,6 +90,7 @@ const texts = {
     resend: 'Resend the link',
     resent: 'Link sent. Check your spam folder too.',
     verifyTitle: 'Confirming your address',
+    verifyButton: 'Confirm my address',
     verified: 'Your email address is confirmed. You can publish.',
     settings: 'Settings',
     exportSection: 'Download my data',
@@ -104,6 +107,7 @@ const texts = {
     pending: (email: string) => `Waiting for confirmation: ${email}`,
     changeSubject: 'Confirm your new Cadence email address',
     changeTitle: 'Confirming your new address',
+    changeButton: 'Confirm this address',
     changed: (email: string) => `Your email address is now ${email}.`,
     noticeSubject: 'The email address of your Cadence account changed',
   },
@@ -132,7 +136,7 @@ describe('my account: verification, data export, email change', () => {
       await page.goto(verifyLink);
       await page.getByRole('heading', { name: text.verifyTitle }).waitFor();
       await expectFitsAndAccessible(page);
-      await page.getByRole('button', { name: text.verifyTitle }).click();
+      await page.getByRole('button', { name: text.verifyButton }).click();
       await page.getByText(text.verified).waitFor();
 
       // Download my data: asked, prepared by the job (progress shown), downloaded, a valid ZIP.
@@ -171,7 +175,7 @@ describe('my account: verification, data export, email change', () => {
       const changeLink = await linkFromMail(newEmail, text.changeSubject, '/settings/email');
       await page.goto(changeLink);
       await page.getByRole('heading', { name: text.changeTitle }).waitFor();
-      await page.getByRole('button', { name: text.changeTitle }).click();
+      await page.getByRole('button', { name: text.changeButton }).click();
       await page.getByText(text.changed(newEmail)).waitFor();
       await expectFitsAndAccessible(page);
       expect((await mailWithSubject(user.email, text.noticeSubject)).text).toContain(newEmail);

@@ -15,9 +15,13 @@ import { useVerifyEmail } from '../api/email-verification.ts';
  */
 function EmailLinkPage({
   titleKey,
+  introKey,
+  buttonKey,
   confirm,
 }: {
   titleKey: TranslationKey;
+  introKey: TranslationKey;
+  buttonKey: TranslationKey;
   confirm: {
     mutate: (token: string) => void;
     isPending: boolean;
@@ -45,9 +49,10 @@ function EmailLinkPage({
         </>
       ) : (
         <>
+          <p className="text-sm text-slate-700">{t(introKey)}</p>
           {confirm.isError && <Alert tone="error">{errorText(confirm.error)}</Alert>}
           <Button onClick={() => confirm.mutate(token)} disabled={confirm.isPending}>
-            {confirm.isPending ? t('settings.email.confirming') : t(titleKey)}
+            {confirm.isPending ? t('settings.email.confirming') : t(buttonKey)}
           </Button>
         </>
       )}
@@ -62,6 +67,8 @@ export function ConfirmEmailChangePage() {
   return (
     <EmailLinkPage
       titleKey="settings.email.confirmTitle"
+      introKey="settings.email.confirmIntro"
+      buttonKey="settings.email.confirmButton"
       confirm={{
         mutate: (token) => confirm.mutate(token),
         isPending: confirm.isPending,
@@ -80,6 +87,8 @@ export function VerifyEmailPage() {
   return (
     <EmailLinkPage
       titleKey="settings.verification.confirmTitle"
+      introKey="settings.verification.confirmIntro"
+      buttonKey="settings.verification.confirmButton"
       confirm={{
         mutate: (token) => verify.mutate(token),
         isPending: verify.isPending,
