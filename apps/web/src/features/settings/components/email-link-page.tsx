@@ -1,5 +1,6 @@
 import { confirmEmailChangeSchema } from '@cadence/shared/schemas/user';
 import type { TranslationKey } from '@cadence/shared/translation-key';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -13,24 +14,29 @@ import { useVerifyEmail } from '../api/email-verification.ts';
  * The page an email's confirmation link opens, signed in or out. It asks for one click rather
  * than acting on load: mail scanners open links, and must not confirm anything for anyone.
  */
-function EmailLinkPage({
+function EmailLinkPage<TData>({
   titleKey,
   introKey,
   buttonKey,
-  confirm,
+  mutation,
+  doneText,
 }: {
   titleKey: TranslationKey;
   introKey: TranslationKey;
   buttonKey: TranslationKey;
-  confirm: {
-    mutate: (token: string) => void;
-    isPending: boolean;
-    isError: boolean;
-    error: unknown;
-    done: string | null;
-  };
+  /** Sends the link's token to the server. */
+  mutation: UseMutationResult<TData, Error, string>;
+  /** What the page says once the server took the token. */
+  doneText: (data: TData) => string;
 }) {
   const { t } = useTranslation();
+  const confirm = {
+    mutate: (token: string) => mutation.mutate(token),
+    isPending: mutation.isPending,
+    isError: mutation.isError,
+    error: mutation.error,
+    done: mutation.isSuccess ? doneText(mutation.data) : null,
+  };
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const valid = confirmEmailChangeSchema.safeParse({ token }).success;
@@ -63,19 +69,13 @@ function EmailLinkPage({
 /** /settings/email?token=…: the link sent to a new address. */
 export function ConfirmEmailChangePage() {
   const { t } = useTranslation();
-  const confirm = useConfirmEmailChange();
   return (
     <EmailLinkPage
       titleKey="settings.email.confirmTitle"
       introKey="settings.email.confirmIntro"
       buttonKey="settings.email.confirmButton"
-      confirm={{
-        mutate: (token) => confirm.mutate(token),
-        isPending: confirm.isPending,
-        isError: confirm.isError,
-        error: confirm.error,
-        done: confirm.data ? t('settings.email.confirmed', { email: confirm.data.email }) : null,
-      }}
+      mutation={useConfirmEmailChange()}
+      doneText={({ email }) => t('settings.email.confirmed', { email })}
     />
   );
 }
@@ -83,19 +83,13 @@ export function ConfirmEmailChangePage() {
 /** /verify-email?token=…: the confirmation link of REQUIRE_EMAIL_VERIFICATION. */
 export function VerifyEmailPage() {
   const { t } = useTranslation();
-  const verify = useVerifyEmail();
   return (
     <EmailLinkPage
       titleKey="settings.verification.confirmTitle"
       introKey="settings.verification.confirmIntro"
       buttonKey="settings.verification.confirmButton"
-      confirm={{
-        mutate: (token) => verify.mutate(token),
-        isPending: verify.isPending,
-        isError: verify.isError,
-        error: verify.error,
-        done: verify.isSuccess ? t('settings.verification.confirmed') : null,
-      }}
+      mutation={useVerifyEmail()}
+      doneText={() => t('settings.verification.confirmed')}
     />
   );
 }
