@@ -12,3 +12,8 @@ export function pgErrorCode(error: unknown): string | null {
 export function isForeignKeyViolation(error: unknown): boolean {
   return pgErrorCode(error) === '23503';
 }
+
+/** A write would duplicate a unique key (another writer got there first): 23505 unique_violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  return pgErrorCode(error) === '23505';
+}

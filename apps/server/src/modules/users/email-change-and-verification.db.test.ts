@@ -219,4 +219,31 @@ describe('changing my email address', () => {
     expect(confirmed.statusCode).toBe(400);
     expect((await me(carol)).email).toBe('carol@example.com');
   });
+
+  it('gives an address to one of two people whose links to it are opened at the same moment', async () => {
+    const [dora, eve] = await Promise.all([
+      signUp(t, 'dora@example.com'),
+      signUp(t, 'eve@example.com'),
+    ]);
+    for (const person of [dora, eve]) {
+      const asked = await api(t, person.cookie, 'POST', '/api/me/email', {
+        newEmail: 'raced@example.com',
+        password: 'secret123',
+      });
+      expect(asked.statusCode).toBe(200);
+    }
+    const first = await smtp.waitForMail('raced@example.com');
+    const second = await smtp.waitForMail('raced@example.com', { after: 1 });
+    const confirm = (token: string) =>
+      t.app.inject({ method: 'POST', url: '/api/me/email/confirm', payload: { token } });
+    const answers = await Promise.all(
+      [first, second].map((mail) => confirm(tokenIn(mail.text, '/settings/email'))),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+    const refused = answers.find((answer) => answer.statusCode === 400)!;
+    expect(fieldsOf(refused)?.token).toBe('settings.errors.emailLinkInvalid');
+    const emails = [(await me(dora)).email, (await me(eve)).email].sort();
+    expect(emails).toContain('raced@example.com');
+    expect(emails.filter((email) => email === 'raced@example.com')).toHaveLength(1);
+  });
 });

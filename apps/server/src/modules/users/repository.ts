@@ -1,5 +1,6 @@
 import type { Language } from '@cadence/shared/errors';
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/pg-errors.ts';
 import type { Database } from '../../db/schema.ts';
 import './db-types.ts';
 
@@ -64,36 +65,43 @@ export function createUserRepository(db: Kysely<Database>) {
     /**
      * Uses a change link once: the pending row is deleted and, if the new address is still free,
      * becomes the person's (verified: the link proved they read it). Returns the person's old
-     * and new addresses, or null for an unknown, used or expired link, or a taken address.
+     * and new addresses, or null for an unknown, used or expired link, or a taken address —
+     * also one taken at the same moment (two links to one address opened at once, or a sign-up),
+     * which the unique index refuses after the check here: that transaction rolls back whole.
      */
     async confirmEmailChange(
       tokenHash: string,
     ): Promise<{ userId: string; oldEmail: string; newEmail: string } | null> {
-      return db.transaction().execute(async (trx) => {
-        const change = await trx
-          .deleteFrom('email_changes')
-          .where('token_hash', '=', tokenHash)
-          .returningAll()
-          .executeTakeFirst();
-        if (!change || change.expires_at <= new Date()) return null;
-        const user = await trx
-          .selectFrom('user')
-          .select('email')
-          .where('id', '=', change.user_id)
-          .executeTakeFirst();
-        const taken = await trx
-          .selectFrom('user')
-          .select('id')
-          .where('email', '=', change.new_email)
-          .executeTakeFirst();
-        if (!user || taken) return null;
-        await trx
-          .updateTable('user')
-          .set({ email: change.new_email, emailVerified: true, updatedAt: new Date() })
-          .where('id', '=', change.user_id)
-          .execute();
-        return { userId: change.user_id, oldEmail: user.email, newEmail: change.new_email };
-      });
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const change = await trx
+            .deleteFrom('email_changes')
+            .where('token_hash', '=', tokenHash)
+            .returningAll()
+            .executeTakeFirst();
+          if (!change || change.expires_at <= new Date()) return null;
+          const user = await trx
+            .selectFrom('user')
+            .select('email')
+            .where('id', '=', change.user_id)
+            .executeTakeFirst();
+          const taken = await trx
+            .selectFrom('user')
+            .select('id')
+            .where('email', '=', change.new_email)
+            .executeTakeFirst();
+          if (!user || taken) return null;
+          await trx
+            .updateTable('user')
+            .set({ email: change.new_email, emailVerified: true, updatedAt: new Date() })
+            .where('id', '=', change.user_id)
+            .execute();
+          return { userId: change.user_id, oldEmail: user.email, newEmail: change.new_email };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
     },
 
     async setLanguage(id: string, language: Language): Promise<void> {
