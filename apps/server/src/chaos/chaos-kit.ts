@@ -121,10 +121,14 @@ export class WorkerPool {
   readonly unexpectedExits: string[] = [];
   /** Last lines of every worker's output, for the failure message. */
   private readonly log: string[] = [];
+  /** How often workers logged each of `counted`'s messages (decision record 033's events). */
+  readonly logCounts: Record<string, number> = {};
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly count: number,
+    /** Log messages to count across all workers (see logCounts). */
+    private readonly counted: readonly string[] = [],
   ) {}
 
   /** Builds apps/server/dist when it is missing or stale (`npm test` has built it already). */
@@ -162,6 +166,11 @@ export class WorkerPool {
       for (const line of text.split('\n')) {
         if (line.trim() !== '') tail.push(line.slice(0, 1_000));
         if (tail.length > 10) tail.shift();
+        for (const message of this.counted) {
+          if (line.includes(`"msg":"${message}"`)) {
+            this.logCounts[message] = (this.logCounts[message] ?? 0) + 1;
+          }
+        }
         // Info lines ('post published'…) would drown the warnings worth reading.
         if (line.includes('"level":30') || line.trim() === '') continue;
         this.log.push(`[${child.pid}] ${line.slice(0, 600)}`);

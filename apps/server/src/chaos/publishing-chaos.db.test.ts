@@ -66,6 +66,10 @@ const VIDEO_BYTES = 64 * 1024;
 /** Longest a video init can take to be answered: its client timeout plus the latency. */
 const INIT_WINDOW_MS = 30_000 + LATENCY_MS + 2_000;
 
+/** The publisher's warnings when a post died with others twice in a row, or keeps dying alone. */
+const RUNS_ALONE = 'post died with others twice in a row: it runs alone';
+const QUARANTINED = 'post TikTok has keeps dying with its worker: next status check backs off';
+
 interface Seeded {
   title: string;
   accountId: string;
@@ -106,7 +110,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('publishing under chaos', () =
       logger: pino({ level: 'silent' }),
       database,
     });
-    pool = new WorkerPool(env, WORKERS);
+    pool = new WorkerPool(env, WORKERS, [RUNS_ALONE, QUARANTINED]);
   }, 60_000);
 
   afterAll(async () => {
@@ -408,6 +412,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('publishing under chaos', () =
           `  init outcome unknown ${failedByReason[INIT_OUTCOME_UNKNOWN] ?? 0} (kill in flight ${unknownByKill}, injected init timeout ${unknownByTimeout}, unexplained ${unexplainedUnknown.length}; init received by TikTok ${unknownReachedTikTok})`,
           `  duplicates ${duplicates}, stray TikTok posts ${strays.length}, stuck ${stuck.length}`,
           `  kills ${workers.kills.length}, unexpected worker exits ${workers.unexpectedExits.length}, duration ${(durationMs / 1000).toFixed(1)} s`,
+          `  runs alone after two deaths in company ${workers.logCounts[RUNS_ALONE] ?? 0}, quarantined ${workers.logCounts[QUARANTINED] ?? 0}`,
           `  injected faults ${injected.length}: ${JSON.stringify(faultCounts)}`,
           `  sandbox requests ${kit.requests() - base}`,
         ].join('\n'),

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { defineQueue } from '../../jobs/queue.ts';
+import { registerWorkerProcess } from '../../jobs/worker-process.ts';
 import { DEFAULT_DAILY_POST_CAP } from '@cadence/shared/schedule/daily-cap';
 import { createDailyCapGuard } from './daily-cap.ts';
 import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
@@ -87,7 +88,13 @@ export async function startPublishingWorkers(
   options: PublishWorkerOptions = {},
 ): Promise<Publisher> {
   const { boss } = deps;
+  // Registered in worker_processes: the deaths of its posts' runs are told apart (decision 033).
+  const workerProcess = await registerWorkerProcess(deps.db, logger);
+  boss.once('stopped', () => {
+    workerProcess.stop().catch(() => undefined);
+  });
   const publisher = createPublisher({
+    workerProcess,
     repository: createPublishingRepository(deps.db),
     tiktok: deps.tiktok,
     tokens: deps.tokens,
@@ -113,9 +120,10 @@ export async function startPublishingWorkers(
     run: (job, run) => publisher.advance(job.postId, run.signal),
     // No giveUp: a job's last failure does not fail its post. A throw before the claim (the
     // database unreachable, say) is not the post's fault, and the sweep wakes the post again once
-    // the database answers; a run that claims and then throws or dies keeps unfinished_runs
-    // counted, so a poison post is failed as publisher_crashed by its next claim after
-    // MAX_JOB_ATTEMPTS runs. Failing here instead would mark a post TikTok already has as failed.
+    // the database answers; a run that claims and then throws or dies alone in its process keeps
+    // unfinished_runs counted, so a poison post is failed as publisher_crashed by its next claim
+    // after MAX_JOB_ATTEMPTS runs (deaths in company make it run alone first: decision 033).
+    // Failing here instead would mark a post TikTok already has as failed.
   });
   await publishSweepQueue.work(boss, logger, {
     concurrency: 1,

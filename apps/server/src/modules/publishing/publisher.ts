@@ -4,6 +4,7 @@ import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import type { Logger } from 'pino';
 import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
+import { createWorkerProcess, type WorkerProcess } from '../../jobs/worker-process.ts';
 import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import {
@@ -75,6 +76,12 @@ export interface PublisherDeps {
    * instead of the worker uploading chunks. Without it, FILE_UPLOAD.
    */
   pullUrls?: PullUrls;
+  /**
+   * This process's registration (jobs/worker-process.ts): recorded on each claim, and how a post
+   * that keeps dying together with others gets to run alone. Default: one not registered, whose
+   * runs' deaths are all blamed on their posts.
+   */
+  workerProcess?: WorkerProcess;
 }
 
 /** The outcome of one `advance` call, for logs and tests. */
@@ -88,6 +95,8 @@ export type AdvanceOutcome =
   | 'failed'
   | 'lease_lost'
   | 'postponed'
+  /** Not run here now: it must run alone and others run here, or another runs alone here. */
+  | 'deferred'
   /** Late public post ids (a completed post): found, asked again later, or no longer awaited. */
   | 'post_id_found'
   | 'post_id_pending'
@@ -113,6 +122,7 @@ export function createPublisher(deps: PublisherDeps) {
   const { repository, tiktok, tokens, storage, wake, logger } = deps;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const retryDelayCapMs = deps.retryDelayCapMs ?? Number.POSITIVE_INFINITY;
+  const workerProcess = deps.workerProcess ?? createWorkerProcess();
 
   async function later(post: PublishRow, owner: string, delayMs: number, changes = {}) {
     const at = new Date(Date.now() + delayMs);
@@ -130,7 +140,8 @@ export function createPublisher(deps: PublisherDeps) {
    * A post TikTok already has, whose runs keep dying: only TikTok can say whether it failed, and
    * calling it failed would invite a retry that posts it twice. Its next check backs off instead
    * (1, 2, 4… minutes, at most 6 h), keeping the run count (no release), so it can never become a
-   * crash loop; the first run that lives through its check resets the count.
+   * crash loop. The run woken after the wait makes the check; the first that lives through it
+   * resets the count, one that dies is followed by a longer wait.
    */
   async function quarantine(post: PublishRow, owner: string): Promise<AdvanceOutcome> {
     const extraRuns = post.unfinished_runs - MAX_JOB_ATTEMPTS - 1;
@@ -644,6 +655,62 @@ export function createPublisher(deps: PublisherDeps) {
     }
   }
 
+  /** An admitted run: takes the lease, then does the post's next step. */
+  async function run(
+    postId: string,
+    current: {
+      status: string;
+      account_id: string | null;
+      last_run_unfinished: boolean;
+      woken: boolean;
+    },
+    jobSignal: AbortSignal | undefined,
+  ): Promise<AdvanceOutcome> {
+    let reserved = false;
+    if (current.status === 'pending' && current.account_id !== null) {
+      // Reserve the init slot before taking the post, so a paced post simply stays pending.
+      const freeAt = await repository.reserveInit(current.account_id);
+      if (freeAt !== null) {
+        await wake(postId, freeAt);
+        return 'paced';
+      }
+      reserved = true;
+    }
+    const lease = newLease(leaseMs);
+    const owner = lease.owner;
+    const post = await repository.claim(postId, lease, workerProcess.id);
+    if (!post) return 'busy';
+    // Every earlier run on this post since the last release died alone in its process (or was
+    // abandoned by a live one): another would take the worker down again. The claim counted this
+    // run too; runs that died together with other posts are not counted (diedInCompany).
+    if (post.unfinished_runs > MAX_JOB_ATTEMPTS) {
+      if (post.publish_id === null) {
+        return fail(post, owner, 'publisher_crashed', { unfinishedRuns: post.unfinished_runs - 1 });
+      }
+      // A post TikTok has: after a death, wait (quarantine); once a wait is served (the run
+      // before this one was the quarantine's hand-off, and its wake-up time has come), its
+      // status check runs.
+      if (current.last_run_unfinished || !current.woken) return quarantine(post, owner);
+    }
+    // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload. An
+    // abandoned job (see jobs/queue.ts) lets its lease lapse and stops touching TikTok.
+    const heartbeat = startHeartbeat({
+      intervalMs: Math.max(1_000, Math.floor(leaseMs / 3)),
+      renew: () => repository.renewLease(postId, lease),
+      lostAfterMs: leaseMs,
+      since: lease.claimedAt,
+      ...(jobSignal && { signal: jobSignal }),
+      onError: (error) => logger.warn({ err: error, postId }, 'lease renewal failed'),
+    });
+    try {
+      const outcome = await step(post, owner, reserved, heartbeat.signal);
+      if (outcome === 'lease_lost') await giveBackUnconfirmed(post, owner, heartbeat.signal);
+      return outcome;
+    } finally {
+      await heartbeat.stop();
+    }
+  }
+
   return {
     /** Does the next step for a post (the handler of every publish job). Never throws for TikTok errors. */
     async advance(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
@@ -655,42 +722,28 @@ export function createPublisher(deps: PublisherDeps) {
         return 'not_ready';
       if (current.status === 'pending' && !current.due) return 'not_ready';
       if (current.leased) return 'busy';
-      let reserved = false;
-      if (current.status === 'pending' && current.account_id !== null) {
-        // Reserve the init slot before taking the post, so a paced post simply stays pending.
-        const freeAt = await repository.reserveInit(current.account_id);
-        if (freeAt !== null) {
-          await wake(postId, freeAt);
-          return 'paced';
-        }
-        reserved = true;
+      // A post whose runs died together with others twice in a row runs alone in its process, so
+      // that a death then is its own doing (a poison post), not a kill from outside.
+      const alone = current.runs_alone;
+      const admitted = alone ? await workerProcess.enterAlone() : workerProcess.enter();
+      if (!admitted) {
+        await wake(postId, new Date(Date.now() + (alone ? ALONE_RETRY_MS : DEFER_MS)));
+        return 'deferred';
       }
-      const lease = newLease(leaseMs);
-      const owner = lease.owner;
-      const post = await repository.claim(postId, lease);
-      if (!post) return 'busy';
-      // Every earlier run on this post since the last release died with its process: another
-      // would take the worker down again. The claim counted this run too.
-      if (post.unfinished_runs > MAX_JOB_ATTEMPTS) {
-        if (post.publish_id !== null) return quarantine(post, owner);
-        return fail(post, owner, 'publisher_crashed', { unfinishedRuns: post.unfinished_runs - 1 });
-      }
-      // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload. An
-      // abandoned job (see jobs/queue.ts) lets its lease lapse and stops touching TikTok.
-      const heartbeat = startHeartbeat({
-        intervalMs: Math.max(1_000, Math.floor(leaseMs / 3)),
-        renew: () => repository.renewLease(postId, lease),
-        lostAfterMs: leaseMs,
-        since: lease.claimedAt,
-        ...(jobSignal && { signal: jobSignal }),
-        onError: (error) => logger.warn({ err: error, postId }, 'lease renewal failed'),
-      });
+      if (alone) logger.warn({ postId }, 'post died with others twice in a row: it runs alone');
+      // An abandoned job's promise may never settle: its run ends with its signal.
+      let left = false;
+      const leave = () => {
+        if (left) return;
+        left = true;
+        workerProcess.leave();
+      };
+      jobSignal?.addEventListener('abort', leave, { once: true });
       try {
-        const outcome = await step(post, owner, reserved, heartbeat.signal);
-        if (outcome === 'lease_lost') await giveBackUnconfirmed(post, owner, heartbeat.signal);
-        return outcome;
+        return await run(postId, current, jobSignal);
       } finally {
-        await heartbeat.stop();
+        jobSignal?.removeEventListener('abort', leave);
+        leave();
       }
     },
 
@@ -712,6 +765,11 @@ export function createPublisher(deps: PublisherDeps) {
 }
 
 export type Publisher = ReturnType<typeof createPublisher>;
+
+/** A post turned away while another runs alone here comes back this soon (maybe elsewhere). */
+const DEFER_MS = 2_000;
+/** A post waiting to run alone asks again this soon (here or in another process). */
+const ALONE_RETRY_MS = 1_000;
 
 /** Wake-ups the sweep sends in parallel: each is one INSERT, and pg-boss's pool holds 5 connections. */
 const SWEEP_SENDS_AT_ONCE = 4;

@@ -36,6 +36,19 @@ export type PublishRow = PostRow & {
 const now = () => sql<Date>`clock_timestamp()`;
 
 /**
+ * The post's latest run never finished (its lease was not released) and its process died with
+ * other posts running (its registration expired, its last beat said so): most likely a kill from
+ * outside, not this post's doing (docs/decisions/033-kills-and-poison-posts.md). A run whose
+ * process is alive, unknown, or died running this post alone is the post's own.
+ */
+const diedInCompany = sql<boolean>`(posts.lease_owner is not null and exists (
+  select 1 from worker_processes w
+  where w.id = posts.run_process and w.lease_until <= now() and w.holding > 1))`;
+
+/** From this many deaths in company in a row, a post runs alone in its process. */
+export const RUN_ALONE_AFTER_COMPANY_DEATHS = 2;
+
+/**
  * SQL for the publisher. Every write that moves a post is conditional on the lease its caller
  * holds, so a worker that lost its lease (it stalled, another took over) changes nothing.
  */
@@ -48,13 +61,21 @@ export function createPublishingRepository(db: Kysely<Database>) {
      * or another worker holds it. Two workers never both get it: the UPDATE re-checks its WHERE
      * after waiting for the row lock.
      */
-    async claim(postId: string, lease: Lease): Promise<PublishRow | undefined> {
+    async claim(
+      postId: string,
+      lease: Lease,
+      /** The claiming process (jobs/worker-process.ts); null: one nobody will find registered. */
+      processId: string | null = null,
+    ): Promise<PublishRow | undefined> {
       const claimed = await db
         .updateTable('posts')
         .set({
           status: 'publishing',
           attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
-          unfinished_runs: sql<number>`unfinished_runs + 1`,
+          // A run that died in company hands its count to this one instead of adding to it.
+          unfinished_runs: sql<number>`unfinished_runs + case when ${diedInCompany} then 0 else 1 end`,
+          company_deaths: sql<number>`company_deaths + case when ${diedInCompany} then 1 else 0 end`,
+          run_process: processId,
           ...holdLease(lease),
           updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
         })
@@ -123,7 +144,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .set({
           ...changes,
           // Releasing ends a run the process lived through (migration 0011).
-          ...(options.release === true && { ...noLease, unfinished_runs: 0 }),
+          ...(options.release === true && { ...noLease, unfinished_runs: 0, company_deaths: 0 }),
           ...(options.touch !== false && { updated_at: now() }),
         })
         .where('id', '=', postId)
@@ -142,6 +163,13 @@ export function createPublishingRepository(db: Kysely<Database>) {
           sql<boolean>`due_at <= ${now()}`.as('due'),
           sql<boolean>`post_id_checks is not null`.as('awaiting_post_id'),
           sql<boolean>`not ${leaseFree()}`.as('leased'),
+          // Its latest run never released it: the process died, or the job was abandoned.
+          sql<boolean>`lease_owner is not null`.as('last_run_unfinished'),
+          sql<boolean>`wake_at <= ${now()}`.as('woken'),
+          // What its next claim will make of its latest run (see diedInCompany).
+          sql<boolean>`company_deaths + case when ${diedInCompany} then 1 else 0 end >= ${RUN_ALONE_AFTER_COMPANY_DEATHS}`.as(
+            'runs_alone',
+          ),
         ])
         .where('id', '=', postId)
         .executeTakeFirst();

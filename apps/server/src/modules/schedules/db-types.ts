@@ -52,6 +52,10 @@ export interface PostTable {
   attempt: Generated<number>;
   /** Publisher runs started in a row that never released the post (migration 0011). */
   unfinished_runs: Generated<number>;
+  /** The worker process of the latest claim (migration 0020). */
+  run_process: string | null;
+  /** Runs in a row that died together with other posts in their process (migration 0020). */
+  company_deaths: Generated<number>;
   lease_owner: string | null;
   lease_until: Date | null;
   wake_at: Date;

@@ -63,6 +63,7 @@ const freshProgress = {
   fail_reason: null,
   attempt: 0,
   unfinished_runs: 0,
+  company_deaths: 0,
   ...noLease,
   init_started_at: null,
   publish_id: null,
