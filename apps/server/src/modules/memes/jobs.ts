@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineQueue } from '../../jobs/queue.ts';
-import type { MemeService } from './service.ts';
+import type { MemeStages } from './meme-stages.ts';
 
 /** Job payloads, versioned contracts: add a v2 rather than changing v1 once deployed. */
 const payloadSchema = z.object({ v: z.literal(1), analysisId: z.string().min(1) });
@@ -48,7 +48,7 @@ export const enqueueMemeCompilation = (
  */
 export async function startMemeWorkers(
   boss: PgBoss,
-  memes: MemeService,
+  memes: MemeStages,
   options: { logger: Logger },
 ): Promise<void> {
   await memeAnalyseQueue.work(boss, options.logger, {

@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineQueue } from '../../jobs/queue.ts';
-import type { StoryService } from './service.ts';
+import type { StoryRenderer } from './renderer.ts';
 
 /** Job payload, a versioned contract: add a v2 rather than changing v1 once deployed. */
 const renderPayloadSchema = z.object({ v: z.literal(1), storyId: z.string().min(1) });
@@ -35,7 +35,7 @@ export function enqueueStoryRender(
 /** Registers `concurrency` render slots in this process, then re-queues interrupted renders. */
 export async function startStoryWorkers(
   boss: PgBoss,
-  stories: StoryService,
+  stories: StoryRenderer,
   options: { concurrency: number; logger: Logger },
 ): Promise<void> {
   await storyRenderQueue.work(boss, options.logger, {
