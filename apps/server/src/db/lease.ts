@@ -20,6 +20,14 @@ export interface Lease {
   readonly claimedAt: number;
 }
 
+/**
+ * The lease of a media job's row (a story render, a meme stage) and how often its heartbeat
+ * renews it, which also tells the job of a cancel from any process. A row whose lease ran out
+ * (its worker died) is run again by whichever worker claims it first; the queues' retries wait
+ * a little longer than `ms` so a retry can take the row its failed attempt left claimed.
+ */
+export const MEDIA_JOB_LEASE = { ms: 60_000, heartbeatMs: 500 } as const;
+
 /** A new owner token for a claim lasting `ms` per renewal; make it just before claiming. */
 export function newLease(ms: number): Lease {
   return { owner: randomUUID(), ms, claimedAt: Date.now() };

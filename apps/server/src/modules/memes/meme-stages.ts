@@ -2,7 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
-import { newLease, type Lease } from '../../db/lease.ts';
+import { MEDIA_JOB_LEASE, newLease, type Lease } from '../../db/lease.ts';
 import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { makeWorkDir } from '../../lib/work-dir.ts';
@@ -32,11 +32,6 @@ import {
 } from './meme-state.ts';
 import type { MemeAnalysisRow, MemeRepository } from './repository.ts';
 
-/** How often a running stage renews its lease, which also tells it of a cancel (any process). */
-export const HEARTBEAT_MS = 500;
-/** A stage's lease: an active analysis whose lease ran out (its worker died) runs its stage again. */
-export const LEASE_MS = 60_000;
-
 export interface MemeStagesDeps {
   repository: MemeRepository;
   media: MediaService;
@@ -58,7 +53,7 @@ export interface MemeStagesDeps {
   logger: Logger;
   /** Tells the owner its compilation is ready (bell, email). */
   notify?: Notify;
-  /** A stage's lease and how often it is renewed (defaults LEASE_MS, HEARTBEAT_MS). */
+  /** A stage's lease and how often it is renewed (default MEDIA_JOB_LEASE). */
   lease?: { ms: number; heartbeatMs: number };
 }
 
@@ -80,7 +75,7 @@ export async function sourceMediaOf(
  */
 export function createMemeStages(deps: MemeStagesDeps) {
   const { repository, media, storage, logger } = deps;
-  const { ms: leaseMs, heartbeatMs } = deps.lease ?? { ms: LEASE_MS, heartbeatMs: HEARTBEAT_MS };
+  const { ms: leaseMs, heartbeatMs } = deps.lease ?? MEDIA_JOB_LEASE;
   /** Stages running in this process, so a cancel here stops the tool at once (others poll). */
   const running = new Map<string, AbortController>();
 

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
-import { newLease } from '../../db/lease.ts';
+import { MEDIA_JOB_LEASE, newLease } from '../../db/lease.ts';
 import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
 import { createProgressWriter } from '../../lib/progress-writer.ts';
 import { makeWorkDir } from '../../lib/work-dir.ts';
@@ -19,14 +19,6 @@ import {
   type RenderOutcome,
 } from './story-state.ts';
 
-/** How often a render renews its lease, which also tells it of a cancel from any process. */
-export const HEARTBEAT_MS = 500;
-/**
- * A render's lease: a 'rendering' story whose lease ran out (its worker stopped renewing it:
- * dead) is rendered again, by whichever worker claims it first.
- */
-export const LEASE_MS = 60_000;
-
 export interface StoryRendererDeps {
   repository: StoryRepository;
   media: MediaService;
@@ -36,7 +28,7 @@ export interface StoryRendererDeps {
   logger: Logger;
   /** Tells the owner its story is ready (bell, email). */
   notify?: Notify;
-  /** The render's lease and how often it is renewed (defaults LEASE_MS, HEARTBEAT_MS). */
+  /** The render's lease and how often it is renewed (default MEDIA_JOB_LEASE). */
   lease?: { ms: number; heartbeatMs: number };
 }
 
@@ -55,7 +47,7 @@ export async function discardRender(
 /** The worker's story renders ('stories.render'): each under a lease renewed by a heartbeat. */
 export function createStoryRenderer(deps: StoryRendererDeps) {
   const { repository, media, enqueue, ffmpegPath, logger } = deps;
-  const { ms: leaseMs, heartbeatMs } = deps.lease ?? { ms: LEASE_MS, heartbeatMs: HEARTBEAT_MS };
+  const { ms: leaseMs, heartbeatMs } = deps.lease ?? MEDIA_JOB_LEASE;
   /** Renders running in this process, so a cancel here stops ffmpeg at once (others poll). */
   const running = new Map<string, AbortController>();
 
