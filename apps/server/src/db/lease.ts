@@ -3,13 +3,22 @@
 // `lease_owner` (a random token per claim) and `lease_until`; the database's clock alone decides
 // expiry, so processes whose clocks drift still agree on who holds what.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Generated, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The columns of a leased row. */
 export interface LeaseColumns {
   lease_owner: string | null;
   lease_until: Date | null;
+}
+
+/**
+ * The columns of a work row a job claims (a story render, a meme analysis): its lease, and the
+ * runs started since the last one that finished (migration 0011), so a row whose work keeps
+ * killing its worker is failed instead of run again forever.
+ */
+export interface LeasedWorkColumns extends LeaseColumns {
+  unfinished_runs: Generated<number>;
 }
 
 /** One claim's hold on a row: a token no other claim shares, and how long each renewal lasts. */

@@ -144,17 +144,20 @@ export interface FrameRequest {
   outputJpegPath: string;
 }
 
-/**
- * ffmpeg arguments writing one frame per request in a single run: one seeking input and one
- * JPEG output each, every frame's timestamp printed beside it (pure).
- */
-export function buildBatchFrameGrabArgs(params: {
+/** What both frame-grab argument builders take: the frames wanted, their width and JPEG quality. */
+export interface FrameGrabParams {
   inputPath: string;
   requests: readonly FrameRequest[];
   width: number;
   quality: number;
   demuxer?: AllowedDemuxer | null;
-}): string[] {
+}
+
+/**
+ * ffmpeg arguments writing one frame per request in a single run: one seeking input and one
+ * JPEG output each, every frame's timestamp printed beside it (pure).
+ */
+export function buildBatchFrameGrabArgs(params: FrameGrabParams): string[] {
   const { inputPath, requests, width, quality, demuxer } = params;
   const inputs = requests.flatMap((request) => [
     ...(request.atSeconds > 0 ? ['-ss', Math.max(0, request.atSeconds).toFixed(6)] : []),
@@ -189,13 +192,7 @@ const frameOutputs = (requests: readonly FrameRequest[], quality: number) =>
  * no seeking: each branch keeps the first frame at or after its position (pure). What the batch's
  * seeks missed costs one decode up to the last position, however many frames.
  */
-export function buildSequentialFrameGrabArgs(params: {
-  inputPath: string;
-  requests: readonly FrameRequest[];
-  width: number;
-  quality: number;
-  demuxer?: AllowedDemuxer | null;
-}): string[] {
+export function buildSequentialFrameGrabArgs(params: FrameGrabParams): string[] {
   const { inputPath, requests, width, quality, demuxer } = params;
   const labels = requests.map((_, i) => `[s${i}]`).join('');
   const chains = requests.map(
