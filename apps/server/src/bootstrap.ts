@@ -40,9 +40,11 @@ import { createPostingSlotRepository } from './modules/slots/repository.ts';
 import { createDraftService } from './modules/drafts/service.ts';
 import { enqueueStoryRender } from './modules/stories/jobs.ts';
 import { createStoryRepository } from './modules/stories/repository.ts';
+import { createStoryRenderer } from './modules/stories/renderer.ts';
 import { createStoryService } from './modules/stories/service.ts';
 import { enqueueMemeAnalysis, enqueueMemeCompilation } from './modules/memes/jobs.ts';
 import { createMemeRepository } from './modules/memes/repository.ts';
+import { createMemeStages } from './modules/memes/meme-stages.ts';
 import { createMemeService } from './modules/memes/service.ts';
 import { enqueuePublish } from './modules/publishing/jobs.ts';
 import { createPasswordResetMailer } from './modules/users/password-reset-mail.ts';
@@ -183,21 +185,29 @@ export async function bootstrap(
     logger: options.logger,
   });
 
-  const stories = createStoryService({
-    repository: createStoryRepository(database.db),
+  const storyRepository = createStoryRepository(database.db);
+  const storyRenderer = createStoryRenderer({
+    repository: storyRepository,
     media,
-    users: createUserRepository(database.db),
     enqueue: (storyId, enqueueOptions) => enqueueStoryRender(boss, storyId, enqueueOptions),
     ffmpegPath: config.media.ffmpegPath,
     logger: options.logger,
     notify,
   });
+  const stories = createStoryService({
+    repository: storyRepository,
+    media,
+    users: createUserRepository(database.db),
+    enqueue: (storyId) => enqueueStoryRender(boss, storyId),
+    stopRunning: (storyId, why) => storyRenderer.stop(storyId, why),
+    logger: options.logger,
+  });
 
-  const memes = createMemeService({
-    repository: createMemeRepository(database.db),
+  const memeRepository = createMemeRepository(database.db);
+  const memeStages = createMemeStages({
+    repository: memeRepository,
     media,
     storage,
-    users: createUserRepository(database.db),
     enqueueAnalysis: (id, enqueueOptions) => enqueueMemeAnalysis(boss, id, enqueueOptions),
     enqueueCompilation: (id, enqueueOptions) => enqueueMemeCompilation(boss, id, enqueueOptions),
     ffmpegPath: config.media.ffmpegPath,
@@ -207,6 +217,16 @@ export async function bootstrap(
     compilePreset: config.memes.compilePreset,
     logger: options.logger,
     notify,
+  });
+  const memes = createMemeService({
+    repository: memeRepository,
+    media,
+    storage,
+    users: createUserRepository(database.db),
+    enqueueAnalysis: (id) => enqueueMemeAnalysis(boss, id),
+    enqueueCompilation: (id) => enqueueMemeCompilation(boss, id),
+    stopRunning: (id, why) => memeStages.stop(id, why),
+    logger: options.logger,
   });
 
   const postListingRepository = createPostListing(database.db);
@@ -285,7 +305,9 @@ export async function bootstrap(
     postListing,
     drafts,
     stories,
+    storyRenderer,
     memes,
+    memeStages,
     cipher,
     tiktok,
     sandbox,

@@ -17,7 +17,9 @@ import type { MediaService } from './modules/media/service.ts';
 import type { DraftService } from './modules/drafts/service.ts';
 import type { PostListingService } from './modules/schedules/listing-service.ts';
 import type { ScheduleService } from './modules/schedules/service.ts';
+import type { StoryRenderer } from './modules/stories/renderer.ts';
 import type { StoryService } from './modules/stories/service.ts';
+import type { MemeStages } from './modules/memes/meme-stages.ts';
 import type { MemeService } from './modules/memes/service.ts';
 import type { EmailChangeService } from './modules/users/email-change.ts';
 import type { EmailVerification } from './modules/users/email-verification.ts';
@@ -65,5 +67,9 @@ export interface AppContext {
   postListing: PostListingService;
   drafts: DraftService;
   stories: StoryService;
+  /** The worker's story renders ('stories.render'). */
+  storyRenderer: StoryRenderer;
   memes: MemeService;
+  /** The worker's meme stages ('memes.analyse', 'memes.compile'). */
+  memeStages: MemeStages;
 }

@@ -1,11 +1,16 @@
 import rateLimit from '@fastify/rate-limit';
 import {
+  authSessionSchema,
+  authStatusReplySchema,
+  authUserReplySchema,
   changePasswordSchema,
   emptyBodySchema,
   requestPasswordResetSchema,
   resetPasswordSchema,
   revokeSessionSchema,
+  sessionReplySchema,
   signInSchema,
+  signOutReplySchema,
   signUpSchema,
   updateUserSchema,
 } from '@cadence/shared/schemas/auth';
@@ -14,7 +19,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorKey, type ApiErrorBody } from '@cadence/shared/errors';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import { z } from 'zod';
-import { AppError, codeForStatus, fieldsFromZod } from '../lib/app-error.ts';
+import { AppError, codeForStatus } from '../lib/app-error.ts';
 import type { Auth } from './auth.ts';
 
 /**
@@ -27,22 +32,59 @@ import type { Auth } from './auth.ts';
 const endpoints: readonly {
   method: 'GET' | 'POST';
   path: string;
+  /** For the API reference (/api/docs). */
+  summary: string;
   body?: z.ZodType;
+  /** The 200 reply, as forwarded (see the shared schemas: better-auth writes it). */
+  reply: z.ZodType;
   /** Turns the validated body into what better-auth expects. */
   prepare?: (auth: Auth, request: FastifyRequest, body: unknown) => Promise<unknown>;
   limit?: 'sign-in' | 'sign-up' | 'password-reset';
   /** better-auth refusals this endpoint pins on one of its fields, with its own message. */
   fieldErrors?: Partial<Record<string, { field: string; key: TranslationKey }>>;
 }[] = [
-  { method: 'POST', path: 'sign-up/email', body: signUpSchema, limit: 'sign-up' },
-  { method: 'POST', path: 'sign-in/email', body: signInSchema, limit: 'sign-in' },
-  { method: 'POST', path: 'sign-out', body: emptyBodySchema },
-  { method: 'GET', path: 'get-session' },
-  { method: 'POST', path: 'update-user', body: updateUserSchema },
+  {
+    method: 'POST',
+    path: 'sign-up/email',
+    summary: 'Create an account and sign in',
+    body: signUpSchema,
+    reply: authUserReplySchema,
+    limit: 'sign-up',
+  },
+  {
+    method: 'POST',
+    path: 'sign-in/email',
+    summary: 'Sign in with email and password',
+    body: signInSchema,
+    reply: authUserReplySchema,
+    limit: 'sign-in',
+  },
+  {
+    method: 'POST',
+    path: 'sign-out',
+    summary: 'End this session',
+    body: emptyBodySchema,
+    reply: signOutReplySchema,
+  },
+  {
+    method: 'GET',
+    path: 'get-session',
+    summary: 'This session and its person (null when signed out)',
+    reply: sessionReplySchema,
+  },
+  {
+    method: 'POST',
+    path: 'update-user',
+    summary: 'Change name or language',
+    body: updateUserSchema,
+    reply: authStatusReplySchema,
+  },
   {
     method: 'POST',
     path: 'change-password',
+    summary: 'Change the password; every other session ends',
     body: changePasswordSchema,
+    reply: authUserReplySchema,
     prepare: async (_auth, _request, body) => ({
       ...changePasswordSchema.parse(body),
       revokeOtherSessions: true,
@@ -56,14 +98,47 @@ const endpoints: readonly {
   {
     method: 'POST',
     path: 'request-password-reset',
+    summary: 'Mail a reset link (the same answer whether the address exists or not)',
     body: requestPasswordResetSchema,
+    reply: authStatusReplySchema,
     limit: 'password-reset',
   },
-  { method: 'POST', path: 'reset-password', body: resetPasswordSchema, limit: 'password-reset' },
-  { method: 'GET', path: 'list-sessions' },
-  { method: 'POST', path: 'revoke-session', body: revokeSessionSchema, prepare: sessionTokenOf },
-  { method: 'POST', path: 'revoke-sessions', body: emptyBodySchema },
-  { method: 'POST', path: 'revoke-other-sessions', body: emptyBodySchema },
+  {
+    method: 'POST',
+    path: 'reset-password',
+    summary: "Set a new password with a reset link's token",
+    body: resetPasswordSchema,
+    reply: authStatusReplySchema,
+    limit: 'password-reset',
+  },
+  {
+    method: 'GET',
+    path: 'list-sessions',
+    summary: "The signed-in person's sessions",
+    reply: z.array(authSessionSchema),
+  },
+  {
+    method: 'POST',
+    path: 'revoke-session',
+    summary: 'End one of my sessions, by id',
+    body: revokeSessionSchema,
+    reply: authStatusReplySchema,
+    prepare: sessionTokenOf,
+  },
+  {
+    method: 'POST',
+    path: 'revoke-sessions',
+    summary: 'End all my sessions',
+    body: emptyBodySchema,
+    reply: authStatusReplySchema,
+  },
+  {
+    method: 'POST',
+    path: 'revoke-other-sessions',
+    summary: 'End all my sessions but this one',
+    body: emptyBodySchema,
+    reply: authStatusReplySchema,
+  },
 ];
 
 /** better-auth's refusals that a person can meet → the spec's messages (§8). */
@@ -176,12 +251,15 @@ async function forwardToAuth(
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) void reply.header('set-cookie', cookies);
   if (text === '' || !(response.headers.get('content-type') ?? '').includes('application/json')) {
-    return reply.send(text === '' ? null : text);
+    // Not the JSON the route describes: passed on as better-auth wrote it (no schema encoding).
+    return text === '' ? reply.serializer(JSON.stringify).send(null) : reply.send(text);
   }
   const json: unknown = JSON.parse(text);
   if (response.status >= 400) {
     return reply.send(toApiErrorBody(response.status, json, fieldErrors));
   }
+  // Sent as text: better-auth's reply, less its tokens, passes as it is (its route schema
+  // describes it; the auth tests check real replies against that description).
   return reply.send(JSON.stringify(withoutSessionTokens(json)));
 }
 
@@ -243,17 +321,27 @@ export async function authRoutes(
     app.route({
       method: endpoint.method,
       url: `/api/auth/${endpoint.path}`,
+      // Validated by the shared schema (openapi/plugin.ts) before the handler: a refusal is a
+      // 400 with a translation key per field, and better-auth never sees the body.
+      schema: {
+        tags: ['auth'],
+        summary: endpoint.summary,
+        ...(endpoint.body && { body: endpoint.body }),
+        response: { 200: endpoint.reply },
+      },
       ...(endpoint.limit && { config: { rateLimit: rateLimits[endpoint.limit] } }),
       handler: async (request, reply) => {
-        if (!endpoint.body) return forwardToAuth(auth, request, reply, undefined);
-        const parsed = endpoint.body.safeParse(request.body);
-        if (!parsed.success) {
-          throw new AppError('validation_failed', 'Invalid request', fieldsFromZod(parsed.error));
-        }
-        const body = endpoint.prepare
-          ? await endpoint.prepare(auth, request, parsed.data)
-          : parsed.data;
-        return forwardToAuth(auth, request, reply, body, endpoint.fieldErrors);
+        const body =
+          endpoint.body && endpoint.prepare
+            ? await endpoint.prepare(auth, request, request.body)
+            : request.body;
+        return forwardToAuth(
+          auth,
+          request,
+          reply,
+          endpoint.body ? body : undefined,
+          endpoint.fieldErrors,
+        );
       },
     });
   }

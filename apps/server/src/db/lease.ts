@@ -3,13 +3,22 @@
 // `lease_owner` (a random token per claim) and `lease_until`; the database's clock alone decides
 // expiry, so processes whose clocks drift still agree on who holds what.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Generated, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The columns of a leased row. */
 export interface LeaseColumns {
   lease_owner: string | null;
   lease_until: Date | null;
+}
+
+/**
+ * The columns of a work row a job claims (a story render, a meme analysis): its lease, and the
+ * runs started since the last one that finished (migration 0011), so a row whose work keeps
+ * killing its worker is failed instead of run again forever.
+ */
+export interface LeasedWorkColumns extends LeaseColumns {
+  unfinished_runs: Generated<number>;
 }
 
 /** One claim's hold on a row: a token no other claim shares, and how long each renewal lasts. */
@@ -19,6 +28,14 @@ export interface Lease {
   /** This process's time when the lease was made, right before its claim was sent. */
   readonly claimedAt: number;
 }
+
+/**
+ * The lease of a media job's row (a story render, a meme stage) and how often its heartbeat
+ * renews it, which also tells the job of a cancel from any process. A row whose lease ran out
+ * (its worker died) is run again by whichever worker claims it first; the queues' retries wait
+ * a little longer than `ms` so a retry can take the row its failed attempt left claimed.
+ */
+export const MEDIA_JOB_LEASE = { ms: 60_000, heartbeatMs: 500 } as const;
 
 /** A new owner token for a claim lasting `ms` per renewal; make it just before claiming. */
 export function newLease(ms: number): Lease {

@@ -54,7 +54,7 @@ describe('a row whose processing kills the worker', () => {
     const id = await insertStory();
     for (let death = 1; death <= MAX_JOB_ATTEMPTS; death++) {
       // Start-up: the interrupted render is queued again…
-      expect(await t.context.stories.recoverInterrupted()).toBe(1);
+      expect(await t.context.storyRenderer.recoverInterrupted()).toBe(1);
       // …its job takes the row, and the process dies in the middle of the render.
       expect(await stories.claim(id, newLease(60_000))).toBeDefined();
       await db
@@ -63,8 +63,8 @@ describe('a row whose processing kills the worker', () => {
         .where('id', '=', id)
         .execute();
     }
-    expect(await t.context.stories.recoverInterrupted()).toBe(1);
-    expect(await t.context.stories.render(id)).toBe('failed');
+    expect(await t.context.storyRenderer.recoverInterrupted()).toBe(1);
+    expect(await t.context.storyRenderer.render(id)).toBe('failed');
     const row = await db
       .selectFrom('stories')
       .select(['status', 'fail_reason'])
@@ -72,7 +72,7 @@ describe('a row whose processing kills the worker', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'failed', fail_reason: 'stories.failures.crashed' });
     // The next start-up has nothing left to re-queue.
-    expect(await t.context.stories.recoverInterrupted()).toBe(0);
+    expect(await t.context.storyRenderer.recoverInterrupted()).toBe(0);
   });
 
   it('fails a meme analysis with its reason after MAX_JOB_ATTEMPTS deaths, instead of re-queuing it forever', async () => {
@@ -91,7 +91,7 @@ describe('a row whose processing kills the worker', () => {
       })
       .execute();
     for (let death = 1; death <= MAX_JOB_ATTEMPTS; death++) {
-      expect(await t.context.memes.recoverInterrupted()).toBe(1);
+      expect(await t.context.memeStages.recoverInterrupted()).toBe(1);
       expect(await memes.claimAnalysis(id, newLease(60_000))).toBeDefined();
       await db
         .updateTable('meme_analyses')
@@ -99,11 +99,11 @@ describe('a row whose processing kills the worker', () => {
         .where('id', '=', id)
         .execute();
     }
-    expect(await t.context.memes.recoverInterrupted()).toBe(1);
-    expect(await t.context.memes.analyse(id)).toBe('failed');
+    expect(await t.context.memeStages.recoverInterrupted()).toBe(1);
+    expect(await t.context.memeStages.analyse(id)).toBe('failed');
     const analysis = await t.context.memes.get(userId, id);
     expect(analysis).toMatchObject({ status: 'failed', failReason: 'memes.failures.crashed' });
-    expect(await t.context.memes.recoverInterrupted()).toBe(0);
+    expect(await t.context.memeStages.recoverInterrupted()).toBe(0);
   });
 
   it('still runs a row that died fewer than MAX_JOB_ATTEMPTS times, and a finished run starts the count again', async () => {
@@ -119,7 +119,7 @@ describe('a row whose processing kills the worker', () => {
         .execute();
     }
     // This run lives: it fails for its own reason (no source videos), not as a crash.
-    expect(await t.context.stories.render(id)).toBe('failed');
+    expect(await t.context.storyRenderer.render(id)).toBe('failed');
     expect(
       await db
         .selectFrom('stories')

@@ -98,7 +98,7 @@ describe('the job queue mechanism', () => {
           .where('id', '=', payload.storyId)
           .execute();
       },
-      giveUp: (payload) => t.context.stories.giveUp(payload.storyId),
+      giveUp: (payload) => t.context.storyRenderer.giveUp(payload.storyId),
     });
     await queue.send(t.context.boss, { v: 1, storyId: doomed, n: 1 });
     await queue.send(t.context.boss, { v: 1, storyId: fine, n: 2 });
@@ -121,7 +121,7 @@ describe('the job queue mechanism', () => {
       fail_reason: 'stories.failures.crashed',
     });
     expect(await storyRow(fine)).toMatchObject({ status: 'completed' });
-    expect(await t.context.stories.recoverInterrupted()).toBe(0);
+    expect(await t.context.storyRenderer.recoverInterrupted()).toBe(0);
     // Each failure is logged with its context: queue, job, row and attempt.
     const failures = lines.filter((line) => line.storyId === doomed && line.level === 50);
     expect(failures.map((line) => line.attempt)).toEqual([1, 2, 3]);

@@ -15,12 +15,12 @@ import type { MailService } from '../modules/mail/service.ts';
 import { startNotificationWorkers } from '../modules/notifications/jobs.ts';
 import type { NotificationService } from '../modules/notifications/service.ts';
 import type { MediaService } from '../modules/media/service.ts';
-import type { MemeService } from '../modules/memes/service.ts';
+import type { MemeStages } from '../modules/memes/meme-stages.ts';
 import { startPublishingWorkers, type PublishingWorkerDeps } from '../modules/publishing/jobs.ts';
 import { createPullUrls } from '../modules/publishing/pull-urls.ts';
 import type { Config } from '../config.ts';
 import { startStoryWorkers } from '../modules/stories/jobs.ts';
-import type { StoryService } from '../modules/stories/service.ts';
+import type { StoryRenderer } from '../modules/stories/renderer.ts';
 import { startMemeWorkers } from '../modules/memes/jobs.ts';
 import { startUploadWorkers } from '../modules/uploads/jobs.ts';
 import { defineQueue } from './queue.ts';
@@ -51,8 +51,8 @@ export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurren
   notifications: NotificationService;
   dataExports: DataExportService;
   media: MediaService;
-  memes: MemeService;
-  stories: StoryService;
+  memeStages: MemeStages;
+  storyRenderer: StoryRenderer;
   analyticsSync: AnalyticsSync;
 }
 
@@ -71,8 +71,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
   });
   await startAccountWorkers(boss, deps.tokens, { logger });
   // Meme analyses: download + analysis, then the compilation (also re-run by recompiles).
-  await startMemeWorkers(boss, deps.memes, { logger });
-  await startStoryWorkers(boss, deps.stories, {
+  await startMemeWorkers(boss, deps.memeStages, { logger });
+  await startStoryWorkers(boss, deps.storyRenderer, {
     concurrency: deps.config.stories.renderConcurrency,
     logger,
   });

@@ -234,6 +234,35 @@ export function lastPacketEndSeconds(csv: string, startTimeSeconds: number): num
 }
 
 /**
+ * ffprobe's packet lines (`-of csv=p=0`) of the probed file for `selection` (streams, intervals,
+ * entries); a file ffprobe cannot read that way is not a video.
+ */
+async function readPackets(
+  ffprobePath: string,
+  filePath: string,
+  probe: ProbedVideo,
+  selection: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  try {
+    const { stdout } = await runMediaTool(
+      ffprobePath,
+      [
+        ...['-v', 'error', ...selection, '-of', 'csv=p=0'],
+        ...mediaInputArgs(filePath, allowedDemuxerOf(probe.container)),
+      ],
+      { signal, maxStderrBytes: 4096 },
+    );
+    return stdout;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new MediaProbeError('not_a_video', 'ffprobe could not read the packets', {
+      cause: error,
+    });
+  }
+}
+
+/**
  * A header can claim any duration (100 hours in a 2 s file) and a truncated file keeps claiming
  * its full length: both would then be sized, seeked and rendered by a number that is not there.
  * Reads the packets of the claimed last seconds and refuses the file when they end elsewhere.
@@ -249,23 +278,16 @@ async function assertDurationMatchesPackets(
   const startTime = probe.startTimeSeconds ?? 0;
   // ffprobe's read_intervals are absolute timestamps, hence the start time.
   const from = startTime + Math.max(0, probe.durationSeconds - DURATION_CHECK_WINDOW_SECONDS);
-  let stdout: string;
-  try {
-    ({ stdout } = await runMediaTool(
-      ffprobePath,
-      [
-        ...['-v', 'error', '-read_intervals', `${from.toFixed(6)}%`],
-        ...['-show_entries', 'packet=pts_time,dts_time,duration_time', '-of', 'csv=p=0'],
-        ...mediaInputArgs(filePath, allowedDemuxerOf(probe.container)),
-      ],
-      { signal, maxStderrBytes: 4096 },
-    ));
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new MediaProbeError('not_a_video', 'ffprobe could not read the packets', {
-      cause: error,
-    });
-  }
+  const stdout = await readPackets(
+    ffprobePath,
+    filePath,
+    probe,
+    [
+      ...['-read_intervals', `${from.toFixed(6)}%`],
+      ...['-show_entries', 'packet=pts_time,dts_time,duration_time'],
+    ],
+    signal,
+  );
   const end = lastPacketEndSeconds(stdout, startTime);
   const tolerance = durationTolerance(probe.durationSeconds);
   if (end === null || Math.abs(end - probe.durationSeconds) > tolerance) {
@@ -355,23 +377,16 @@ async function assertPacketsCoverDuration(
       return `${from.toFixed(6)}%${(from + MAX_PACKET_GAP_SECONDS).toFixed(6)}`;
     })
     .join(',');
-  let stdout: string;
-  try {
-    ({ stdout } = await runMediaTool(
-      ffprobePath,
-      [
-        ...['-v', 'error', '-select_streams', 'V:0', '-read_intervals', intervals],
-        ...['-show_entries', 'packet=pts_time,dts_time', '-of', 'csv=p=0'],
-        ...mediaInputArgs(filePath, allowedDemuxerOf(probe.container)),
-      ],
-      { signal, maxStderrBytes: 4096 },
-    ));
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new MediaProbeError('not_a_video', 'ffprobe could not read the packets', {
-      cause: error,
-    });
-  }
+  const stdout = await readPackets(
+    ffprobePath,
+    filePath,
+    probe,
+    [
+      ...['-select_streams', 'V:0', '-read_intervals', intervals],
+      ...['-show_entries', 'packet=pts_time,dts_time'],
+    ],
+    signal,
+  );
   const uncovered = firstUncoveredSample(stdout, samples);
   if (uncovered !== null) {
     throw new MediaProbeError(

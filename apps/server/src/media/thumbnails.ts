@@ -144,73 +144,68 @@ export interface FrameRequest {
   outputJpegPath: string;
 }
 
-/**
- * ffmpeg arguments writing one frame per request in a single run: one seeking input and one
- * JPEG output each, every frame's timestamp printed beside it (pure).
- */
-export function buildBatchFrameGrabArgs(params: {
+/** What both frame-grab argument builders take: the frames wanted, their width and JPEG quality. */
+export interface FrameGrabParams {
   inputPath: string;
   requests: readonly FrameRequest[];
   width: number;
   quality: number;
   demuxer?: AllowedDemuxer | null;
-}): string[] {
+}
+
+/**
+ * ffmpeg arguments writing one frame per request in a single run: one seeking input and one
+ * JPEG output each, every frame's timestamp printed beside it (pure).
+ */
+export function buildBatchFrameGrabArgs(params: FrameGrabParams): string[] {
   const { inputPath, requests, width, quality, demuxer } = params;
   const inputs = requests.flatMap((request) => [
     ...(request.atSeconds > 0 ? ['-ss', Math.max(0, request.atSeconds).toFixed(6)] : []),
     ...mediaInputArgs(inputPath, demuxer),
   ]);
-  const chains = requests.map(
-    (request, i) =>
-      `[${i}:v:0]scale=iw*sar:ih,setsar=1,scale=${width}:-2,` +
-      'metadata=mode=add:key=cadence.frame:value=1,' +
-      `metadata=mode=print:file=${escapeFilterPath(timestampsPathOf(request.outputJpegPath))}[v${i}]`,
-  );
-  const outputs = requests.flatMap((request, i) => [
-    ...['-map', `[v${i}]`, '-frames:v', '1', '-q:v', String(quality), '-update', '1'],
-    request.outputJpegPath,
-  ]);
+  const chains = requests.map((request, i) => `[${i}:v:0]${frameChainTail(request, i, width)}`);
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'],
     ...inputs,
     ...['-filter_complex', chains.join(';')],
-    ...outputs,
+    ...frameOutputs(requests, quality),
   ];
 }
 
 const timestampsPathOf = (outputJpegPath: string) => `${outputJpegPath}.frame.txt`;
+
+/** The end of request `index`'s filter chain: square pixels, `width` wide, its timestamp printed. */
+const frameChainTail = (request: FrameRequest, index: number, width: number) =>
+  `scale=iw*sar:ih,setsar=1,scale=${width}:-2,` +
+  'metadata=mode=add:key=cadence.frame:value=1,' +
+  `metadata=mode=print:file=${escapeFilterPath(timestampsPathOf(request.outputJpegPath))}[v${index}]`;
+
+/** One JPEG output per request, from its chain's label. */
+const frameOutputs = (requests: readonly FrameRequest[], quality: number) =>
+  requests.flatMap((request, index) => [
+    ...['-map', `[v${index}]`, '-frames:v', '1', '-q:v', String(quality), '-update', '1'],
+    request.outputJpegPath,
+  ]);
 
 /**
  * ffmpeg arguments writing one frame per request from a single decode of the file from its start,
  * no seeking: each branch keeps the first frame at or after its position (pure). What the batch's
  * seeks missed costs one decode up to the last position, however many frames.
  */
-export function buildSequentialFrameGrabArgs(params: {
-  inputPath: string;
-  requests: readonly FrameRequest[];
-  width: number;
-  quality: number;
-  demuxer?: AllowedDemuxer | null;
-}): string[] {
+export function buildSequentialFrameGrabArgs(params: FrameGrabParams): string[] {
   const { inputPath, requests, width, quality, demuxer } = params;
   const labels = requests.map((_, i) => `[s${i}]`).join('');
   const chains = requests.map(
     (request, i) =>
       // The second trim keeps one frame and then ends the branch: nothing more is scaled.
       `[s${i}]trim=start=${Math.max(0, request.atSeconds).toFixed(6)},trim=end_frame=1,` +
-      `scale=iw*sar:ih,setsar=1,scale=${width}:-2,` +
-      'metadata=mode=add:key=cadence.frame:value=1,' +
-      `metadata=mode=print:file=${escapeFilterPath(timestampsPathOf(request.outputJpegPath))}[v${i}]`,
+      frameChainTail(request, i, width),
   );
-  const outputs = requests.flatMap((request, i) => [
-    ...['-map', `[v${i}]`, '-frames:v', '1', '-q:v', String(quality), '-update', '1'],
-    request.outputJpegPath,
-  ]);
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'],
     ...mediaInputArgs(inputPath, demuxer),
     ...['-filter_complex', [`[0:v:0]split=${requests.length}${labels}`, ...chains].join(';')],
-    ...outputs,
+    ...frameOutputs(requests, quality),
   ];
 }
 

@@ -134,3 +134,34 @@ export type AuthSession = z.infer<typeof authSessionSchema>;
 export const currentSessionSchema = z
   .object({ session: authSessionSchema.pick({ id: true }) })
   .nullable();
+
+/*
+ * Replies of the better-auth endpoints, as the server forwards them (session tokens removed).
+ * better-auth writes them, so they are described loosely: the fields Cadence relies on, and
+ * whatever else better-auth adds passes. They document /api/openapi.json and the web app parses
+ * with them; the auth tests check real replies against them.
+ */
+
+/** The signed-in person, as better-auth answers it (sign-up, sign-in, change-password, get-session). */
+export const authUserSchema = z.looseObject({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  emailVerified: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** POST /api/auth/sign-up/email, sign-in/email, change-password: the person now signed in. */
+export const authUserReplySchema = z.looseObject({ user: authUserSchema });
+
+/** GET /api/auth/get-session, described in full (the web reads only the session id). */
+export const sessionReplySchema = z
+  .object({ session: authSessionSchema, user: authUserSchema })
+  .nullable();
+
+/** POST /api/auth/sign-out. */
+export const signOutReplySchema = z.object({ success: z.boolean() });
+
+/** update-user, request-password-reset (the same answer for any address), reset-password, revoke-*. */
+export const authStatusReplySchema = z.looseObject({ status: z.boolean() });

@@ -237,8 +237,6 @@ export function createMediaService(deps: MediaServiceDeps) {
   }
 
   return {
-    toMedia,
-
     /**
      * Holds `declaredBytes` of the user's quota for a new upload (its Upload-Length) until it
      * becomes media, is refused or terminated, or expires; QuotaExceededError when it does not fit
@@ -383,6 +381,12 @@ export function createMediaService(deps: MediaServiceDeps) {
 
     /** The rows (with probe data) of the given ids that this user owns. */
     findMany: (userId: string, ids: readonly string[]) => repository.findManyForUser(userId, ids),
+
+    /** What the API shows of the given ids this user owns, by id (a render's or a compilation's result). */
+    async viewsById(userId: string, ids: readonly string[]): Promise<Map<string, Media>> {
+      const rows = await repository.findManyForUser(userId, ids);
+      return new Map(rows.map((row) => [row.id, toMedia(row)]));
+    },
     getRow: requireOwned,
 
     async remove(userId: string, id: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { LeasedWorkColumns } from '../../db/lease.ts';
 import type { MemeFailReason, MemeLayout, MemeStatus } from '@cadence/shared/schemas/meme';
 
 /** One extract as stored (jsonb): the API shape minus URLs, plus where its thumbnail is. */
@@ -13,7 +14,8 @@ export interface StoredExtract {
   thumbnailKey: string | null;
 }
 
-export interface MemeAnalysisTable {
+/** An analysis; its running stage's lease and unfinished runs come with LeasedWorkColumns. */
+export interface MemeAnalysisTable extends LeasedWorkColumns {
   id: string;
   user_id: string;
   status: Generated<MemeStatus>;
@@ -30,11 +32,6 @@ export interface MemeAnalysisTable {
   extracts: ColumnType<StoredExtract[] | null, string | null, string | null>;
   result_media_id: string | null;
   fail_reason: MemeFailReason | null;
-  /** The running stage's lease (db/lease.ts, migration 0012). */
-  lease_owner: string | null;
-  lease_until: Date | null;
-  /** Runs started in a row that never finished (migration 0011). */
-  unfinished_runs: Generated<number>;
   created_at: Generated<Date>;
   finished_at: Date | null;
 }

@@ -1,8 +1,9 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { MEDIA_JOB_LEASE } from '../../db/lease.ts';
 import { defineQueue } from '../../jobs/queue.ts';
-import type { MemeService } from './service.ts';
+import type { MemeStages } from './meme-stages.ts';
 
 /** Job payloads, versioned contracts: add a v2 rather than changing v1 once deployed. */
 const payloadSchema = z.object({ v: z.literal(1), analysisId: z.string().min(1) });
@@ -10,13 +11,14 @@ const payloadSchema = z.object({ v: z.literal(1), analysisId: z.string().min(1) 
 // A download + analysis of a 3-hour video, or a one-minute compilation, ends well within three
 // hours even on slow machines. A job still active after that belonged to a dead worker and is
 // retried (the lease makes that safe). Stage failures are recorded on the row, not thrown, so
-// retries only ever cover crashes; they wait out LEASE_MS so the retry can take the row.
+// retries only ever cover crashes; they wait out the stage's lease (MEDIA_JOB_LEASE) so the retry
+// can take the row.
 const memeQueue = (name: string) =>
   defineQueue({
     name,
     payload: payloadSchema,
     expireInSeconds: 3 * 60 * 60,
-    retryDelaySeconds: 65,
+    retryDelaySeconds: MEDIA_JOB_LEASE.ms / 1000 + 5,
     describe: (payload) => ({ analysisId: payload.analysisId }),
   });
 
@@ -48,7 +50,7 @@ export const enqueueMemeCompilation = (
  */
 export async function startMemeWorkers(
   boss: PgBoss,
-  memes: MemeService,
+  memes: MemeStages,
   options: { logger: Logger },
 ): Promise<void> {
   await memeAnalyseQueue.work(boss, options.logger, {

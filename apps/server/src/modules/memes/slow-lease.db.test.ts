@@ -9,9 +9,8 @@ import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/ap
 import { createTempDir, makeVideo } from '../../test-support/media-fixtures.ts';
 import { tusUpload } from '../../test-support/tus-upload.ts';
 import type { MediaService } from '../media/service.ts';
-import { createUserRepository } from '../users/repository.ts';
 import { createMemeRepository, type MemeRepository } from './repository.ts';
-import { createMemeService } from './service.ts';
+import { createMemeStages } from './meme-stages.ts';
 import { mediaAfter, slowRenewals } from '../../test-support/slow-renewals.ts';
 
 let t: TestApp;
@@ -34,11 +33,10 @@ function stageWorker(
   queued: string[],
   media: MediaService = t.context.media,
 ) {
-  return createMemeService({
+  return createMemeStages({
     repository,
     media,
     storage: t.context.storage,
-    users: createUserRepository(t.context.database.db),
     enqueueAnalysis: async (id) => {
       queued.push(`analyse:${id}`);
     },

@@ -1,7 +1,9 @@
 import type { Generated } from 'kysely';
+import type { LeasedWorkColumns } from '../../db/lease.ts';
 import type { StoryFailReason, StoryStatus } from '@cadence/shared/schemas/story';
 
-export interface StoryTable {
+/** A story; its render's lease and unfinished runs (db/lease.ts) come with LeasedWorkColumns. */
+export interface StoryTable extends LeasedWorkColumns {
   id: string;
   user_id: string;
   status: Generated<StoryStatus>;
@@ -12,11 +14,6 @@ export interface StoryTable {
   result_media_id: string | null;
   fail_reason: StoryFailReason | null;
   position: Generated<number>;
-  /** The render's lease (db/lease.ts, migration 0012). */
-  lease_owner: string | null;
-  lease_until: Date | null;
-  /** Runs started in a row that never finished (migration 0011). */
-  unfinished_runs: Generated<number>;
   created_at: Generated<Date>;
   finished_at: Date | null;
 }

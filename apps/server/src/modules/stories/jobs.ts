@@ -1,20 +1,22 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { MEDIA_JOB_LEASE } from '../../db/lease.ts';
 import { defineQueue } from '../../jobs/queue.ts';
-import type { StoryService } from './service.ts';
+import type { StoryRenderer } from './renderer.ts';
 
 /** Job payload, a versioned contract: add a v2 rather than changing v1 once deployed. */
 const renderPayloadSchema = z.object({ v: z.literal(1), storyId: z.string().min(1) });
 
 // A story lasts at most 600 s; even slow machines render that well within three hours. A job
 // still active after that belonged to a dead worker and is retried (the claim makes it safe).
-// Retries wait out LEASE_MS, so the retry can take a row its failed attempt left claimed.
+// Retries wait out the render's lease (MEDIA_JOB_LEASE), so the retry can take a row its failed
+// attempt left claimed.
 export const storyRenderQueue = defineQueue({
   name: 'stories.render',
   payload: renderPayloadSchema,
   expireInSeconds: 3 * 60 * 60,
-  retryDelaySeconds: 65,
+  retryDelaySeconds: MEDIA_JOB_LEASE.ms / 1000 + 5,
   describe: (payload) => ({ storyId: payload.storyId }),
 });
 export const STORY_RENDER_QUEUE = storyRenderQueue.name;
@@ -35,7 +37,7 @@ export function enqueueStoryRender(
 /** Registers `concurrency` render slots in this process, then re-queues interrupted renders. */
 export async function startStoryWorkers(
   boss: PgBoss,
-  stories: StoryService,
+  stories: StoryRenderer,
   options: { concurrency: number; logger: Logger },
 ): Promise<void> {
   await storyRenderQueue.work(boss, options.logger, {

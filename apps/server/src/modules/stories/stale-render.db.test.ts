@@ -12,7 +12,7 @@ import { tusUpload } from '../../test-support/tus-upload.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import type { MediaService } from '../media/service.ts';
 import { createStoryRepository, type StoryRepository } from './repository.ts';
-import { createStoryService } from './service.ts';
+import { createStoryRenderer } from './renderer.ts';
 import { mediaAfter, slowRenewals } from '../../test-support/slow-renewals.ts';
 
 let t: TestApp;
@@ -34,10 +34,9 @@ function renderWorker(
   media: MediaService = t.context.media,
   { leaseMs = 60_000, enqueue = (_storyId: string): Promise<void> => Promise.resolve() } = {},
 ) {
-  return createStoryService({
+  return createStoryRenderer({
     repository,
     media,
-    users: t.context.users,
     enqueue,
     ffmpegPath: t.config.media.ffmpegPath,
     logger: pino({ level: 'silent' }),

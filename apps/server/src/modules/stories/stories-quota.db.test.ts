@@ -65,7 +65,7 @@ async function renderOne(cookie: string, top: string, bottom: string): Promise<S
   });
   expect(created.statusCode, created.body).toBe(201);
   const [story] = created.json<{ stories: Story[] }>().stories;
-  await t.context.stories.render(story!.id);
+  await t.context.storyRenderer.render(story!.id);
   const list = await t.app.inject({ url: '/api/stories', headers: { cookie } });
   return list.json<{ stories: Story[] }>().stories.find((row) => row.id === story!.id)!;
 }
