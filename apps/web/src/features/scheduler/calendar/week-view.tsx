@@ -104,7 +104,11 @@ function WeekGrid({
     <div
       ref={scroller}
       data-testid="week-scroller"
-      className="relative max-h-[calc(100vh-9rem)] min-h-[32rem] overflow-y-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+      // A scroll box is reached from the keyboard even in a week with nothing to focus (all past).
+      tabIndex={0}
+      role="region"
+      aria-label={context.t('calendar.week.hours')}
+      className="relative max-h-[calc(100vh-9rem)] min-h-[32rem] overflow-y-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500"
     >
       <div
         data-week-header
