@@ -39,19 +39,21 @@ export const MonthView = memo(function MonthView({
           </div>
         ))}
       </div>
-      {weeks.map((week) => (
-        <div key={week[0]?.date} className="grid grid-cols-7">
-          {week.map((day) =>
+      {weeks.map((week, row) => (
+        // Rows and cells keyed by place, not date: another month reuses the grid's elements and
+        // only rewrites what changed, instead of tearing down and building 42 cells again.
+        <div key={row} className="grid grid-cols-7">
+          {week.map((day, column) =>
             compact ? (
               <CompactDay
-                key={day.date}
+                key={column}
                 day={day}
                 context={context}
                 selected={day.date === selectedDay}
                 onSelect={onSelectDay}
               />
             ) : (
-              <FullDay key={day.date} day={day} context={context} onSelect={onSelectDay} />
+              <FullDay key={column} day={day} context={context} onSelect={onSelectDay} />
             ),
           )}
         </div>

@@ -1,5 +1,5 @@
 import type { CalendarPost } from '@cadence/shared/schemas/planning';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import { VideoIcon } from '../components/icons.tsx';
 import { statusDotTones, statusLabelKeys, statusTones } from '../components/status-badge.tsx';
@@ -50,6 +50,7 @@ const ChipFace = memo(function ChipFace({ post, format, t, wide = false }: FaceP
             alt=""
             className="h-full w-full object-cover"
             loading="lazy"
+            decoding="async"
           />
         ) : (
           <VideoIcon className="m-auto h-3 w-3 text-slate-400" />
@@ -94,7 +95,8 @@ function chipLabel(post: CalendarPost, { format, t }: ChipContext): string {
 }
 
 function MovableChip({ post, context, place, wide = false }: ChipProps) {
-  const label = chipLabel(post, context);
+  // dnd-kit re-renders each draggable whenever a drop target registers: the words are kept.
+  const label = useMemo(() => chipLabel(post, context), [post, context]);
   const { attributes, listeners, setNodeRef, isDragging } = usePostDraggable(post, place, true);
   return (
     <button
@@ -114,7 +116,7 @@ function MovableChip({ post, context, place, wide = false }: ChipProps) {
 }
 
 function LockedChip({ post, context, place, wide = false }: ChipProps) {
-  const label = chipLabel(post, context);
+  const label = useMemo(() => chipLabel(post, context), [post, context]);
   const { setNodeRef } = useLockedDroppable(post.id, place, label);
   return (
     <div
