@@ -312,3 +312,71 @@ for (const language of ['fr', 'en'] as const) {
     });
   });
 }
+
+describe('the week opens at working hours; a link finds its post; the tabs fit a phone (fr)', () => {
+  it('scrolls the week to 08:00, or to an earlier post', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 800 }, timezoneId: timeZone });
+    const user = await signUp(page);
+    await seedCalendar(server(), database, user.email, [
+      { account: 'lea.matin', dueAt: at(day(5), '06:15'), title: 'Tôt' },
+      { account: 'lea.matin', dueAt: at(day(20), '15:00'), title: "L'après-midi" },
+    ]);
+    /** Which hour row sits right under the sticky day headers. */
+    const topHour = () =>
+      page.evaluate(`(() => {
+        const box = document.querySelector('[data-testid="week-scroller"]');
+        const header = box.querySelector('[data-week-header]');
+        const row = [...box.querySelectorAll('[data-hour-row]')].find(
+          (candidate) => candidate.offsetTop - header.offsetHeight >= box.scrollTop - 1,
+        );
+        return Number(row.dataset.hourRow);
+      })()`);
+    await openCalendar(page, `/scheduler/calendar?view=week&date=${day(20)}`);
+    await expect.poll(topHour).toBe(8);
+    await openCalendar(page, `/scheduler/calendar?view=week&date=${day(5)}`);
+    await expect.poll(topHour).toBe(6);
+    await hourSlot(page, day(5), 6).getByText('06:15').waitFor();
+  });
+
+  it("opens a notification's post beyond the history's first page, its first action focused", async () => {
+    const page = await openPage({ viewport: { width: 390, height: 844 }, timezoneId: timeZone });
+    const user = await signUp(page);
+    // 25 published posts, each later than the failed one: it is on the history's second page.
+    const [failed] = await seedCalendar(server(), database, user.email, [
+      { account: 'lea.histoire', dueAt: at(addDaysToDate(today, -40), '10:00'), status: 'failed' },
+      ...Array.from({ length: 25 }, (_, index) => ({
+        account: 'lea.histoire',
+        dueAt: at(addDaysToDate(today, -30 + index), '10:00'),
+        status: 'completed' as const,
+        title: `Publiée ${index}`,
+      })),
+    ]);
+    await page.goto(`/scheduler/history?post=${failed}`);
+    const requested = page.getByTestId('requested-post');
+    await requested
+      .getByRole('heading', { name: 'La publication de votre notification' })
+      .waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(
+          `document.activeElement?.closest('[data-testid="requested-post"] [data-post-id="${failed}"]') !== null`,
+        ),
+      )
+      .toBe(true);
+    await expect(
+      page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null'),
+    ).resolves.toMatch(/^Réessayer la publication/);
+    // Shown once: the list's first page does not hold it.
+    await expect(page.locator(`[data-post-id="${failed}"]`).count()).resolves.toBe(1);
+    await page.waitForURL((url) => url.pathname === '/scheduler/history' && url.search === '');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The view tabs, each on one line at 390 px ('File d'attente' wrapped before).
+    const tabs = page.getByRole('navigation', { name: 'Vues du programmateur' }).getByRole('link');
+    const boxes = await Promise.all((await tabs.all()).map((tab) => tab.boundingBox()));
+    expect(boxes).toHaveLength(3);
+    for (const box of boxes) expect(box?.height ?? 99).toBeLessThanOrEqual(36);
+    expect(new Set(boxes.map((box) => Math.round(box?.y ?? -1))).size).toBe(1);
+    await noOverflow(page);
+  });
+});

@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
 import {
   addAccount,
+  chooseAccount,
   connectThroughSandbox,
   logIn,
   signUp,
   type TestUser,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
+import { listPosts, uploadVideo } from './support/posts.ts';
 import { repoRoot, runAdmin } from './support/server.ts';
 import { useBrowserSuite, type PageOptions } from './support/suite.ts';
 
@@ -274,9 +276,7 @@ describe('planning in the schedule form', () => {
     await dialog.waitFor({ state: 'detached' });
     const left = (await (await page.request.get('/api/drafts')).json()) as { drafts: unknown[] };
     expect(left.drafts).toEqual([]);
-    const { posts } = (await (await page.request.get('/api/posts')).json()) as {
-      posts: { title: string; dueAt: string; randomized: boolean }[];
-    };
+    const posts = await listPosts(page);
     const planned = captions.map((caption) => posts.find((post) => post.title === caption));
     // Randomized, the three may swap order within their hours: whichever comes third moves.
     expect(planned.map((post) => post && parisDay(post.dueAt)).sort()).toEqual([
@@ -422,11 +422,66 @@ describe('planning in the schedule form', () => {
         return left.drafts.length;
       })
       .toBe(0);
-    const { posts } = (await (await page.request.get('/api/posts')).json()) as {
-      posts: { title: string; dueAt: string; status: string }[];
-    };
+    const posts = await listPosts(page);
     const queued = posts.find((post) => post.title === 'In the queue');
     expect(queued).toMatchObject({ status: 'pending' });
     expect(Date.parse(queued!.dueAt)).toBe(Date.parse(nextFree));
+  });
+
+  it('deletes drafts from the drafts panel, the others stay (French at 390 px, then English at 1280 px)', async () => {
+    const page = await signedIn({ viewport: { width: 390, height: 844 } });
+    const mediaId = await uploadVideo(page, clips[1]!);
+    for (const title of ['À garder', 'À supprimer']) {
+      const saved = await page.request.post('/api/drafts', {
+        data: { accountId, mediaIds: [mediaId], posts: [{ mediaId, title }] },
+      });
+      expect(saved.status()).toBe(201);
+    }
+    const draftTitles = async () => {
+      const { drafts } = (await (await page.request.get('/api/drafts')).json()) as {
+        drafts: { videos: { title: string }[] }[];
+      };
+      return drafts.map((draft) => draft.videos[0]?.title).sort();
+    };
+    /** The person's language, on the server (applied at sign-in) and in this browser. */
+    const speak = async (language: 'fr' | 'en') => {
+      await page.request.patch('/api/me', { data: { preferredLanguage: language } });
+      await page.evaluate(`localStorage.setItem('cadence.language', '${language}')`);
+      await page.goto('/scheduler');
+    };
+
+    await speak('fr');
+    await page.getByRole('button', { name: 'Nouvelle programmation' }).first().click();
+    let dialog = form(page);
+    let drafts = dialog.getByTestId('drafts-panel');
+    await drafts.getByText('Brouillons (2)').click();
+    await drafts.getByRole('button', { name: 'Supprimer le brouillon « À supprimer »' }).click();
+    await drafts.getByText('Brouillons (1)').waitFor();
+    await expect(
+      drafts.getByRole('button', { name: /^Supprimer le brouillon/ }).count(),
+    ).resolves.toBe(1);
+    await drafts.getByRole('button', { name: 'Ouvrir le brouillon « À garder »' }).waitFor();
+    expect(await draftTitles()).toEqual(['À garder']);
+    // 'Ajouter à la file' says what happens to full days: it has no over-cap choice.
+    await chooseAccount(dialog.getByLabel('Compte TikTok'), tiktokName);
+    await dialog.getByRole('radio', { name: 'Ajouter à la file' }).check();
+    await dialog
+      .getByTestId('queue-cap-note')
+      .getByText(/^Les jours où le compte a déjà 2 publications .* sont sautés/)
+      .waitFor();
+    await expectAxeClean(page);
+    await expectNoHorizontalOverflow(page);
+
+    await page.setViewportSize({ width: 1280, height: 844 });
+    await speak('en');
+    await page.getByRole('button', { name: 'New schedule' }).first().click();
+    dialog = form(page);
+    drafts = dialog.getByTestId('drafts-panel');
+    await drafts.getByText('Drafts (1)').click();
+    await drafts.getByRole('button', { name: "Delete the draft 'À garder'" }).click();
+    // The last one gone, the panel goes too.
+    await drafts.waitFor({ state: 'detached' });
+    expect(await draftTitles()).toEqual([]);
+    await expectAxeClean(page);
   });
 });

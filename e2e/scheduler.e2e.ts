@@ -11,6 +11,7 @@ import {
   type TestUser,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
+import { listPosts } from './support/posts.ts';
 import { useBrowserSuite, type PageOptions } from './support/suite.ts';
 
 // NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse one post. The
@@ -256,10 +257,7 @@ describe('scheduler screen', () => {
     await status(first, 'Publiée');
     await status(second, 'Publiée');
     // A link to the post when TikTok gives a public id (private 'Moi uniquement' posts have none).
-    const listed = await page.request.get('/api/posts');
-    const { posts } = (await listed.json()) as {
-      posts: { title: string; tiktokPostUrl: string | null }[];
-    };
+    const posts = await listPosts(page);
     const published = posts.find((candidate) => candidate.title === 'Premier essai #cadence');
     await expect(first.getByRole('link', { name: 'Voir sur TikTok' }).count()).resolves.toBe(
       published?.tiktokPostUrl ? 1 : 0,

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { scheduleBody } from '../../apps/server/src/test-support/schedule-body.ts';
 import { tusUpload } from '../../apps/server/src/test-support/tus-upload.ts';
-import type { CreateScheduleInput } from '@cadence/shared/schemas/schedule';
+import { MAX_PAGE_SIZE, postPageSchema } from '@cadence/shared/schemas/planning';
+import type { CreateScheduleInput, Post } from '@cadence/shared/schemas/schedule';
 
 /** Uploads a video through the tus API with the page's session, as the scheduler's form does. */
 export async function uploadVideo(page: Page, file: string): Promise<string> {
@@ -43,4 +44,24 @@ export async function schedulePosts(
   if (response.status() !== 201) {
     throw new Error(`schedule failed: ${response.status()} ${await response.text()}`);
   }
+}
+
+/** Every post of the page's user, read as the app does: the queue's pages, then the history's. */
+export async function listPosts(page: Page): Promise<Post[]> {
+  const posts: Post[] = [];
+  for (const list of ['queue', 'history'] as const) {
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ limit: String(MAX_PAGE_SIZE) });
+      if (cursor !== null) query.set('cursor', cursor);
+      const response = await page.request.get(`/api/posts/${list}?${query.toString()}`);
+      if (response.status() !== 200) {
+        throw new Error(`list failed: ${response.status()} ${await response.text()}`);
+      }
+      const next = postPageSchema.parse(await response.json());
+      posts.push(...next.posts);
+      cursor = next.nextCursor;
+    } while (cursor !== null);
+  }
+  return posts;
 }

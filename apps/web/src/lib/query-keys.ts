@@ -31,6 +31,8 @@ export const queryKeys = {
     today: (date: string, timeZone: string) => ['posts', 'today', date, timeZone],
   },
   postPages: (list: 'queue' | 'history', filters: object) => ['posts', list, filters],
+  /** One post (a notification's link): under `posts`, so every post change refreshes it. */
+  post: (id: string) => ['posts', 'one', id],
   media: (id: string) => ['media', id],
   memes: {
     all: ['memes'],

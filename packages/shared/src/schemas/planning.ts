@@ -291,6 +291,11 @@ export const postingSlotsSchema = z.object({
   slots: z.array(z.object({ weekday: z.int(), time: z.string() })),
   /** The next free slot times (UTC, ISO 8601), up to 10: where 'Add to queue' would put videos. */
   nextFree: z.array(z.iso.datetime()),
+  /**
+   * The account's estimated daily cap: a slot on a day already holding this many posts is not
+   * free ('Add to queue' always skips such days; the form's over-cap choice is for dated plans).
+   */
+  dailyCap: z.int(),
 });
 export type PostingSlots = z.infer<typeof postingSlotsSchema>;
 

@@ -1,6 +1,11 @@
 import type { CreatorInfo } from '@cadence/shared/schemas/account';
 import type { SchedulePreview } from '@cadence/shared/schemas/planning';
-import { addDaysToDate, localDateOf, zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
+import {
+  addDaysToDate,
+  localDateOf,
+  localTimeOf,
+  zonedDateTimeToUtc,
+} from '@cadence/shared/schedule/planner';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedPosts } from '../../test-support/seed-posts.ts';
 import {
@@ -50,6 +55,49 @@ const hourly = (date: string) => ({
     startDate: date,
     randomizeTime: false,
   },
+});
+
+// Europe/Paris falls back on 2099-10-25 (03:00 CEST → 02:00 CET): the plan's hours are exact
+// durations (02:30 happens twice), its days keep the wall-clock time; preview and schedule agree
+// and the posts keep the zone they were planned in.
+describe('a spaced plan across a DST change', () => {
+  const spacedFrom = (startDate: string, startTime: string, unit: 'hours' | 'days') => ({
+    ...hourly(startDate),
+    mediaIds: videos.slice(0, 3),
+    spacedInterval: { ...hourly(startDate).spacedInterval, startTime, unit },
+  });
+
+  it.each([
+    {
+      unit: 'hours' as const,
+      start: ['2099-10-25', '01:30'] as const,
+      // 01:30 CEST, 02:30 CEST, 02:30 CET (the second time), each one hour apart.
+      dueAt: ['2099-10-24T23:30:00.000Z', '2099-10-25T00:30:00.000Z', '2099-10-25T01:30:00.000Z'],
+      wall: ['01:30', '02:30', '02:30'],
+    },
+    {
+      unit: 'days' as const,
+      start: ['2099-10-24', '09:00'] as const,
+      // 09:00 every day: 07:00 UTC in summer time, 08:00 UTC once the clocks went back.
+      dueAt: ['2099-10-24T07:00:00.000Z', '2099-10-25T08:00:00.000Z', '2099-10-26T08:00:00.000Z'],
+      wall: ['09:00', '09:00', '09:00'],
+    },
+  ])('every 1 $unit: preview, posts and their zone', async ({ unit, start, dueAt, wall }) => {
+    const body = spacedFrom(start[0], start[1], unit);
+    const response = await api(kit.t, alice.cookie, 'POST', '/api/schedules/preview', body);
+    expect(response.statusCode, response.body).toBe(200);
+    const preview = response.json<SchedulePreview>();
+    expect(preview.posts.map((post) => post.dueAt)).toEqual(dueAt);
+    expect(preview.posts.map((post) => localTimeOf(new Date(post.dueAt), zone))).toEqual(wall);
+
+    const created = await createSchedule(kit.t, alice, scheduleBody(account, body.mediaIds, body));
+    expect(created.posts.map((post) => post.dueAt)).toEqual(dueAt);
+    const stored = await api(kit.t, alice.cookie, 'GET', `/api/posts/${created.posts[2]?.id}`);
+    expect(stored.json<{ timeZone: string; dueAt: string }>()).toMatchObject({
+      timeZone: zone,
+      dueAt: dueAt[2],
+    });
+  });
 });
 
 describe('POST /api/schedules/preview', () => {

@@ -261,6 +261,8 @@ describe('cancel, restore and reschedule', () => {
     const [post] = await later(bob, bobAccount, [bobVideo]);
     const id = post?.id ?? '';
     expect((await edit(alice, id, { title: 'mine now' })).statusCode).toBe(404);
+    // The calendar's drag and drop: a PATCH of the time alone.
+    expect((await edit(alice, id, { dueAt: '2099-02-01T10:00:00Z' })).statusCode).toBe(404);
     expect((await action(alice, id, 'cancel')).statusCode).toBe(404);
     await action(bob, id, 'cancel');
     expect((await action(alice, id, 'restore')).statusCode).toBe(404);

@@ -257,6 +257,24 @@ describe('GET /api/posts/calendar', () => {
     expect(cut.truncated).toBe(true);
     // Counts stay complete whatever the limit and the status filter.
     expect(cut.days.reduce((sum, day) => sum + day.total, 0)).toBe(5);
+
+    // Bob asking for Dave's account over the same range sees nothing of Dave's: no post, no count.
+    const snooped = await api(
+      kit.t,
+      bob.cookie,
+      'GET',
+      `/api/posts/calendar?from=2099-03-28T00:00:00Z&to=2099-04-01T00:00:00Z&timeZone=Europe/Paris&accountId=${main}`,
+    );
+    expect(snooped.statusCode, snooped.body).toBe(200);
+    expect(snooped.json<Calendar>()).toMatchObject({ posts: [], days: [] });
+    // Bob's own range holds his post only.
+    const bobs = await api(
+      kit.t,
+      bob.cookie,
+      'GET',
+      '/api/posts/calendar?from=2099-03-28T00:00:00Z&to=2099-04-01T00:00:00Z&timeZone=Europe/Paris',
+    );
+    expect(bobs.json<Calendar>().posts.map((post) => post.accountId)).toEqual([bobAccount]);
   });
 
   it('cuts long captions, bounds the range and refuses unknown zones', async () => {

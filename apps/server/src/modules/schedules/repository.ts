@@ -231,17 +231,6 @@ export function createScheduleRepository(db: Kysely<Database>) {
       });
     },
 
-    /** Newest schedule first, then by due time. */
-    listPostViews(userId: string): Promise<PostViewRow[]> {
-      return postViews()
-        .where('posts.user_id', '=', userId)
-        .orderBy('schedules.created_at', 'desc')
-        .orderBy('posts.schedule_id')
-        .orderBy('posts.due_at', 'asc')
-        .orderBy('posts.id')
-        .execute();
-    },
-
     postViewsByIds(userId: string, ids: readonly string[]): Promise<PostViewRow[]> {
       if (ids.length === 0) return Promise.resolve([]);
       return postViews()

@@ -27,7 +27,6 @@ import { streamPostEvents, type PostStream } from './post-events.ts';
 import type { PostListingService } from './listing-service.ts';
 import type { ScheduleService } from './service.ts';
 
-const postsReply = z.object({ posts: z.array(postSchema) });
 const createReply = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
 
 /**
@@ -58,7 +57,7 @@ export interface ScheduleRoutesOptions {
   eventsSessionCheckMs?: number;
 }
 
-/** POST /api/schedules, GET /api/posts, post actions, and the live stream of post changes. */
+/** POST /api/schedules, the post lists (queue, history, calendar), post actions, and the live stream of post changes. */
 export async function scheduleRoutes(fastify: FastifyInstance, options: ScheduleRoutesOptions) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const preValidation = signedIn(fastify);
@@ -138,12 +137,6 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       },
     },
     async (request) => schedules.preview(userOf(request).id, request.body),
-  );
-
-  app.get(
-    '/api/posts',
-    { preValidation, schema: { tags, response: { 200: postsReply } } },
-    async (request) => ({ posts: await schedules.list(userOf(request).id) }),
   );
 
   app.get(

@@ -358,6 +358,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       timeZone,
       slots: weekly,
       nextFree: nextFree.map((at) => at.toISOString()),
+      dailyCap: dailyPostCap,
     };
   }
 
@@ -563,7 +564,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
     /**
      * 'Add to queue': each video, in order, in the account's next free posting slot (in the
-     * user's zone, else the request's), skipping days at the daily cap.
+     * user's zone, else the request's), skipping days at the daily cap. Always: a slot on a full
+     * day is not free, so the queue takes no over-cap choice (the form says so).
      */
     async addToQueue(
       userId: string,
@@ -622,10 +624,6 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
     async get(userId: string, id: string): Promise<Post> {
       return toPost(await requirePost(userId, id));
-    },
-
-    async list(userId: string): Promise<Post[]> {
-      return (await repository.listPostViews(userId)).map(toPost);
     },
 
     async cancel(userId: string, id: string): Promise<Post> {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { MAX_PAGE_SIZE, postPageSchema } from '@cadence/shared/schemas/planning';
 import type { CreateScheduleInput, Post } from '@cadence/shared/schemas/schedule';
 import type { SandboxState } from '@cadence/tiktok-sandbox';
 import { sql } from 'kysely';
@@ -141,8 +142,19 @@ export async function createSchedule(
   return response.json();
 }
 
+/** Every post of `user`: the queue's pages, then the history's (the API has no unbounded list). */
 export async function listPosts(t: TestApp, user: TestUser): Promise<Post[]> {
-  const response = await api(t, user.cookie, 'GET', '/api/posts');
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ posts: Post[] }>().posts;
+  const posts: Post[] = [];
+  for (const list of ['queue', 'history'] as const) {
+    let cursor: string | null = null;
+    do {
+      const query = `limit=${MAX_PAGE_SIZE}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+      const response = await api(t, user.cookie, 'GET', `/api/posts/${list}?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const page = postPageSchema.parse(response.json());
+      posts.push(...page.posts);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+  }
+  return posts;
 }

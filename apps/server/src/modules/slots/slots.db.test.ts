@@ -54,6 +54,7 @@ describe('posting slots', () => {
       timeZone: zone,
       slots: [],
       nextFree: [],
+      dailyCap: 2,
     });
     const week = [1, 2, 3, 4, 5, 6, 7];
     const set = await api(kit.t, alice.cookie, 'PUT', `/api/accounts/${account}/slots`, {

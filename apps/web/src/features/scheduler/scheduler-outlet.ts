@@ -1,3 +1,4 @@
+import type { Post } from '@cadence/shared/schemas/schedule';
 import { useOutletContext } from 'react-router';
 import type { PostActions } from './components/post-item.tsx';
 
@@ -10,6 +11,8 @@ export interface SchedulerOutletContext {
   actions: PostActions;
   openForm: () => void;
   live: boolean;
+  /** The post a link asked for (`?post=<id>`), read from the server: shown and focused. */
+  requestedPost: Post | null;
 }
 
 export function useSchedulerOutlet(): SchedulerOutletContext {

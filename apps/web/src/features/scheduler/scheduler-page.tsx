@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { useMe } from '../../lib/me.ts';
 import { useAccounts } from '../../lib/accounts.ts';
 import { canScheduleTo } from './schedulable.ts';
+import { usePost } from './api/get-post.ts';
 import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
 import { CancelPostDialog } from './components/cancel-post-dialog.tsx';
 import { EditPostDialog } from './components/edit-post-dialog.tsx';
@@ -55,24 +56,12 @@ export function SchedulerPage() {
   const [confirmingCancel, setConfirmingCancel] = useState<Post | null>(null);
   const [undo, setUndo] = useState<{ id: string; caption: string } | null>(null);
 
+  // Asked of the server, not looked for in the list: the post may be pages down, or in the other list.
+  const requestedPost = usePost(requested.postId);
   useEffect(() => {
-    if (requested.postId === null) return;
-    const postId = requested.postId;
-    // The post's row appears once its list has loaded: shown, and its first action focused.
-    const reveal = () => {
-      const item = document.querySelector(`[data-post-id="${CSS.escape(postId)}"]`);
-      if (!item) return false;
-      item.scrollIntoView({ block: 'center' });
-      item.querySelector<HTMLElement>('button, a')?.focus({ preventScroll: true });
-      return true;
-    };
-    if (reveal()) return;
-    const observer = new MutationObserver(() => {
-      if (reveal()) observer.disconnect();
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  }, [requested.postId]);
+    if (requestedPost.isError)
+      setNotice({ tone: 'error', text: t('scheduler.lists.requestedGone') });
+  }, [requestedPost.isError, t]);
 
   useEffect(() => {
     if (
@@ -129,7 +118,12 @@ export function SchedulerPage() {
   const closeEdit = useCallback(() => setEditing(null), []);
   const closeCancel = useCallback(() => setConfirmingCancel(null), []);
   const expireUndo = useCallback(() => setUndo(null), []);
-  const outlet: SchedulerOutletContext = { actions, openForm, live };
+  const outlet: SchedulerOutletContext = {
+    actions,
+    openForm,
+    live,
+    requestedPost: requestedPost.data ?? null,
+  };
 
   const confirmCancel = (post: Post) =>
     cancel.mutate(post.id, {

@@ -83,14 +83,12 @@ export function CalendarPage() {
     (post: CalendarPost) => post.status === 'pending' && Date.parse(post.dueAt) > Date.now(),
     [],
   );
-  const context: DayContext = {
-    format,
-    byDay,
-    capsByDay,
-    dailyCap: calendar.data?.dailyCap ?? 15,
-    isMovable,
-    onOpen: setOpened,
-  };
+  const dailyCap = calendar.data?.dailyCap ?? 15;
+  // One object per data change: the memoised days and chips re-render only when it changes.
+  const context = useMemo<DayContext>(
+    () => ({ format, t, byDay, capsByDay, dailyCap, isMovable, onOpen: setOpened }),
+    [format, t, byDay, capsByDay, dailyCap, isMovable],
+  );
 
   const go = (next: { view?: CalendarView; date?: string }) => {
     setSelectedDay(null);
@@ -216,7 +214,7 @@ export function CalendarPage() {
           format={format}
           timeZone={timeZone}
           onDrop={drop}
-          renderOverlay={(post) => <ChipPreview post={post} format={format} />}
+          renderOverlay={(post) => <ChipPreview post={post} context={context} />}
         >
           <div data-testid="calendar" data-view={view} data-loaded={!calendar.isPlaceholderData}>
             {view === 'month' ? (

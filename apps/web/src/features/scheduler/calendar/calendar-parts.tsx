@@ -4,22 +4,23 @@ import type { CalendarDay, CalendarPost } from '@cadence/shared/schemas/planning
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PlusIcon } from '../../../components/ui/icons.tsx';
-import type { CalendarFormat } from './calendar-format.ts';
 import { newScheduleHref } from './calendar-grid.ts';
-import { PostChip } from './post-chip.tsx';
+import { PostChip, type ChipContext } from './post-chip.tsx';
 
-export interface DayContext {
-  format: CalendarFormat;
+/**
+ * What every day of a view reads: its posts and caps, formats and words (`t`, passed down rather
+ * than a useTranslation per chip). Built once per data change, so memoised days and chips skip
+ * re-rendering when nothing of theirs changed.
+ */
+export interface DayContext extends ChipContext {
   byDay: ReadonlyMap<string, CalendarPost[]>;
   capsByDay: ReadonlyMap<string, CalendarDay[]>;
   dailyCap: number;
-  isMovable: (post: CalendarPost) => boolean;
-  onOpen: (post: CalendarPost) => void;
 }
 
 /** '12/15' per account of the day: the posts that count towards TikTok's cap, against it. */
 export function DayCaps({ date, context }: { date: string; context: DayContext }) {
-  const { t } = useTranslation();
+  const { t } = context;
   const accounts = context.capsByDay.get(date) ?? [];
   if (accounts.length === 0) return null;
   const cap = context.dailyCap;
@@ -88,7 +89,7 @@ export function DayPostList({
   /** 'Publications du lundi 23 novembre' under a grid; only the date in a list of days. */
   titled?: 'posts' | 'date';
 }) {
-  const { t } = useTranslation();
+  const { t } = context;
   const posts = context.byDay.get(date) ?? [];
   const headingId = `${place}-${date}-heading`;
   return (
@@ -118,14 +119,7 @@ export function DayPostList({
         <ul className="grid gap-1.5 sm:grid-cols-2">
           {posts.map((post) => (
             <li key={post.id}>
-              <PostChip
-                post={post}
-                format={context.format}
-                place={place}
-                movable={context.isMovable(post)}
-                onOpen={context.onOpen}
-                wide
-              />
+              <PostChip post={post} context={context} place={place} wide />
             </li>
           ))}
         </ul>

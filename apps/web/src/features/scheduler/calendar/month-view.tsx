@@ -1,9 +1,9 @@
-import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { Link } from 'react-router';
 import { statusDotTones } from '../components/status-badge.tsx';
-import { useSlotDroppable } from './calendar-dnd.tsx';
 import { newScheduleHref, type GridDay } from './calendar-grid.ts';
 import type { DayContext } from './calendar-parts.tsx';
+import { DroppableCell } from './droppable-cell.tsx';
 import { PostChip } from './post-chip.tsx';
 
 /** Chips a day cell shows before '+N'. */
@@ -19,7 +19,13 @@ interface MonthProps {
 }
 
 /** Weeks as rows, Monday first; each day a drop target. */
-export function MonthView({ weeks, context, compact, selectedDay, onSelectDay }: MonthProps) {
+export const MonthView = memo(function MonthView({
+  weeks,
+  context,
+  compact,
+  selectedDay,
+  onSelectDay,
+}: MonthProps) {
   const firstWeek = weeks[0] ?? [];
   return (
     <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
@@ -33,35 +39,33 @@ export function MonthView({ weeks, context, compact, selectedDay, onSelectDay }:
           </div>
         ))}
       </div>
-      {weeks.map((week) => (
-        <div key={week[0]?.date} className="grid grid-cols-7">
-          {week.map((day) =>
+      {weeks.map((week, row) => (
+        // Rows and cells keyed by place, not date: another month reuses the grid's elements and
+        // only rewrites what changed, instead of tearing down and building 42 cells again.
+        <div key={row} className="grid grid-cols-7">
+          {week.map((day, column) =>
             compact ? (
               <CompactDay
-                key={day.date}
+                key={column}
                 day={day}
                 context={context}
                 selected={day.date === selectedDay}
                 onSelect={onSelectDay}
               />
             ) : (
-              <FullDay key={day.date} day={day} context={context} onSelect={onSelectDay} />
+              <FullDay key={column} day={day} context={context} onSelect={onSelectDay} />
             ),
           )}
         </div>
       ))}
     </div>
   );
-}
+});
 
-function dayTone(day: GridDay, isOver: boolean): string {
-  if (isOver) return 'bg-brand-50 ring-2 ring-inset ring-brand-400';
-  // Days of the months around, and days gone by, recede: what is still to come stands out.
-  return day.inMonth && !day.isPast ? 'bg-white' : 'bg-slate-50/80';
-}
+// Days of the months around, and days gone by, recede: what is still to come stands out.
+const dayTone = (day: GridDay) => (day.inMonth && !day.isPast ? 'bg-white' : 'bg-slate-50/80');
 
-function DayNumber({ day }: { day: GridDay }) {
-  const { t } = useTranslation();
+function DayNumber({ day, t }: { day: GridDay; t: DayContext['t'] }) {
   const number = Number(day.date.slice(8));
   return day.isToday ? (
     <span className="inline-flex h-6 min-w-6 items-center justify-center rounded-full bg-brand-600 px-1 text-xs font-bold text-white">
@@ -77,7 +81,7 @@ function DayNumber({ day }: { day: GridDay }) {
   );
 }
 
-function FullDay({
+const FullDay = memo(function FullDay({
   day,
   context,
   onSelect,
@@ -86,15 +90,16 @@ function FullDay({
   context: DayContext;
   onSelect: (date: string) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = context;
   const dateLabel = context.format.longDate(day.date);
-  const { setNodeRef, isOver } = useSlotDroppable(day.date, dateLabel);
   const posts = context.byDay.get(day.date) ?? [];
   const hidden = posts.length - CHIPS_PER_DAY;
   return (
-    <div
-      ref={setNodeRef}
-      className={`relative min-h-32 border-b border-r border-slate-100 p-1 [&:nth-child(7n)]:border-r-0 ${dayTone(day, isOver)}`}
+    <DroppableCell
+      date={day.date}
+      label={dateLabel}
+      className="relative min-h-32 border-b border-r border-slate-100 p-1 [&:nth-child(7n)]:border-r-0"
+      idleClassName={dayTone(day)}
       data-date={day.date}
     >
       {!day.isPast && (
@@ -109,7 +114,7 @@ function FullDay({
         </Link>
       )}
       <div className="pointer-events-none relative z-10 mb-1 flex items-center justify-between gap-1">
-        <DayNumber day={day} />
+        <DayNumber day={day} t={t} />
         {posts.length > CHIPS_PER_DAY && (
           <span className="text-[0.6875rem] font-medium text-slate-500" aria-hidden="true">
             {t('calendar.dayPosts', { count: posts.length })}
@@ -119,13 +124,7 @@ function FullDay({
       <ul className="pointer-events-none relative z-10 space-y-0.5">
         {posts.slice(0, CHIPS_PER_DAY).map((post) => (
           <li key={post.id} className="pointer-events-auto">
-            <PostChip
-              post={post}
-              format={context.format}
-              place="month"
-              movable={context.isMovable(post)}
-              onOpen={context.onOpen}
-            />
+            <PostChip post={post} context={context} place="month" />
           </li>
         ))}
       </ul>
@@ -139,12 +138,12 @@ function FullDay({
           {t('calendar.more', { count: hidden })}
         </button>
       )}
-    </div>
+    </DroppableCell>
   );
-}
+});
 
 /** A phone's day: its number and a dot per post (up to four), the whole cell selects the day. */
-function CompactDay({
+const CompactDay = memo(function CompactDay({
   day,
   context,
   selected,
@@ -155,14 +154,15 @@ function CompactDay({
   selected: boolean;
   onSelect: (date: string) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = context;
   const dateLabel = context.format.longDate(day.date);
-  const { setNodeRef, isOver } = useSlotDroppable(day.date, dateLabel);
   const posts = context.byDay.get(day.date) ?? [];
   return (
-    <div
-      ref={setNodeRef}
-      className={`border-b border-r border-slate-100 [&:nth-child(7n)]:border-r-0 ${dayTone(day, isOver)}`}
+    <DroppableCell
+      date={day.date}
+      label={dateLabel}
+      className="border-b border-r border-slate-100 [&:nth-child(7n)]:border-r-0"
+      idleClassName={dayTone(day)}
     >
       <button
         type="button"
@@ -179,7 +179,7 @@ function CompactDay({
           {day.isToday && ` (${t('calendar.today')})`}
         </span>
         <span aria-hidden="true">
-          <DayNumber day={day} />
+          <DayNumber day={day} t={t} />
         </span>
         {posts.length > 0 && (
           <span className="flex items-center gap-0.5" aria-hidden="true">
@@ -197,6 +197,6 @@ function CompactDay({
           </span>
         )}
       </button>
-    </div>
+    </DroppableCell>
   );
-}
+});

@@ -1,24 +1,39 @@
 import type { CalendarPost } from '@cadence/shared/schemas/planning';
-import { useTranslation } from 'react-i18next';
+import { memo, useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { VideoIcon } from '../components/icons.tsx';
 import { statusDotTones, statusLabelKeys, statusTones } from '../components/status-badge.tsx';
 import type { CalendarFormat } from './calendar-format.ts';
 import { useLockedDroppable, usePostDraggable } from './calendar-dnd.tsx';
 
+/** What a chip needs of its calendar: formats, words, and what a post may do (calendar-parts). */
+export interface ChipContext {
+  format: CalendarFormat;
+  t: TFunction;
+  /** A pending post whose time is ahead: it can be dragged, and opens the reschedule dialog. */
+  isMovable: (post: CalendarPost) => boolean;
+  onOpen: (post: CalendarPost) => void;
+}
+
 export interface ChipProps {
   post: CalendarPost;
-  format: CalendarFormat;
+  context: ChipContext;
   /** Where the chip is (a day cell, the day list…): one post may show in two places. */
   place: string;
-  /** A pending post whose time is ahead: it can be dragged, and opens the reschedule dialog. */
-  movable: boolean;
-  onOpen: (post: CalendarPost) => void;
   /** The roomier form of the day lists (caption shown). */
   wide?: boolean;
 }
 
-function ChipFace({ post, format, wide = false }: Pick<ChipProps, 'post' | 'format' | 'wide'>) {
-  const { t } = useTranslation();
+interface FaceProps {
+  post: CalendarPost;
+  format: CalendarFormat;
+  t: TFunction;
+  wide?: boolean;
+}
+
+// Memoised apart from the chip: dnd-kit re-renders every draggable when a target registers, and
+// then only the button's attributes change, never its face.
+const ChipFace = memo(function ChipFace({ post, format, t, wide = false }: FaceProps) {
   return (
     <>
       <span
@@ -35,6 +50,7 @@ function ChipFace({ post, format, wide = false }: Pick<ChipProps, 'post' | 'form
             alt=""
             className="h-full w-full object-cover"
             loading="lazy"
+            decoding="async"
           />
         ) : (
           <VideoIcon className="m-auto h-3 w-3 text-slate-400" />
@@ -53,7 +69,7 @@ function ChipFace({ post, format, wide = false }: Pick<ChipProps, 'post' | 'form
       </span>
     </>
   );
-}
+});
 
 const chipClass = (post: CalendarPost, wide: boolean) =>
   `flex w-full min-w-0 items-center gap-1.5 rounded-md py-0.5 pl-0.5 pr-1.5 ring-1 ring-inset ${
@@ -61,12 +77,15 @@ const chipClass = (post: CalendarPost, wide: boolean) =>
   } ${statusTones[post.status]}`;
 
 /** A post in the calendar: thumbnail, time and account, in its status's colours. */
-export function PostChip(props: ChipProps) {
-  return props.movable ? <MovableChip {...props} /> : <LockedChip {...props} />;
-}
+export const PostChip = memo(function PostChip(props: ChipProps) {
+  return props.context.isMovable(props.post) ? (
+    <MovableChip {...props} />
+  ) : (
+    <LockedChip {...props} />
+  );
+});
 
-function useChipLabel(post: CalendarPost, format: CalendarFormat): string {
-  const { t } = useTranslation();
+function chipLabel(post: CalendarPost, { format, t }: ChipContext): string {
   return t('calendar.chipLabel', {
     time: format.time(post.dueAt),
     username: post.accountUsername,
@@ -75,8 +94,9 @@ function useChipLabel(post: CalendarPost, format: CalendarFormat): string {
   });
 }
 
-function MovableChip({ post, format, place, onOpen, wide = false }: ChipProps) {
-  const label = useChipLabel(post, format);
+function MovableChip({ post, context, place, wide = false }: ChipProps) {
+  // dnd-kit re-renders each draggable whenever a drop target registers: the words are kept.
+  const label = useMemo(() => chipLabel(post, context), [post, context]);
   const { attributes, listeners, setNodeRef, isDragging } = usePostDraggable(post, place, true);
   return (
     <button
@@ -87,16 +107,16 @@ function MovableChip({ post, format, place, onOpen, wide = false }: ChipProps) {
       aria-label={label}
       data-post-id={post.id}
       data-status={post.status}
-      onClick={() => onOpen(post)}
+      onClick={() => context.onOpen(post)}
       className={`${chipClass(post, wide)} cursor-grab touch-manipulation hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500 ${isDragging ? 'opacity-40' : ''}`}
     >
-      <ChipFace post={post} format={format} wide={wide} />
+      <ChipFace post={post} format={context.format} t={context.t} wide={wide} />
     </button>
   );
 }
 
-function LockedChip({ post, format, place, wide = false }: ChipProps) {
-  const label = useChipLabel(post, format);
+function LockedChip({ post, context, place, wide = false }: ChipProps) {
+  const label = useMemo(() => chipLabel(post, context), [post, context]);
   const { setNodeRef } = useLockedDroppable(post.id, place, label);
   return (
     <div
@@ -107,17 +127,17 @@ function LockedChip({ post, format, place, wide = false }: ChipProps) {
     >
       <span className="sr-only">{label}</span>
       <span className="contents" aria-hidden="true">
-        <ChipFace post={post} format={format} wide={wide} />
+        <ChipFace post={post} format={context.format} t={context.t} wide={wide} />
       </span>
     </div>
   );
 }
 
 /** What follows the pointer while a chip is dragged. */
-export function ChipPreview({ post, format }: { post: CalendarPost; format: CalendarFormat }) {
+export function ChipPreview({ post, context }: { post: CalendarPost; context: ChipContext }) {
   return (
     <div className={`${chipClass(post, false)} w-40 shadow-lg`}>
-      <ChipFace post={post} format={format} />
+      <ChipFace post={post} format={context.format} t={context.t} />
     </div>
   );
 }

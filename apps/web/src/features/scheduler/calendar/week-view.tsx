@@ -1,15 +1,17 @@
 import type { CalendarPost } from '@cadence/shared/schemas/planning';
-import { useTranslation } from 'react-i18next';
+import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { PlusIcon } from '../../../components/ui/icons.tsx';
-import { useSlotDroppable } from './calendar-dnd.tsx';
 import { localHourOf, newScheduleHref, type GridDay } from './calendar-grid.ts';
 import { DayCaps, DayPostList, type DayContext } from './calendar-parts.tsx';
+import { DroppableCell } from './droppable-cell.tsx';
 import { PostChip } from './post-chip.tsx';
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 /** Chips an hour cell shows before '+N'. */
 const CHIPS_PER_HOUR = 2;
+/** Where the working day starts: the hour the week opens scrolled to, unless a post comes earlier. */
+const WORKDAY_START = 8;
 
 interface WeekProps {
   days: GridDay[];
@@ -22,33 +24,109 @@ interface WeekProps {
 }
 
 /** Seven days: hours as rows on a wide screen (drop on a day and time), a list of days on a phone. */
-export function WeekView({ days, context, timeZone, today, compact, onSelectDay }: WeekProps) {
+export const WeekView = memo(function WeekView({
+  days,
+  context,
+  timeZone,
+  today,
+  compact,
+  onSelectDay,
+}: WeekProps) {
   if (compact) {
     return (
       <div className="space-y-3">
         {days.map((day) => (
-          <DroppableDay key={day.date} day={day} context={context} today={today} />
+          <DroppableCell
+            key={day.date}
+            date={day.date}
+            label={context.format.longDate(day.date)}
+            className="rounded-2xl"
+            overClassName="ring-2 ring-brand-400"
+            data-date={day.date}
+          >
+            <DayPostList
+              date={day.date}
+              today={today}
+              context={context}
+              place="week"
+              titled="date"
+            />
+          </DroppableCell>
         ))}
       </div>
     );
   }
-  const byHour = new Map<string, CalendarPost[]>();
-  for (const day of days) {
-    for (const post of context.byDay.get(day.date) ?? []) {
-      const key = `${day.date}:${localHourOf(post.dueAt, timeZone)}`;
-      byHour.set(key, [...(byHour.get(key) ?? []), post]);
+  return <WeekGrid days={days} context={context} timeZone={timeZone} onSelectDay={onSelectDay} />;
+});
+
+const EMPTY: CalendarPost[] = [];
+
+/**
+ * The wide week: a header row of days (sticky) over 24 hour rows, in a box of its own that opens
+ * scrolled to the working day (08:00), or to the week's first post when it comes earlier.
+ */
+function WeekGrid({
+  days,
+  context,
+  timeZone,
+  onSelectDay,
+}: Pick<WeekProps, 'days' | 'context' | 'timeZone' | 'onSelectDay'>) {
+  const byHour = useMemo(() => {
+    const grouped = new Map<string, CalendarPost[]>();
+    for (const day of days) {
+      for (const post of context.byDay.get(day.date) ?? []) {
+        const key = `${day.date}:${localHourOf(post.dueAt, timeZone)}`;
+        const slot = grouped.get(key);
+        if (slot) slot.push(post);
+        else grouped.set(key, [post]);
+      }
     }
-  }
+    return grouped;
+  }, [days, context.byDay, timeZone]);
+  const firstHour = useMemo(() => {
+    let first = WORKDAY_START;
+    for (const key of byHour.keys()) first = Math.min(first, Number(key.slice(11)));
+    return first;
+  }, [byHour]);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const weekStart = days[0]?.date;
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    const row = box?.querySelector<HTMLElement>(`[data-hour-row="${firstHour}"]`);
+    const header = box?.querySelector<HTMLElement>('[data-week-header]');
+    if (!box || !row) return;
+    box.scrollTop = row.offsetTop - (header?.offsetHeight ?? 0);
+    // A new week, or a post earlier than the one shown: not every data change (the person scrolls).
+  }, [weekStart, firstHour]);
+
   return (
-    <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
-      <div className="grid grid-cols-[3rem_repeat(7,minmax(0,1fr))] border-b border-slate-200 bg-slate-50">
+    <div
+      ref={scroller}
+      data-testid="week-scroller"
+      // A scroll box is reached from the keyboard even in a week with nothing to focus (all past):
+      // WCAG's scrollable-region-focusable (axe), which this rule does not know about.
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+      role="region"
+      aria-label={context.t('calendar.week.hours')}
+      className="relative max-h-[calc(100vh-9rem)] min-h-[32rem] overflow-y-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500"
+    >
+      <div
+        data-week-header
+        className="sticky top-0 z-20 grid grid-cols-[3rem_repeat(7,minmax(0,1fr))] border-b border-slate-200 bg-slate-50"
+      >
         <div />
         {days.map((day) => (
           <WeekDayHeader key={day.date} day={day} context={context} />
         ))}
       </div>
       {HOURS.map((hour) => (
-        <div key={hour} className="grid grid-cols-[3rem_repeat(7,minmax(0,1fr))]">
+        <div
+          key={hour}
+          data-hour-row={hour}
+          className="grid grid-cols-[3rem_repeat(7,minmax(0,1fr))]"
+        >
           <div className="border-b border-r border-slate-100 pr-1.5 pt-1 text-right text-[0.6875rem] tabular-nums text-slate-500">
             {context.format.hour(hour)}
           </div>
@@ -57,7 +135,7 @@ export function WeekView({ days, context, timeZone, today, compact, onSelectDay 
               key={day.date}
               day={day}
               hour={hour}
-              posts={byHour.get(`${day.date}:${hour}`) ?? []}
+              posts={byHour.get(`${day.date}:${hour}`) ?? EMPTY}
               context={context}
               onSelectDay={onSelectDay}
             />
@@ -69,7 +147,7 @@ export function WeekView({ days, context, timeZone, today, compact, onSelectDay 
 }
 
 function WeekDayHeader({ day, context }: { day: GridDay; context: DayContext }) {
-  const { t } = useTranslation();
+  const { t } = context;
   const dateLabel = context.format.longDate(day.date);
   const count = context.byDay.get(day.date)?.length ?? 0;
   return (
@@ -99,7 +177,7 @@ function WeekDayHeader({ day, context }: { day: GridDay; context: DayContext }) 
   );
 }
 
-function HourSlot({
+const HourSlot = memo(function HourSlot({
   day,
   hour,
   posts,
@@ -112,44 +190,33 @@ function HourSlot({
   context: DayContext;
   onSelectDay: (date: string) => void;
 }) {
-  const { t } = useTranslation();
-  const label = t('calendar.week.slot', {
-    date: context.format.longDate(day.date),
-    time: context.format.hour(hour),
-  });
-  const { setNodeRef, isOver } = useSlotDroppable(day.date, label, hour);
+  const { t } = context;
+  const date = context.format.longDate(day.date);
+  const time = context.format.hour(hour);
   const hidden = posts.length - CHIPS_PER_HOUR;
   return (
-    <div
-      ref={setNodeRef}
+    <DroppableCell
+      date={day.date}
+      hour={hour}
+      label={t('calendar.week.slot', { date, time })}
       data-date={day.date}
       data-hour={hour}
-      className={`relative min-h-10 min-w-0 border-b border-l border-slate-100 p-0.5 ${
-        isOver ? 'bg-brand-50 ring-2 ring-inset ring-brand-400' : day.isPast ? 'bg-slate-50/70' : ''
-      }`}
+      className="relative min-h-10 min-w-0 border-b border-l border-slate-100 p-0.5"
+      idleClassName={day.isPast ? 'bg-slate-50/70' : ''}
     >
       {!day.isPast && (
         // Reached with the day's own '+' from the keyboard: 168 more tab stops would bury the rest.
         <Link
           to={newScheduleHref(day.date, hour)}
           tabIndex={-1}
-          aria-label={t('calendar.addAt', {
-            date: context.format.longDate(day.date),
-            time: context.format.hour(hour),
-          })}
+          aria-label={t('calendar.addAt', { date, time })}
           className="absolute inset-0 z-0 hover:bg-slate-50"
         />
       )}
       <ul className="pointer-events-none relative z-10 space-y-0.5">
         {posts.slice(0, CHIPS_PER_HOUR).map((post) => (
           <li key={post.id} className="pointer-events-auto">
-            <PostChip
-              post={post}
-              format={context.format}
-              place="week"
-              movable={context.isMovable(post)}
-              onOpen={context.onOpen}
-            />
+            <PostChip post={post} context={context} place="week" />
           </li>
         ))}
       </ul>
@@ -157,37 +224,12 @@ function HourSlot({
         <button
           type="button"
           onClick={() => onSelectDay(day.date)}
-          aria-label={t('calendar.moreLabel', {
-            count: hidden,
-            date: context.format.longDate(day.date),
-          })}
+          aria-label={t('calendar.moreLabel', { count: hidden, date })}
           className="relative z-10 rounded px-1 text-[0.6875rem] font-semibold text-slate-600 hover:bg-slate-100"
         >
           {t('calendar.more', { count: hidden })}
         </button>
       )}
-    </div>
+    </DroppableCell>
   );
-}
-
-/** A phone's day in the week list, a drop target as a whole (the post keeps its time). */
-function DroppableDay({
-  day,
-  context,
-  today,
-}: {
-  day: GridDay;
-  context: DayContext;
-  today: string;
-}) {
-  const { setNodeRef, isOver } = useSlotDroppable(day.date, context.format.longDate(day.date));
-  return (
-    <div
-      ref={setNodeRef}
-      className={`rounded-2xl ${isOver ? 'ring-2 ring-brand-400' : ''}`}
-      data-date={day.date}
-    >
-      <DayPostList date={day.date} today={today} context={context} place="week" titled="date" />
-    </div>
-  );
-}
+});

@@ -8,7 +8,7 @@ import { filterParams } from '../post-lists.ts';
 import { statusLabelKeys } from './status-badge.tsx';
 
 const selectClass =
-  'block w-full min-w-0 rounded-lg border-0 bg-white py-1.5 pl-3 pr-8 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
+  'block w-full min-w-0 rounded-lg border-0 bg-white py-1.5 pl-2 pr-6 text-sm sm:pl-3 sm:pr-8 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
 
 /** Account and status filters, kept in the URL's search parameters (a link shows the same list). */
 export function PostFiltersBar({ list, filters }: { list: PostList; filters: PostFilters }) {

@@ -1,5 +1,7 @@
 import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
+import type { Post } from '@cadence/shared/schemas/schedule';
 import { useQueries } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -31,7 +33,7 @@ const relationKeys = {
  */
 export function PostListView({ list }: { list: PostList }) {
   const { t } = useTranslation();
-  const { actions, openForm, live } = useSchedulerOutlet();
+  const { actions, openForm, live, requestedPost } = useSchedulerOutlet();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, list);
   const filtered = filters.accountId !== null || filters.status !== null;
@@ -54,6 +56,12 @@ export function PostListView({ list }: { list: PostList }) {
         ),
       ),
   });
+  // The post a link asked for: its row when it is among the loaded ones, else shown on its own.
+  const pinned =
+    requestedPost !== null && !pages.isPending && !posts.some(({ id }) => id === requestedPost.id)
+      ? requestedPost
+      : null;
+  useFocusOnce(pages.isPending ? null : requestedPost);
   const titleKey = list === 'queue' ? 'scheduler.lists.queueTitle' : 'scheduler.lists.historyTitle';
 
   let body;
@@ -152,7 +160,41 @@ export function PostListView({ list }: { list: PostList }) {
         </div>
         <PostFiltersBar list={list} filters={filters} />
       </div>
+      {pinned && (
+        <RequestedPost post={pinned}>
+          <PostItem post={pinned} actions={actions} timeZone={zone.timeZone} now={now} />
+        </RequestedPost>
+      )}
       {body}
+    </section>
+  );
+}
+
+/** Scrolls to `post`'s row and focuses its first action, once per post, when it is drawn. */
+function useFocusOnce(post: Post | null) {
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (post === null || done.current === post.id) return;
+    const item = document.querySelector(`[data-post-id="${CSS.escape(post.id)}"]`);
+    if (!item) return;
+    done.current = post.id;
+    item.scrollIntoView({ block: 'center' });
+    item.querySelector<HTMLElement>('button, a')?.focus({ preventScroll: true });
+  });
+}
+
+/** A post asked for by a link that is not among the list's loaded pages (or not in this list). */
+function RequestedPost({ post, children }: { post: Post; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  const headingId = `requested-${post.id}`;
+  return (
+    <section aria-labelledby={headingId} className="mb-6" data-testid="requested-post">
+      <h3 id={headingId} className="mb-2 px-1 text-sm font-semibold text-slate-900">
+        {t('scheduler.lists.requested')}
+      </h3>
+      <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-2 ring-brand-300">
+        {children}
+      </div>
     </section>
   );
 }

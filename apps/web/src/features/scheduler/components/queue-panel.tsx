@@ -46,7 +46,7 @@ export function QueuePanel({ accountId, videoCount }: { accountId: string; video
       </p>
     );
   }
-  const { timeZone, nextFree } = slots.data;
+  const { timeZone, nextFree, dailyCap } = slots.data;
   return (
     <div className="space-y-4">
       <section
@@ -62,6 +62,10 @@ export function QueuePanel({ accountId, videoCount }: { accountId: string; video
         ) : (
           <NextSlots instants={nextFree.slice(0, Math.max(1, videoCount))} timeZone={timeZone} />
         )}
+        {/* The queue has no over-cap choice: a slot on a full day is never a free one. */}
+        <p className="mt-2 text-xs text-slate-600" data-testid="queue-cap-note">
+          {t('planner.queue.capNote', { cap: dailyCap })}
+        </p>
       </section>
       <PostingSlotsEditor accountId={accountId} slots={slots.data.slots} timeZone={timeZone} />
     </div>
