@@ -126,24 +126,34 @@ async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
     .click();
 }
 
+/** Runs `shoot` in a fresh page of `url` per language and width, the language already chosen. */
+async function inEachLanguageAndWidth(
+  url: string,
+  shoot: (page: Page, language: 'fr' | 'en', width: number) => Promise<void>,
+): Promise<void> {
+  for (const language of ['fr', 'en'] as const) {
+    for (const width of widths) {
+      const { context, page } = await newContext(browser, url, {
+        viewport: { width, height: 844 },
+        timezoneId: timeZone,
+      });
+      await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      await shoot(page, language, width);
+      await context.close();
+    }
+  }
+}
+
 /** The composer of an app TikTok has not audited, on a public account: blocked, and why. */
 async function shootUnaudited(): Promise<void> {
   const unaudited = await startServer({ TIKTOK_APP_AUDITED: 'false' });
   try {
-    for (const language of ['fr', 'en'] as const) {
-      for (const width of widths) {
-        const { context, page } = await newContext(browser, unaudited.url, {
-          viewport: { width, height: 844 },
-          timezoneId: timeZone,
-        });
-        await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
-        await signUp(page);
-        const { dialog, shot } = await openComposer(page, language, width, 'camille');
-        await dialog.getByTestId('unaudited-notice').waitFor();
-        await shot('composer-unaudited');
-        await context.close();
-      }
-    }
+    await inEachLanguageAndWidth(unaudited.url, async (page, language, width) => {
+      await signUp(page);
+      const { dialog, shot } = await openComposer(page, language, width, 'camille');
+      await dialog.getByTestId('unaudited-notice').waitFor();
+      await shot('composer-unaudited');
+    });
   } finally {
     await unaudited.stop();
   }
@@ -315,32 +325,24 @@ async function shootCalendar(calendarRoutes: string[]): Promise<void> {
   const { database, env } = await openSeedDatabase();
   const calendarServer = await startServer(env);
   try {
-    for (const language of ['fr', 'en'] as const) {
-      for (const width of widths) {
-        const { context, page } = await newContext(browser, calendarServer.url, {
-          viewport: { width, height: 844 },
-          timezoneId: timeZone,
+    await inEachLanguageAndWidth(calendarServer.url, async (page, language, width) => {
+      const user = await signUp(page);
+      await seedCalendar(
+        calendarServer,
+        database,
+        user.email,
+        sampleMonth(localDateOf(new Date(), timeZone), timeZone),
+      );
+      for (const route of calendarRoutes) {
+        await page.goto(route);
+        await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({
+          path: path.join(outDir, `${fileName(route)}-${language}-${width}.png`),
+          fullPage: true,
         });
-        await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
-        const user = await signUp(page);
-        await seedCalendar(
-          calendarServer,
-          database,
-          user.email,
-          sampleMonth(localDateOf(new Date(), timeZone), timeZone),
-        );
-        for (const route of calendarRoutes) {
-          await page.goto(route);
-          await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
-          await page.waitForLoadState('networkidle');
-          await page.screenshot({
-            path: path.join(outDir, `${fileName(route)}-${language}-${width}.png`),
-            fullPage: true,
-          });
-        }
-        await context.close();
       }
-    }
+    });
   } finally {
     await calendarServer.stop();
     await database.close();
