@@ -8,8 +8,10 @@ import {
   accountsBanner as banner,
   addAccount,
   connectThroughSandbox,
+  mismatchDialog,
   signUp,
 } from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
 import { uploadVideo } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
@@ -95,7 +97,22 @@ describe('TikTok accounts screen', () => {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/auth/callback') callbacks.push(request.url());
     });
-    await connectThroughSandbox(page, 'luna', 'luna_tiktok');
+    // The consent page offers the card's name; another TikTok user is authorised instead: the
+    // card changes only once the person keeps it.
+    const offered = await connectThroughSandbox(
+      page,
+      'luna',
+      'luna_tiktok',
+      'Authorize',
+      'mismatch',
+    );
+    expect(offered).toBe('luna');
+    const warning = mismatchDialog(page);
+    await warning
+      .getByText('Vous avez autorisé @luna_tiktok, mais cette carte est @luna.')
+      .waitFor();
+    await warning.getByRole('button', { name: 'Garder @luna_tiktok' }).click();
+    await warning.waitFor({ state: 'detached' });
     await expect(banner(page).textContent()).resolves.toBe('Compte TikTok connecté : @luna_tiktok');
     const connected = card(page, 'luna_tiktok');
     await connected.getByText('Connecté', { exact: true }).waitFor();
@@ -114,7 +131,13 @@ describe('TikTok accounts screen', () => {
     // The same TikTok user through a second card: the first card is updated, no duplicate.
     await addAccount(page, 'luna-again');
     await expect(cards(page).count()).resolves.toBe(2);
-    await connectThroughSandbox(page, 'luna-again', 'luna_tiktok');
+    await connectThroughSandbox(page, 'luna-again', 'luna_tiktok', 'Authorize', 'mismatch');
+    await warning
+      .getByText(
+        'Garder : la connexion va à votre carte @luna_tiktok, qui est déjà ce compte TikTok.',
+      )
+      .waitFor();
+    await warning.getByRole('button', { name: 'Garder @luna_tiktok' }).click();
     await expect(banner(page).textContent()).resolves.toBe('Compte TikTok connecté : @luna_tiktok');
     await expect(cards(page).count()).resolves.toBe(1);
     await connected.getByText('Connecté', { exact: true }).waitFor();
@@ -161,8 +184,8 @@ describe('TikTok accounts screen', () => {
   it('saves per-account settings, schedules from the card, and deletes after confirmation', async () => {
     const page = await openPage();
     await signUp(page);
-    await addAccount(page, 'maya');
-    await connectThroughSandbox(page, 'maya', 'maya_creates');
+    await addAccount(page, 'maya_creates');
+    await connectThroughSandbox(page, 'maya_creates', 'maya_creates');
     const maya = card(page, 'maya_creates');
     const [account] = await listAccounts(page);
     expect(account).toMatchObject({ username: 'maya_creates', status: 'connected' });
@@ -228,6 +251,59 @@ describe('TikTok accounts screen', () => {
       await item.getByText('compte supprimé').waitFor();
       await expect(item.getByRole('button').count()).resolves.toBe(0);
     }
+  });
+
+  // Issue 12: 'Vous avez autorisé @x, mais cette carte est @y' — nothing changes until the person
+  // keeps it (the card is renamed) or cancels (nothing changes, TikTok's grant is revoked).
+  it('warns when another TikTok account was authorised: cancel and keep, in French then English', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await addAccount(page, 'zoe');
+    const warning = mismatchDialog(page);
+
+    expect(await connectThroughSandbox(page, 'zoe', 'zoe_other', 'Authorize', 'mismatch')).toBe(
+      'zoe',
+    );
+    await warning.getByText('Vous avez autorisé @zoe_other, mais cette carte est @zoe.').waitFor();
+    await warning.getByText('Garder : la carte @zoe devient @zoe_other.').waitFor();
+    await warning
+      .getByText(
+        "Annuler : rien ne change, et l'accès que vous venez de donner à Cadence est retiré chez TikTok.",
+      )
+      .waitFor();
+    expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
+    await warning.getByRole('button', { name: 'Annuler', exact: true }).click();
+    await warning.waitFor({ state: 'detached' });
+    await expect(banner(page).textContent()).resolves.toBe(
+      "Rien n'a changé : l'accès donné à Cadence pour ce compte TikTok a été retiré.",
+    );
+    await card(page, 'zoe').getByText('Non connecté').waitFor();
+    expect(await listAccounts(page)).toEqual([
+      expect.objectContaining({ username: 'zoe', status: 'not_connected' }),
+    ]);
+
+    await page.getByRole('button', { name: 'EN' }).first().click();
+    await page.getByRole('heading', { name: 'TikTok Automation' }).waitFor();
+    await connectThroughSandbox(page, 'zoe', 'zoe_other', 'Authorize', 'mismatch');
+    await warning.getByText('You authorised @zoe_other, but this card is @zoe.').waitFor();
+    // Closing the dialog is a cancel, as its close button says.
+    await warning.getByRole('button', { name: 'Close (cancels)' }).click();
+    await warning.waitFor({ state: 'detached' });
+    await expect(banner(page).textContent()).resolves.toBe(
+      'Nothing changed: the access given to Cadence for that TikTok account was withdrawn.',
+    );
+    await card(page, 'zoe').getByText('Not connected').waitFor();
+
+    await connectThroughSandbox(page, 'zoe', 'zoe_other', 'Authorize', 'mismatch');
+    await warning.getByText('Keep: the card @zoe becomes @zoe_other.').waitFor();
+    expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
+    await warning.getByRole('button', { name: 'Keep @zoe_other' }).click();
+    await warning.waitFor({ state: 'detached' });
+    await expect(banner(page).textContent()).resolves.toBe('TikTok account connected: @zoe_other');
+    await card(page, 'zoe_other').getByText('Connected', { exact: true }).waitFor();
+    expect(await listAccounts(page)).toEqual([
+      expect.objectContaining({ username: 'zoe_other', status: 'connected' }),
+    ]);
   });
 
   it('says in the scheduler form that an account must be reconnected when TikTok refuses its tokens', async () => {

@@ -587,25 +587,47 @@ describe('scheduler screen', () => {
     await form(page)
       .getByText(/La vidéo arrive en brouillon dans votre boîte de réception TikTok/)
       .waitFor();
+    // The creator sets privacy and interactions in the TikTok app: the form does not ask.
+    await expect(form(page).getByLabel('Qui peut voir cette vidéo').count()).resolves.toBe(0);
+    await expect(
+      form(page).getByRole('checkbox', { name: 'Autoriser les commentaires' }).count(),
+    ).resolves.toBe(0);
     await caption(page, videos[1], 'Brouillon boîte');
     await submit(page);
     const draft = post(page, 'Brouillon boîte');
-    // The form was opened from the history: the new post shows there once sent to the inbox.
+    // The form was opened from the history: the new post shows there once sent to the inbox,
+    // with its own status (not 'Publiée': nobody sees it until the creator finishes it).
+    await status(draft, 'Dans votre boîte TikTok');
     await draft
       .getByText("Envoyée dans votre boîte TikTok : terminez-la dans l'app TikTok.")
       .waitFor({ timeout: 30_000 });
     await expect(draft.getByRole('link', { name: 'Voir sur TikTok' }).count()).resolves.toBe(0);
+    await expect(draft.locator('[data-status]').getAttribute('data-status')).resolves.toBe('inbox');
+    // And the bell says so.
+    await page
+      .getByRole('button', { name: /^Notifications/ })
+      .first()
+      .click();
+    await page
+      .getByTestId('notification-item')
+      .filter({ hasText: 'Votre vidéo est dans votre boîte TikTok' })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
 
     // The same in English.
     await languages.getByRole('button', { name: 'en' }).click();
     await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
     await page.getByText('Sent to your TikTok inbox: finish it in the TikTok app.').waitFor();
+    await status(post(page, 'Brouillon boîte'), 'In your TikTok inbox');
     await page.getByRole('link', { name: 'View on TikTok' }).first().waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New schedule' });
     await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await dialog.getByLabel('Who can view this video').waitFor();
     await dialog.getByRole('checkbox', { name: 'Send to my TikTok inbox' }).check();
     await dialog.getByText(/The video arrives as a draft in your TikTok inbox/).waitFor();
+    await expect(dialog.getByLabel('Who can view this video').count()).resolves.toBe(0);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await languages.getByRole('button', { name: 'fr' }).click();

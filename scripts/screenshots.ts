@@ -15,6 +15,7 @@ import {
   addAccount,
   chooseAccount,
   connectThroughSandbox,
+  mismatchDialog,
   signUp,
 } from '../e2e/support/actions.ts';
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
@@ -70,13 +71,13 @@ if (composer) {
 }
 
 /**
- * The composer as TikTok's audit sees it: nothing chosen for the creator, a video with its cover
- * scrubber, then the disclosure on with neither box ticked (publishing disabled with TikTok's text).
+ * Opens the composer on a new video for the connected account `username` (the card of that name
+ * is added and connected first) and returns it, with a way to shoot it whole.
  */
-async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
+async function openComposer(page: Page, language: 'fr' | 'en', width: number, username: string) {
   await page.goto('/tiktok');
-  await addAccount(page, 'camille');
-  await connectThroughSandbox(page, 'camille', 'camille');
+  await addAccount(page, username);
+  await connectThroughSandbox(page, username, username);
   await page.goto('/scheduler');
   await page
     .getByRole('button', { name: /^(Nouvelle programmation|New schedule)$/ })
@@ -85,7 +86,7 @@ async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/Importer des vidéos|Upload videos/).setInputFiles(composerClip);
   await dialog.getByRole('slider').waitFor({ timeout: 30_000 });
-  await chooseAccount(dialog.getByLabel(/^(Compte TikTok|TikTok account)$/), 'camille');
+  await chooseAccount(dialog.getByLabel(/^(Compte TikTok|TikTok account)$/), username);
   await dialog.getByTestId('creator-nickname').waitFor();
   const shot = async (name: string) => {
     // The slide-over scrolls inside itself: a tall window shows all of it.
@@ -97,10 +98,67 @@ async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
     await page.screenshot({ path: path.join(outDir, `${name}-${language}-${width}.png`) });
     await page.setViewportSize({ width, height: 844 });
   };
+  return { dialog, shot };
+}
+
+/**
+ * The composer as TikTok's audit sees it: nothing chosen for the creator, a video with its cover
+ * scrubber, then the disclosure on with neither box ticked (publishing disabled with TikTok's text),
+ * then 'Send to my TikTok inbox' (no privacy asked). Then the warning shown when the creator
+ * authorises another TikTok account than the card's.
+ */
+async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
+  const { dialog, shot } = await openComposer(page, language, width, 'camille');
   await shot('composer');
   await dialog.getByRole('switch').check();
   await dialog.getByLabel(/^(Contenu de marque|Branded content)/).waitFor();
   await shot('composer-disclosure');
+  await dialog.getByRole('switch').uncheck();
+  await dialog
+    .getByRole('checkbox', { name: /^(Envoyer dans ma boîte TikTok|Send to my TikTok inbox)$/ })
+    .check();
+  await shot('composer-inbox');
+
+  await page.goto('/tiktok');
+  await addAccount(page, 'lea');
+  await connectThroughSandbox(page, 'lea', 'lea_pro', 'Authorize', 'mismatch');
+  await page.screenshot({ path: path.join(outDir, `account-mismatch-${language}-${width}.png`) });
+  await mismatchDialog(page)
+    .getByRole('button', { name: /^(Annuler|Cancel)$/ })
+    .click();
+}
+
+/** Runs `shoot` in a fresh page of `url` per language and width, the language already chosen. */
+async function inEachLanguageAndWidth(
+  url: string,
+  shoot: (page: Page, language: 'fr' | 'en', width: number) => Promise<void>,
+): Promise<void> {
+  for (const language of ['fr', 'en'] as const) {
+    for (const width of widths) {
+      const { context, page } = await newContext(browser, url, {
+        viewport: { width, height: 844 },
+        timezoneId: timeZone,
+      });
+      await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      await shoot(page, language, width);
+      await context.close();
+    }
+  }
+}
+
+/** The composer of an app TikTok has not audited, on a public account: blocked, and why. */
+async function shootUnaudited(): Promise<void> {
+  const unaudited = await startServer({ TIKTOK_APP_AUDITED: 'false' });
+  try {
+    await inEachLanguageAndWidth(unaudited.url, async (page, language, width) => {
+      await signUp(page);
+      const { dialog, shot } = await openComposer(page, language, width, 'camille');
+      await dialog.getByTestId('unaudited-notice').waitFor();
+      await shot('composer-unaudited');
+    });
+  } finally {
+    await unaudited.stop();
+  }
 }
 
 // The scheduler's screens are shot with posts in them (queue and history): a connected account,
@@ -289,6 +347,7 @@ try {
   }
   const calendarRoutes = routes.filter(isCalendar);
   if (calendarRoutes.length > 0) await shootCalendar(calendarRoutes);
+  if (composer) await shootUnaudited();
 } finally {
   await browser.close();
   await server.stop();
@@ -299,32 +358,24 @@ async function shootCalendar(calendarRoutes: string[]): Promise<void> {
   const { database, env } = await openSeedDatabase();
   const calendarServer = await startServer(env);
   try {
-    for (const language of ['fr', 'en'] as const) {
-      for (const width of widths) {
-        const { context, page } = await newContext(browser, calendarServer.url, {
-          viewport: { width, height: 844 },
-          timezoneId: timeZone,
+    await inEachLanguageAndWidth(calendarServer.url, async (page, language, width) => {
+      const user = await signUp(page);
+      await seedCalendar(
+        calendarServer,
+        database,
+        user.email,
+        sampleMonth(localDateOf(new Date(), timeZone), timeZone),
+      );
+      for (const route of calendarRoutes) {
+        await page.goto(route);
+        await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({
+          path: path.join(outDir, `${fileName(route)}-${language}-${width}.png`),
+          fullPage: true,
         });
-        await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
-        const user = await signUp(page);
-        await seedCalendar(
-          calendarServer,
-          database,
-          user.email,
-          sampleMonth(localDateOf(new Date(), timeZone), timeZone),
-        );
-        for (const route of calendarRoutes) {
-          await page.goto(route);
-          await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
-          await page.waitForLoadState('networkidle');
-          await page.screenshot({
-            path: path.join(outDir, `${fileName(route)}-${language}-${width}.png`),
-            fullPage: true,
-          });
-        }
-        await context.close();
       }
-    }
+    });
   } finally {
     await calendarServer.stop();
     await database.close();

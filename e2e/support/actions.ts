@@ -44,23 +44,41 @@ export async function addAccount(page: Page, username: string): Promise<void> {
   await accountCard(page, username).waitFor();
 }
 
-/** Card's Connect (or Reconnect) → the sandbox's consent page → Authorize or Deny → back on /tiktok. */
+/**
+ * Card's Connect (or Reconnect) → the sandbox's consent page → Authorize or Deny → back on
+ * /tiktok, with the outcome's banner, or (`expect: 'mismatch'`, another TikTok user than the
+ * card's) the dialog asking to keep or cancel. Returns the username the consent page offered.
+ */
 export async function connectThroughSandbox(
   page: Page,
   cardUsername: string,
   tiktokUsername: string,
   choice: 'Authorize' | 'Deny' = 'Authorize',
-): Promise<void> {
+  expect: 'banner' | 'mismatch' = 'banner',
+): Promise<string> {
   await accountCard(page, cardUsername)
     .getByRole('button', { name: /^(Connecter|Reconnecter|Connect|Reconnect) @/ })
     .click();
   await page.waitForURL('**/sandbox/tiktok/v2/auth/authorize/**');
-  await page.getByLabel('TikTok username').fill(tiktokUsername);
+  const field = page.getByLabel('TikTok username');
+  const offered = await field.inputValue();
+  await field.fill(tiktokUsername);
   await page.getByRole('button', { name: choice }).click();
   // The query parameters the callback adds are read, then removed from the address.
   await page.waitForURL((url) => url.pathname === '/tiktok' && url.search === '');
-  await accountsBanner(page).waitFor();
+  if (expect === 'banner') await accountsBanner(page).waitFor();
+  else
+    await mismatchDialog(page)
+      .getByRole('button', { name: /^(Garder|Keep) / })
+      .waitFor();
+  return offered;
 }
+
+/** 'Vous avez autorisé @x, mais cette carte est @y': keep or cancel. */
+export const mismatchDialog = (page: Page): Locator =>
+  page.getByRole('dialog', {
+    name: /^(Ce n'est pas le compte de cette carte|This is not this card's account)$/,
+  });
 
 /**
  * Chooses the TikTok account `username` in the form's account select: its option reads

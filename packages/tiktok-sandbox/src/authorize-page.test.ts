@@ -74,6 +74,20 @@ describe('sandbox authorize page', () => {
     expect(html).toContain(`action="${PREFIX}/v2/auth/authorize/"`);
   });
 
+  // Issue 12: the consent page pre-fills the username of the card being connected.
+  it('pre-fills the username the app hints at, and ignores an unusable hint', async () => {
+    const hinted = await app.inject({ url: authorizeQuery({ username_hint: '@Maya.Creates' }) });
+    expect(hinted.statusCode).toBe(200);
+    expect(hinted.body).toMatch(/id="username" name="username" value="maya.creates"/);
+    // Not carried in the form: what comes back is what the person typed.
+    expect(hinted.body).not.toContain('name="username_hint"');
+    for (const hint of ['luna-again', 'a', '<b>x</b>']) {
+      const ignored = await app.inject({ url: authorizeQuery({ username_hint: hint }) });
+      expect(ignored.statusCode).toBe(200);
+      expect(ignored.body).toMatch(/id="username" name="username" value="creator_\d{4}"/);
+    }
+  });
+
   it.each([
     ['an unregistered redirect_uri', { redirect_uri: 'https://evil.example/cb' }, /redirect_uri/],
     ['a redirect_uri differing by a slash', { redirect_uri: `${REDIRECT}/` }, /redirect_uri/],

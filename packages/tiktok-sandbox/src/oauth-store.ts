@@ -230,7 +230,11 @@ export class OAuthStore {
     return ok(tokens);
   }
 
-  /** Revoking either token ends the whole consent, like a user removing the app on TikTok. */
+  /**
+   * Revoking either token disconnects the app from that TikTok user, as TikTok documents it ("your
+   * app no longer appears in the user's connected apps"): every grant of that user to this app
+   * ends, not only the one the token came from.
+   */
   revoke(input: {
     clientKey: string;
     clientSecret: string;
@@ -245,9 +249,15 @@ export class OAuthStore {
       return ok(null);
     }
     const now = this.options.now();
-    grant.revokedAt ??= now;
+    const ended = new Set<number>();
+    for (const candidate of this.grants.values()) {
+      if (candidate.clientKey === grant.clientKey && candidate.openId === grant.openId) {
+        candidate.revokedAt ??= now;
+        ended.add(candidate.id);
+      }
+    }
     for (const token of this.tokens.values()) {
-      if (token.grantId === grant.id) token.revokedAt ??= now;
+      if (ended.has(token.grantId)) token.revokedAt ??= now;
     }
     this.onChange();
     return ok(null);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { startAccountWorkers } from '../modules/accounts/jobs.ts';
+import type { AccountService } from '../modules/accounts/service.ts';
 import type { AccountRepository } from '../modules/accounts/repository.ts';
 import { startAnalyticsWorkers } from '../modules/analytics/jobs.ts';
 import type { AnalyticsSync } from '../modules/analytics/sync.ts';
@@ -47,6 +48,7 @@ export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurren
     planning: { dailyPostCap: number };
   };
   accountRepository: Pick<AccountRepository, 'purgeExpiredStates'>;
+  accounts: Pick<AccountService, 'purgeExpiredPendingConnections'>;
   mail: MailService;
   notifications: NotificationService;
   dataExports: DataExportService;
@@ -66,6 +68,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
         database.db,
       );
       await deps.accountRepository.purgeExpiredStates(new Date());
+      // Unanswered 'you authorised another account' choices end like a cancel (tokens revoked).
+      await deps.accounts.purgeExpiredPendingConnections();
       logger.info({ deleted: Number(result.numAffectedRows ?? 0) }, 'expired sessions purged');
     },
   });

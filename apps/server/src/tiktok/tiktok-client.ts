@@ -198,6 +198,12 @@ export interface TikTokClient {
     codeChallenge: string;
     scopes: readonly TikTokScope[];
     disableAutoAuth?: boolean;
+    /**
+     * The username of the card being connected, as `username_hint`: the sandbox pre-fills its
+     * consent page with it; TikTok documents no such parameter and, as OAuth 2.0 requires of an
+     * authorization server (RFC 6749 §3.1), ignores it.
+     */
+    usernameHint?: string;
   }): string;
   exchangeCode(
     input: { code: string; redirectUri: string; codeVerifier: string },
@@ -537,6 +543,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         code_challenge_method: 'S256',
       });
       if (input.disableAutoAuth === true) query.set('disable_auto_auth', '1');
+      if (input.usernameHint !== undefined) query.set('username_hint', input.usernameHint);
       return `${authBase}/v2/auth/authorize/?${query.toString()}`;
     },
 

@@ -201,6 +201,19 @@ describe('TikTok client against the sandbox: Login Kit', () => {
     expect(JSON.stringify(ledger)).not.toContain(tokens.accessToken);
   });
 
+  // TikTok: revoking "disconnects your app from the user's TikTok account" — every grant ends.
+  it("revokes every grant of that TikTok user to the app, and no other user's", async () => {
+    const first = await connectAccount(kit, { username: 'twice_granted' });
+    const second = await connectAccount(kit, { username: 'twice_granted' });
+    const other = await connectAccount(kit, { username: 'someone_else' });
+    await kit.client.revokeToken(first.tokens.accessToken);
+    const dead = await apiError(kit.client.getUserInfo(second.tokens.accessToken, ['open_id']));
+    expect(dead.code).toBe('access_token_invalid');
+    await expect(
+      kit.client.getUserInfo(other.tokens.accessToken, ['open_id']),
+    ).resolves.toMatchObject({ openId: other.tokens.openId });
+  });
+
   it('honours declined scopes: no user.info.profile means no username', async () => {
     const { tokens, outcome } = await connectAccount(kit, {
       username: 'shy_creator',

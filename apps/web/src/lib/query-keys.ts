@@ -8,6 +8,8 @@ export const queryKeys = {
   accounts: {
     all: ['accounts'],
     creatorInfo: (accountId: string) => ['accounts', accountId, 'creator-info'],
+    /** A 'you authorised another account' choice (single use: never refetched once answered). */
+    pendingConnection: (pendingId: string) => ['pending-connections', pendingId],
   },
   /** Every list of posts (queue, history, calendar): invalidating this reaches them all. */
   posts: ['posts'],

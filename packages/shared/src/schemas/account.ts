@@ -90,7 +90,34 @@ export const creatorInfoSchema = z.object({
 });
 export type CreatorInfo = z.infer<typeof creatorInfoSchema>;
 
-/** Where the OAuth callback sends the browser back: /tiktok?connected=<id> or ?error=<kind>. */
+/**
+ * GET /api/pending-connections/:id — TikTok granted access to another account than the card's
+ * (`/tiktok?mismatch=<id>`). Nothing changed yet: the person keeps it or cancels.
+ */
+export const pendingConnectionSchema = z.object({
+  id: z.uuid(),
+  /** The card Connect was clicked on, and its username. */
+  accountId: z.uuid(),
+  cardUsername: z.string(),
+  /** The TikTok account authorised: its username (null when the profile scope was declined). */
+  authorisedUsername: z.string().nullable(),
+  authorisedDisplayName: z.string().nullable(),
+  /**
+   * Set when another card already holds the authorised TikTok account: keeping updates that card
+   * (and drops the clicked one if it was never connected) instead of renaming the clicked card.
+   */
+  holderUsername: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type PendingConnection = z.infer<typeof pendingConnectionSchema>;
+
+/** POST /api/pending-connections/:id/keep — the account the grant is now stored on. */
+export const keptConnectionSchema = z.object({ accountId: z.uuid() });
+
+/**
+ * Where the OAuth callback sends the browser back: /tiktok?connected=<id>, ?mismatch=<pending id>
+ * or ?error=<kind>.
+ */
 export const connectionErrorKinds = ['connection', 'token', 'state'] as const;
 export type ConnectionErrorKind = (typeof connectionErrorKinds)[number];
 

@@ -8,6 +8,7 @@ export const notificationTypes = [
   'token_refresh_failed',
   'post_postponed',
   'post_published',
+  'post_sent_to_inbox',
   'story_ready',
   'compilation_ready',
 ] as const;

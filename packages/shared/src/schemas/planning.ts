@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   commercialContentSchema,
+  deliverySchema,
   MAX_TITLE_LENGTH,
   MAX_VIDEOS_PER_SCHEDULE,
   overCapSchema,
@@ -134,6 +135,8 @@ export const calendarPostSchema = postSchema.pick({
   dueAt: true,
   status: true,
   note: true,
+  /** Read for completed posts only ('direct' otherwise): an inbox draft's badge differs. */
+  delivery: true,
 });
 export type CalendarPost = z.infer<typeof calendarPostSchema>;
 
@@ -208,6 +211,8 @@ export const draftBodySchema = z
         yourBrand: false,
         brandedContent: false,
       }),
+      isAigc: z.boolean(key('errors.invalidField')).default(false),
+      delivery: deliverySchema.default('direct'),
     },
     key('errors.invalidField'),
   )
@@ -234,13 +239,21 @@ export const draftSchema = z.object({
   /** Null when none was chosen yet, or the account was deleted since. */
   accountId: z.string().nullable(),
   videos: z.array(
-    z.object({ mediaId: z.string(), title: z.string(), thumbnailUrl: z.string().nullable() }),
+    z.object({
+      mediaId: z.string(),
+      title: z.string(),
+      thumbnailUrl: z.string().nullable(),
+      /** The cover frame chosen, in ms; null: TikTok picks. */
+      coverTimestampMs: z.number().int().nullable(),
+    }),
   ),
   privacyLevel: privacyLevelSchema.nullable(),
   allowComment: z.boolean(),
   allowDuet: z.boolean(),
   allowStitch: z.boolean(),
   commercialContent: commercialContentSchema,
+  isAigc: z.boolean(),
+  delivery: deliverySchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -178,11 +178,13 @@ describe('createScheduleSchema', () => {
   it('reports every problem at once: no privacy, no consent, and a missing date', () => {
     const rest: Partial<CreateScheduleInput> = validRequest();
     delete rest.privacyLevel;
+    // Privacy is required by a cross-field rule (an inbox draft has none), reported with the others.
     expect(issuesOf({ ...rest, consent: false, publishType: 'scheduled', time: '12:00' })).toEqual([
-      'privacyLevel: errors.selectPrivacy',
       'consent: errors.consentRequired',
+      'privacyLevel: errors.selectPrivacy',
       'date: errors.dateRequired',
     ]);
+    expect(issuesOf({ ...rest, delivery: 'inbox' })).toEqual([]);
   });
 
   it('never crashes on a body of the wrong shape, and still speaks in keys', () => {

@@ -184,7 +184,11 @@ const scheduleContentShape = {
     .min(1, key('errors.selectVideo'))
     .max(MAX_VIDEOS_PER_SCHEDULE, key('errors.tooManyVideos')),
   posts: z.array(postCaptionSchema, key('errors.postsMismatch')),
-  privacyLevel: privacyLevelSchema,
+  /**
+   * Required for direct posts; an inbox draft has none (TikTok's inbox init takes no post_info:
+   * the creator sets it in the TikTok app), and one sent with it is ignored.
+   */
+  privacyLevel: privacyLevelSchema.optional(),
   allowComment: flagSchema,
   allowDuet: flagSchema,
   allowStitch: flagSchema,
@@ -204,11 +208,15 @@ function checkContent(
   request: {
     mediaIds: string[];
     posts: { mediaId: string }[];
-    privacyLevel: PrivacyLevel;
+    privacyLevel?: PrivacyLevel | undefined;
+    delivery?: Delivery | undefined;
     commercialContent: CommercialContent;
   },
   issue: IssueSink,
 ): void {
+  if (request.delivery !== 'inbox' && request.privacyLevel === undefined) {
+    issue(['privacyLevel'], 'errors.selectPrivacy');
+  }
   const seen = new Set<string>();
   request.mediaIds.forEach((mediaId, index) => {
     if (seen.has(mediaId)) issue(['mediaIds', index], 'errors.duplicateVideo');
@@ -227,8 +235,13 @@ function checkContent(
   if (enabled && !yourBrand && !brandedContent) {
     issue(['commercialContent'], 'errors.commercialContentChoice');
   }
-  // TikTok: branded content cannot be private.
-  if (enabled && brandedContent && request.privacyLevel === 'SELF_ONLY') {
+  // TikTok: branded content cannot be private (an inbox draft's privacy is set in TikTok's app).
+  if (
+    enabled &&
+    brandedContent &&
+    request.delivery !== 'inbox' &&
+    request.privacyLevel === 'SELF_ONLY'
+  ) {
     issue(['privacyLevel'], 'errors.brandedContentPrivate');
   }
 }
@@ -315,7 +328,8 @@ export const postSchema = z.object({
   createdAt: z.iso.datetime(),
   /** The IANA zone the schedule was made in (its date and time were read in it). */
   timeZone: z.string(),
-  privacyLevel: z.string(),
+  /** Null for inbox drafts: the creator sets it in the TikTok app. */
+  privacyLevel: z.string().nullable(),
   /** 'inbox': sent to the creator's TikTok inbox as a draft ('completed' once it is there). */
   delivery: deliverySchema,
   allowComment: z.boolean(),

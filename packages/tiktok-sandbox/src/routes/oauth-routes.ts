@@ -46,6 +46,22 @@ function asParams(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
 }
 
+/**
+ * `username_hint`, a sandbox-only parameter (TikTok ignores parameters it does not know): the
+ * username of the card being connected, to pre-fill the consent page. Unusable hints are ignored.
+ */
+function usernameHint(query: unknown): string | null {
+  const hint = asParams(query)['username_hint'];
+  if (typeof hint !== 'string') return null;
+  const username = normaliseSandboxUsername(hint);
+  return USERNAME.test(username) ? username : null;
+}
+
+/** What the consent page does with a typed username: trimmed, no leading '@', lower case. */
+function normaliseSandboxUsername(typed: string): string {
+  return typed.trim().replace(/^@+/, '').toLowerCase();
+}
+
 function redirectWith(redirectUri: string, params: Record<string, string>): string {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
@@ -69,7 +85,7 @@ export function registerOAuthRoutes(fastify: FastifyInstance, state: SandboxStat
       const html = renderConsentPage({
         request: checked.value,
         formAction: authorizePath,
-        username: randomUsername(),
+        username: usernameHint(request.query) ?? randomUsername(),
       });
       return sendHtml(reply, 200, html, pageContentSecurityPolicy(checked.value.redirectUri));
     },
@@ -100,7 +116,7 @@ export function registerOAuthRoutes(fastify: FastifyInstance, state: SandboxStat
           302,
         );
       }
-      const username = form.data.username.trim().replace(/^@/, '').toLowerCase();
+      const username = normaliseSandboxUsername(form.data.username);
       if (!USERNAME.test(username)) {
         const html = renderConsentPage({
           request: authorizeRequest,

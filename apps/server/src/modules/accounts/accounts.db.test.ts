@@ -77,6 +77,41 @@ async function connect(
   };
 }
 
+/** Where the callback sent the browser: the pending connection's id of `/tiktok?mismatch=<id>`. */
+function pendingIdOf(landing: string): string {
+  const id = new URL(landing, t.url).searchParams.get('mismatch');
+  expect(id, landing).toMatch(/^[0-9a-f-]{36}$/);
+  return id!;
+}
+
+/**
+ * Connects `accountId` authorising the TikTok user `username`, which is not the card's: checks the
+ * warning (and which card already holds that TikTok user), keeps, and returns the card connected.
+ */
+async function connectAndKeep(
+  cookie: string,
+  accountId: string,
+  username: string,
+  holderUsername: string | null,
+): Promise<string> {
+  const { landing } = await connect(cookie, accountId, { username });
+  const pendingId = pendingIdOf(landing);
+  const pending = await api(cookie, 'GET', `/api/pending-connections/${pendingId}`);
+  expect(pending.statusCode, pending.body).toBe(200);
+  expect(pending.json()).toMatchObject({ accountId, authorisedUsername: username, holderUsername });
+  const kept = await api(cookie, 'POST', `/api/pending-connections/${pendingId}/keep`);
+  expect(kept.statusCode, kept.body).toBe(200);
+  return kept.json<{ accountId: string }>().accountId;
+}
+
+/** The sandbox's ledger entries of the tokens issued to the TikTok user `username`. */
+function sandboxTokensOf(username: string) {
+  const ledger = t.context.sandbox!.ledger();
+  const openId = ledger.users.find((user) => user.username === username)?.open_id;
+  expect(openId, username).toBeTruthy();
+  return ledger.tokens.filter((token) => token.open_id === openId);
+}
+
 describe('adding accounts', () => {
   it('trims and stores the username as typed, refuses duplicates and empty names', async () => {
     const id = await addAccount(alice, '  Maya.Creates  ');
@@ -142,7 +177,7 @@ describe('isolation between users', () => {
 
 describe('connecting through TikTok (sandbox)', () => {
   it('builds the authorize URL per the contract and connects the added card itself', async () => {
-    const id = await addAccount(alice, 'luna');
+    const id = await addAccount(alice, 'Luna_TikTok');
     const { authorizeUrl, landing } = await connect(alice, id, { username: 'luna_tiktok' });
     const url = new URL(authorizeUrl);
     expect(url.origin + url.pathname).toBe(`${t.url}/sandbox/tiktok/v2/auth/authorize/`);
@@ -153,6 +188,8 @@ describe('connecting through TikTok (sandbox)', () => {
       response_type: 'code',
       redirect_uri: `${t.url}/auth/callback`,
       code_challenge_method: 'S256',
+      // Read by the sandbox's consent page to pre-fill the username; TikTok ignores it.
+      username_hint: 'Luna_TikTok',
     });
     expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
     expect(url.searchParams.get('code_challenge')).toMatch(/^[0-9a-f]{64}$/);
@@ -245,11 +282,11 @@ describe('connecting through TikTok (sandbox)', () => {
   });
 
   it('updates the existing card when the same TikTok user is connected again, without a duplicate', async () => {
-    const first = await addAccount(alice, 'twin');
+    const first = await addAccount(alice, 'twin_on_tiktok');
     await connect(alice, first, { username: 'twin_on_tiktok' });
     const second = await addAccount(alice, 'twin-again');
-    const again = await connect(alice, second, { username: 'twin_on_tiktok' });
-    expect(again.landing).toBe(`/tiktok?connected=${first}`);
+    const again = await connectAndKeep(alice, second, 'twin_on_tiktok', 'twin_on_tiktok');
+    expect(again).toBe(first);
     const accounts = await listAccounts(alice);
     expect(accounts.filter((a) => a.username === 'twin_on_tiktok')).toHaveLength(1);
     expect(accounts.map((a) => a.id)).not.toContain(second);
@@ -262,8 +299,7 @@ describe('connecting through TikTok (sandbox)', () => {
   it("connects the clicked card when TikTok's username is another card's name (regression: token error)", async () => {
     const placeholder = await addAccount(alice, 'collide_alice');
     const clicked = await addAccount(alice, 'collide_bob');
-    const { landing } = await connect(alice, clicked, { username: 'collide_alice' });
-    expect(landing).toBe(`/tiktok?connected=${clicked}`);
+    expect(await connectAndKeep(alice, clicked, 'collide_alice', null)).toBe(clicked);
 
     // The card now says who it really is on TikTok; the never-connected card that only named
     // that same TikTok user is gone, so there is one card per TikTok account.
@@ -284,8 +320,7 @@ describe('connecting through TikTok (sandbox)', () => {
     const other = await addAccount(alice, 'stale_name');
     await connect(alice, other, { username: 'renamed_user', decline: ['user.info.profile'] });
     const clicked = await addAccount(alice, 'typed_name');
-    const { landing } = await connect(alice, clicked, { username: 'stale_name' });
-    expect(landing).toBe(`/tiktok?connected=${clicked}`);
+    expect(await connectAndKeep(alice, clicked, 'stale_name', null)).toBe(clicked);
     const accounts = await listAccounts(alice);
     expect(accounts.find((a) => a.id === clicked)).toMatchObject({
       username: 'typed_name',
@@ -326,6 +361,147 @@ describe('connecting through TikTok (sandbox)', () => {
     const account = (await listAccounts(alice)).find((a) => a.id === id);
     expect(account).toMatchObject({ status: 'connected', canPublish: false });
     expect(account!.scopes).not.toContain('video.publish');
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+});
+
+// Issue 12: the TikTok account authorised is not the one on the card. Nothing changes before the
+// person chooses; the choice is held server-side, for them only, once, for a few minutes.
+describe('connecting another TikTok account than the card says', () => {
+  it('warns before changing anything, then keeps it on the card (renamed) once', async () => {
+    const id = await addAccount(alice, 'mia');
+    const { landing } = await connect(alice, id, { username: 'not_mia' });
+    const pendingId = pendingIdOf(landing);
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      username: 'mia',
+      status: 'not_connected',
+      openId: null,
+    });
+    const pending = await api(alice, 'GET', `/api/pending-connections/${pendingId}`);
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(pending.json()).toMatchObject({
+      id: pendingId,
+      accountId: id,
+      cardUsername: 'mia',
+      authorisedUsername: 'not_mia',
+      holderUsername: null,
+    });
+    expect(pending.body.toLowerCase()).not.toContain('token');
+
+    // Someone else's choice looks like no choice at all, and their attempts change nothing.
+    for (const [method, path] of [
+      ['GET', ''],
+      ['POST', '/keep'],
+      ['POST', '/cancel'],
+    ] as const) {
+      const foreign = await api(bob, method, `/api/pending-connections/${pendingId}${path}`);
+      expect(foreign.statusCode, `${method} ${path}`).toBe(404);
+      expect(foreign.json()).toMatchObject({ fields: { id: 'accounts.errors.pendingGone' } });
+    }
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: `/api/pending-connections/${pendingId}/keep`,
+      headers: { origin: t.url },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await api(alice, 'POST', '/api/pending-connections/nope/keep')).statusCode).toBe(400);
+
+    const kept = await api(alice, 'POST', `/api/pending-connections/${pendingId}/keep`);
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json()).toEqual({ accountId: id });
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      username: 'not_mia',
+      status: 'connected',
+    });
+    expect((await api(alice, 'GET', `/api/accounts/${id}/creator-info`)).statusCode).toBe(200);
+    // Single use.
+    for (const path of ['', '/keep', '/cancel']) {
+      const again = await api(
+        alice,
+        path ? 'POST' : 'GET',
+        `/api/pending-connections/${pendingId}${path}`,
+      );
+      expect(again.statusCode, path).toBe(404);
+    }
+    expect(sandboxTokensOf('not_mia').filter((token) => token.revoked_at !== null)).toEqual([]);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('cancel changes nothing on the card and revokes the grant just issued', async () => {
+    const id = await addAccount(alice, 'noah');
+    expect((await connect(alice, id, { username: 'noah' })).landing).toBe(
+      `/tiktok?connected=${id}`,
+    );
+    const before = await t.context.accountRepository.findById(id);
+    const { landing } = await connect(alice, id, { username: 'noah_other' });
+    const pendingId = pendingIdOf(landing);
+    // The card still holds its own grant while the person decides.
+    const during = await t.context.accountRepository.findById(id);
+    expect(during).toMatchObject({
+      username: 'noah',
+      open_id: before!.open_id,
+      access_token_enc: before!.access_token_enc,
+    });
+
+    const cancelled = await api(alice, 'POST', `/api/pending-connections/${pendingId}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(204);
+    const after = await t.context.accountRepository.findById(id);
+    expect(after).toMatchObject({
+      username: 'noah',
+      status: 'connected',
+      open_id: before!.open_id,
+      access_token_enc: before!.access_token_enc,
+    });
+    expect((await api(alice, 'GET', `/api/accounts/${id}/creator-info`)).statusCode).toBe(200);
+    const issued = sandboxTokensOf('noah_other');
+    expect(issued.length).toBeGreaterThan(0);
+    expect(issued.filter((token) => token.revoked_at === null)).toEqual([]);
+    expect(sandboxTokensOf('noah').filter((token) => token.revoked_at === null)).not.toEqual([]);
+    expect(
+      (await api(alice, 'POST', `/api/pending-connections/${pendingId}/keep`)).statusCode,
+    ).toBe(404);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it("reconnecting to another TikTok user revokes the card's previous grant; the same user's stays", async () => {
+    const id = await addAccount(alice, 'ivy');
+    await connect(alice, id, { username: 'ivy' });
+    expect(await connectAndKeep(alice, id, 'ivy_two', null)).toBe(id);
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      username: 'ivy_two',
+      status: 'connected',
+    });
+    // The grant it replaced was another TikTok user's: revoked at TikTok (the sandbox records it).
+    const ivy = sandboxTokensOf('ivy');
+    expect(ivy.length).toBeGreaterThan(0);
+    expect(ivy.filter((token) => token.revoked_at === null)).toEqual([]);
+
+    // Reconnecting the same TikTok user: no warning, and no revocation, which at TikTok would
+    // disconnect the app from that user, new grant included.
+    expect((await connect(alice, id, { username: 'ivy_two' })).landing).toBe(
+      `/tiktok?connected=${id}`,
+    );
+    expect(sandboxTokensOf('ivy_two').filter((token) => token.revoked_at !== null)).toEqual([]);
+    expect((await api(alice, 'GET', `/api/accounts/${id}/creator-info`)).statusCode).toBe(200);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
+
+  it('an unanswered choice expires: nothing changes and the purge revokes its grant', async () => {
+    const id = await addAccount(alice, 'late');
+    const pendingId = pendingIdOf((await connect(alice, id, { username: 'late_other' })).landing);
+    await sql`update tiktok_pending_connections set expires_at = now() - interval '1 second' where id = ${pendingId}`.execute(
+      t.context.database.db,
+    );
+    expect((await api(alice, 'GET', `/api/pending-connections/${pendingId}`)).statusCode).toBe(404);
+    expect(
+      (await api(alice, 'POST', `/api/pending-connections/${pendingId}/keep`)).statusCode,
+    ).toBe(404);
+    expect(await t.context.accounts.purgeExpiredPendingConnections()).toBe(1);
+    expect(sandboxTokensOf('late_other').filter((token) => token.revoked_at === null)).toEqual([]);
+    expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
+      username: 'late',
+      status: 'not_connected',
+    });
     await api(alice, 'DELETE', `/api/accounts/${id}`);
   });
 });

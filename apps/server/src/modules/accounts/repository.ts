@@ -2,9 +2,19 @@ import type { AccountSettings } from '@cadence/shared/schemas/account';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TikTokAccountTable } from '../../db/schema.ts';
 import { leaseStatements, type Lease } from '../../db/lease.ts';
-import './db-types.ts';
+import type { TikTokPendingConnectionTable } from './db-types.ts';
 
 export type AccountRow = Selectable<TikTokAccountTable>;
+export type PendingConnectionRow = Selectable<TikTokPendingConnectionTable>;
+
+/** What TikTok told about the account a grant is for. */
+export interface AuthorisedProfile {
+  openId: string;
+  /** Null when the person declined `user.info.profile`. */
+  username: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+}
 
 export interface TokenUpdate {
   accessTokenEnc: string;
@@ -65,6 +75,17 @@ function accountQueries(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** True when some card, of any user, holds a grant for this TikTok user (open_id). */
+    async openIdInUse(openId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('tiktok_accounts')
+        .select('id')
+        .where('open_id', '=', openId)
+        .where('access_token_enc', 'is not', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** The user's account with this username, compared as the unique index does (any case). */
     findByUsername(userId: string, username: string) {
       return db
@@ -104,12 +125,7 @@ function accountQueries(db: Kysely<Database>) {
 
     async markConnected(
       id: string,
-      profile: {
-        openId: string;
-        username: string;
-        displayName: string | null;
-        avatarUrl: string | null;
-      },
+      profile: Omit<AuthorisedProfile, 'username'> & { username: string },
       tokens: TokenUpdate,
     ): Promise<void> {
       await db
@@ -231,6 +247,64 @@ function accountQueries(db: Kysely<Database>) {
 
     async purgeExpiredStates(now: Date): Promise<void> {
       await db.deleteFrom('oauth_states').where('expires_at', '<', now).execute();
+    },
+
+    insertPendingConnection(row: {
+      userId: string;
+      accountId: string;
+      profile: AuthorisedProfile;
+      tokens: TokenUpdate;
+      expiresAt: Date;
+    }) {
+      return db
+        .insertInto('tiktok_pending_connections')
+        .values({
+          user_id: row.userId,
+          account_id: row.accountId,
+          open_id: row.profile.openId,
+          username: row.profile.username,
+          display_name: row.profile.displayName,
+          avatar_url: row.profile.avatarUrl,
+          access_token_enc: row.tokens.accessTokenEnc,
+          refresh_token_enc: row.tokens.refreshTokenEnc,
+          access_token_expires_at: row.tokens.accessTokenExpiresAt,
+          refresh_token_expires_at: row.tokens.refreshTokenExpiresAt,
+          scopes: row.tokens.scopes,
+          expires_at: row.expiresAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** The user's unexpired pending connection, left in place (what the warning shows). */
+    findPendingConnection(userId: string, id: string, now: Date) {
+      return db
+        .selectFrom('tiktok_pending_connections')
+        .selectAll()
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+    },
+
+    /** Deletes and returns the user's unexpired pending connection: keep or cancel happens once. */
+    consumePendingConnection(userId: string, id: string, now: Date) {
+      return db
+        .deleteFrom('tiktok_pending_connections')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Deletes the expired pending connections and returns them (their tokens are to be revoked). */
+    purgeExpiredPendingConnections(now: Date) {
+      return db
+        .deleteFrom('tiktok_pending_connections')
+        .where('expires_at', '<=', now)
+        .returningAll()
+        .execute();
     },
 
     /** Takes the account's refresh lock when it is free or its lease ran out: true when taken. */

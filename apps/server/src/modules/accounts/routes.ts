@@ -6,6 +6,8 @@ import {
   connectResponseSchema,
   createAccountSchema,
   creatorInfoSchema,
+  keptConnectionSchema,
+  pendingConnectionSchema,
 } from '@cadence/shared/schemas/account';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -89,6 +91,41 @@ export async function accountRoutes(
     async (request) => service.creatorInfo(userOf(request).id, request.params.id),
   );
 
+  // 'You authorised @x, but this card is @y': the choice, held server-side (single use, short-lived).
+  app.get(
+    '/api/pending-connections/:id',
+    {
+      preValidation,
+      schema: { tags, params: uuidParams, response: { 200: pendingConnectionSchema } },
+    },
+    async (request) => service.pendingConnection(userOf(request).id, request.params.id),
+  );
+
+  app.post(
+    '/api/pending-connections/:id/keep',
+    {
+      preValidation,
+      schema: { tags, params: uuidParams, response: { 200: keptConnectionSchema } },
+    },
+    async (request) => service.keepPendingConnection(userOf(request).id, request.params.id),
+  );
+
+  app.post(
+    '/api/pending-connections/:id/cancel',
+    {
+      preValidation,
+      schema: {
+        tags,
+        params: uuidParams,
+        response: { 204: noBody('Cancelled: the grant is revoked, no card changed') },
+      },
+    },
+    async (request, reply) => {
+      await service.cancelPendingConnection(userOf(request).id, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
   // TikTok redirects the browser here (PUBLIC_URL/auth/callback). The server finishes the exchange
   // and sends the person back to the accounts page with the outcome in the query string.
   app.get(
@@ -97,20 +134,28 @@ export async function accountRoutes(
       schema: {
         tags,
         querystring: callbackQuery,
-        response: { 302: noBody('Back to /tiktok with ?connected=<id> or ?error=<kind>') },
+        response: {
+          302: noBody(
+            'Back to /tiktok with ?connected=<id>, ?mismatch=<pending id> or ?error=<kind>',
+          ),
+        },
       },
     },
     async (request, reply) => {
       const query = request.query;
       const user = await getSessionUser(auth, request);
       try {
-        const accountId = await service.completeConnect({
+        const outcome = await service.completeConnect({
           userId: user?.id ?? null,
           state: query.state,
           code: query.code,
           error: query.error,
         });
-        return reply.redirect(`/tiktok?connected=${encodeURIComponent(accountId)}`);
+        return reply.redirect(
+          outcome.kind === 'connected'
+            ? `/tiktok?connected=${encodeURIComponent(outcome.accountId)}`
+            : `/tiktok?mismatch=${encodeURIComponent(outcome.pendingId)}`,
+        );
       } catch (error) {
         if (error instanceof ConnectError) {
           request.log.warn({ kind: error.kind, reason: error.message }, 'TikTok connection failed');

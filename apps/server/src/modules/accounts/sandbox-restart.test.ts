@@ -73,7 +73,7 @@ describe('sandbox mode across a restart', () => {
     const started = await call(server, cookie, 'POST', `/api/accounts/${id}/connect`);
     expect(started.status).toBe(200);
     const { authorizeUrl } = z.object({ authorizeUrl: z.string() }).parse(await started.json());
-    const outcome = await consent(authorizeUrl, { username: 'maya_creates' });
+    const outcome = await consent(authorizeUrl, { username: 'maya.creates' });
     const callback = await fetch(outcome.location, { headers: { cookie }, redirect: 'manual' });
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toBe(`/tiktok?connected=${id}`);
@@ -87,7 +87,7 @@ describe('sandbox mode across a restart', () => {
     server = await startServer({}, dataDir);
     const info = await call(server, cookie, 'GET', `/api/accounts/${id}/creator-info`);
     expect(info.status, await info.clone().text()).toBe(200);
-    expect(await info.json()).toMatchObject({ username: 'maya_creates', cannotPostReason: null });
+    expect(await info.json()).toMatchObject({ username: 'maya.creates', cannotPostReason: null });
     expect(await accountStatus(server, cookie, id)).toBe('connected');
   });
 });

@@ -64,11 +64,17 @@ describe('drafts', () => {
       commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
     });
     expect(first.videos).toEqual([
-      { mediaId: videos[0], title: '', thumbnailUrl: `/api/media/${videos[0]}/thumbnail` },
+      {
+        mediaId: videos[0],
+        title: '',
+        thumbnailUrl: `/api/media/${videos[0]}/thumbnail`,
+        coverTimestampMs: null,
+      },
       {
         mediaId: videos[1],
         title: 'second one',
         thumbnailUrl: `/api/media/${videos[1]}/thumbnail`,
+        coverTimestampMs: null,
       },
     ]);
     const second = await saveDraft(alice, { mediaIds: [videos[2]] });
@@ -170,7 +176,7 @@ describe('drafts', () => {
       api(kit.t, alice.cookie, 'POST', `/api/drafts/${draft.id}/schedule`, timing),
       api(kit.t, alice.cookie, 'POST', `/api/drafts/${draft.id}/schedule`, timing),
     ]);
-    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 404]);
+    expect([a.statusCode, b.statusCode].sort(), `${a.body} ${b.body}`).toEqual([201, 404]);
     const created = (a.statusCode === 201 ? a : b).json<{ scheduleId: string; posts: Post[] }>();
     expect(created.posts.map((post) => [post.title, post.dueAt, post.privacyLevel])).toEqual([
       ['from a draft 1', '2099-04-04T16:00:00.000Z', 'MUTUAL_FOLLOW_FRIENDS'],
@@ -182,6 +188,66 @@ describe('drafts', () => {
     );
     expect(titled).toHaveLength(2);
     expect((await api(kit.t, alice.cookie, 'GET', `/api/drafts/${draft.id}`)).statusCode).toBe(404);
+  });
+
+  // Issue 12: drafts lost the AI-generated label and the cover frames (and the inbox choice).
+  it('keeps the AI label, each cover frame and the inbox choice, and schedules with them', async () => {
+    const draft = await saveDraft(alice, {
+      accountId: aliceAccount,
+      mediaIds: [videos[0], videos[1]],
+      posts: [
+        { mediaId: videos[0], title: 'aigc draft', coverTimestampMs: 400 },
+        { mediaId: videos[1], title: 'no cover' },
+      ],
+      isAigc: true,
+      delivery: 'inbox',
+    });
+    expect(draft).toMatchObject({ isAigc: true, delivery: 'inbox', privacyLevel: null });
+    expect(draft.videos.map((video) => video.coverTimestampMs)).toEqual([400, null]);
+    const reread = await api(kit.t, alice.cookie, 'GET', `/api/drafts/${draft.id}`);
+    expect(reread.json<Draft>()).toEqual(draft);
+    const invalid = await api(kit.t, alice.cookie, 'PUT', `/api/drafts/${draft.id}`, {
+      mediaIds: [videos[0]],
+      posts: [{ mediaId: videos[0], title: '', coverTimestampMs: -1 }],
+      isAigc: 'yes',
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(fieldsOf(invalid)).toMatchObject({
+      'posts.0.coverTimestampMs': 'errors.invalidCoverTime',
+      isAigc: 'errors.invalidField',
+    });
+
+    // An inbox draft needs no privacy level: the creator sets it in the TikTok app.
+    const scheduled = await api(
+      kit.t,
+      alice.cookie,
+      'POST',
+      `/api/drafts/${draft.id}/schedule`,
+      timing,
+    );
+    expect(scheduled.statusCode, scheduled.body).toBe(201);
+    const { posts } = scheduled.json<{ posts: Post[] }>();
+    expect(posts.map((post) => [post.delivery, post.privacyLevel])).toEqual([
+      ['inbox', null],
+      ['inbox', null],
+    ]);
+    const stored = await kit.t.context.database.db
+      .selectFrom('posts')
+      .innerJoin('schedules', 'schedules.id', 'posts.schedule_id')
+      .select(['posts.title', 'posts.cover_timestamp_ms', 'schedules.is_aigc'])
+      .where(
+        'posts.id',
+        'in',
+        posts.map((post) => post.id),
+      )
+      .orderBy('posts.title')
+      .execute();
+    expect(stored).toEqual([
+      { title: 'aigc draft', cover_timestamp_ms: 400, is_aigc: true },
+      { title: 'no cover', cover_timestamp_ms: null, is_aigc: true },
+    ]);
+    for (const post of posts)
+      await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/cancel`);
   });
 
   it("answers 404 for another user's draft and leaves it as it was", async () => {

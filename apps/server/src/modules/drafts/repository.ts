@@ -1,4 +1,4 @@
-import type { CommercialContent } from '@cadence/shared/schemas/schedule';
+import type { CommercialContent, Delivery } from '@cadence/shared/schemas/schedule';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import '../schedules/db-types.ts';
@@ -6,12 +6,14 @@ import '../schedules/db-types.ts';
 /** A draft's content as stored: the videos in order with their captions, and the settings. */
 export interface DraftContent {
   accountId: string | null;
-  videos: readonly { mediaId: string; title: string }[];
+  videos: readonly { mediaId: string; title: string; coverTimestampMs: number | null }[];
   privacyLevel: string | null;
   allowComment: boolean;
   allowDuet: boolean;
   allowStitch: boolean;
   commercialContent: CommercialContent;
+  isAigc: boolean;
+  delivery: Delivery;
 }
 
 export interface DraftRow {
@@ -22,9 +24,16 @@ export interface DraftRow {
   allow_duet: boolean;
   allow_stitch: boolean;
   commercial_content: CommercialContent;
+  is_aigc: boolean;
+  delivery: Delivery;
   created_at: Date;
   updated_at: Date;
-  videos: { media_id: string; title: string; thumbnail_key: string | null }[];
+  videos: {
+    media_id: string;
+    title: string;
+    thumbnail_key: string | null;
+    cover_timestamp_ms: number | null;
+  }[];
 }
 
 /** SQL for drafts. Every query is scoped by user id. */
@@ -44,6 +53,7 @@ export function createDraftRepository(db: Kysely<Database>) {
           position,
           media_id: video.mediaId,
           title: video.title,
+          cover_timestamp_ms: video.coverTimestampMs,
         })),
       )
       .execute();
@@ -56,6 +66,8 @@ export function createDraftRepository(db: Kysely<Database>) {
     allow_duet: content.allowDuet,
     allow_stitch: content.allowStitch,
     commercial_content: JSON.stringify(content.commercialContent),
+    is_aigc: content.isAigc,
+    delivery: content.delivery,
   });
 
   async function rows(userId: string, id?: string, limit = 1): Promise<DraftRow[]> {
@@ -69,6 +81,8 @@ export function createDraftRepository(db: Kysely<Database>) {
         'drafts.allow_duet',
         'drafts.allow_stitch',
         'drafts.commercial_content',
+        'drafts.is_aigc',
+        'drafts.delivery',
         'drafts.created_at',
         'drafts.updated_at',
       ])
@@ -87,6 +101,7 @@ export function createDraftRepository(db: Kysely<Database>) {
         'draft_videos.draft_id',
         'draft_videos.media_id',
         'draft_videos.title',
+        'draft_videos.cover_timestamp_ms',
         'media.thumbnail_key',
       ])
       .where(
@@ -100,7 +115,12 @@ export function createDraftRepository(db: Kysely<Database>) {
       ...draft,
       videos: videos
         .filter((video) => video.draft_id === draft.id)
-        .map(({ media_id, title, thumbnail_key }) => ({ media_id, title, thumbnail_key })),
+        .map(({ media_id, title, thumbnail_key, cover_timestamp_ms }) => ({
+          media_id,
+          title,
+          thumbnail_key,
+          cover_timestamp_ms,
+        })),
     }));
   }
 

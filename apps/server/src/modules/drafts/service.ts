@@ -34,12 +34,15 @@ function toDraft(row: DraftRow): Draft {
       thumbnailUrl: video.thumbnail_key
         ? `/api/media/${encodeURIComponent(video.media_id)}/thumbnail`
         : null,
+      coverTimestampMs: video.cover_timestamp_ms,
     })),
     privacyLevel: privacy.success ? privacy.data : null,
     allowComment: row.allow_comment,
     allowDuet: row.allow_duet,
     allowStitch: row.allow_stitch,
     commercialContent: row.commercial_content,
+    isAigc: row.is_aigc,
+    delivery: row.delivery,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -69,10 +72,14 @@ export function createDraftService(deps: DraftServiceDeps) {
         mediaIds: 'errors.invalidVideo',
       });
     }
-    const titles = new Map(posts.map((post) => [post.mediaId, post.title]));
+    const captions = new Map(posts.map((post) => [post.mediaId, post]));
     return {
       accountId,
-      videos: mediaIds.map((mediaId) => ({ mediaId, title: titles.get(mediaId) ?? '' })),
+      videos: mediaIds.map((mediaId) => ({
+        mediaId,
+        title: captions.get(mediaId)?.title ?? '',
+        coverTimestampMs: captions.get(mediaId)?.coverTimestampMs ?? null,
+      })),
       privacyLevel: body.privacyLevel ?? null,
       allowComment: body.allowComment ?? false,
       allowDuet: body.allowDuet ?? false,
@@ -82,6 +89,8 @@ export function createDraftService(deps: DraftServiceDeps) {
         yourBrand: false,
         brandedContent: false,
       },
+      isAigc: body.isAigc ?? false,
+      delivery: body.delivery ?? 'direct',
     };
   }
 
@@ -144,12 +153,19 @@ export function createDraftService(deps: DraftServiceDeps) {
       const request = createScheduleSchema.safeParse({
         accountId: draft.account_id,
         mediaIds: draft.videos.map((video) => video.media_id),
-        posts: draft.videos.map((video) => ({ mediaId: video.media_id, title: video.title })),
-        privacyLevel: draft.privacy_level,
+        posts: draft.videos.map((video) => ({
+          mediaId: video.media_id,
+          title: video.title,
+          ...(video.cover_timestamp_ms !== null && { coverTimestampMs: video.cover_timestamp_ms }),
+        })),
+        // A draft without a privacy level gets that field's message (an inbox draft needs none).
+        privacyLevel: draft.privacy_level ?? undefined,
         allowComment: draft.allow_comment,
         allowDuet: draft.allow_duet,
         allowStitch: draft.allow_stitch,
         commercialContent: draft.commercial_content,
+        isAigc: draft.is_aigc,
+        delivery: draft.delivery,
         ...timing,
         draftId: id,
       });

@@ -320,7 +320,7 @@ export function createPublisher(deps: PublisherDeps) {
     const creator = await tokens.withAccessToken(post.account_id, (token) =>
       tiktok.queryCreatorInfo(token),
     );
-    if (!creator.privacyLevelOptions.includes(post.privacy_level)) {
+    if (post.privacy_level === null || !creator.privacyLevelOptions.includes(post.privacy_level)) {
       return fail(post, owner, 'privacy_level_option_mismatch');
     }
     if (exceedsDurationLimit(post.duration_seconds, creator.maxVideoPostDurationSec)) {
@@ -528,8 +528,15 @@ export function createPublisher(deps: PublisherDeps) {
             { status: 'completed', published_at: new Date(), fail_reason: null },
             { release: true },
           );
-          if (kept) logger.info({ postId: post.id, publishId }, 'draft sent to the TikTok inbox');
-          return kept ? 'published' : 'lease_lost';
+          if (!kept) return 'lease_lost';
+          logger.info({ postId: post.id, publishId }, 'draft sent to the TikTok inbox');
+          await deps.notify?.({
+            userId: post.user_id,
+            type: 'post_sent_to_inbox',
+            dedupeKey: `post_sent_to_inbox:${post.id}`,
+            data: { postId: post.id, account: post.account_username },
+          });
+          return 'published';
         }
         return pollAgain(post, owner, status);
       case 'UNKNOWN':

@@ -24,7 +24,8 @@ export type PublishRow = PostRow & {
   content_type: string;
   size_bytes: number;
   duration_seconds: number;
-  privacy_level: string;
+  /** Null for inbox drafts. */
+  privacy_level: string | null;
   delivery: Delivery;
   allow_comment: boolean;
   allow_duet: boolean;

@@ -21,7 +21,8 @@ export interface ScheduleTable {
   date: string | null;
   time: string | null;
   spaced_interval: ColumnType<SpacedIntervalInput | null, string | null, string | null>;
-  privacy_level: string;
+  /** Null for inbox drafts: the creator sets it in the TikTok app (migration 0022). */
+  privacy_level: string | null;
   allow_comment: boolean;
   allow_duet: boolean;
   allow_stitch: boolean;
@@ -88,6 +89,9 @@ export interface DraftTable {
   allow_duet: Generated<boolean>;
   allow_stitch: Generated<boolean>;
   commercial_content: ColumnType<CommercialContent, string, string>;
+  /** Migration 0022. */
+  is_aigc: Generated<boolean>;
+  delivery: Generated<Delivery>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -97,6 +101,8 @@ export interface DraftVideoTable {
   position: number;
   media_id: string;
   title: string;
+  /** The cover frame chosen (migration 0022); null: TikTok picks. */
+  cover_timestamp_ms: number | null;
 }
 
 export interface PostingSlotTable {

@@ -93,6 +93,7 @@ export function createPostListingService(deps: PostListingServiceDeps) {
         dueAt: row.due_at.toISOString(),
         status: row.status,
         note: row.note,
+        delivery: row.delivery,
       }));
       return {
         posts,

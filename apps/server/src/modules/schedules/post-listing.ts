@@ -1,7 +1,7 @@
 // SQL of the planning lists: keyset pages of the queue and the history, a calendar range and its
 // per-day counts. Every query is scoped by user id and bounded in size.
 import { historyStatuses, upcomingStatuses } from '@cadence/shared/schemas/planning';
-import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import type { Delivery, PostStatus } from '@cadence/shared/schemas/schedule';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
@@ -60,6 +60,7 @@ export interface CalendarRow {
   status: PostStatus;
   note: string | null;
   thumbnail_key: string | null;
+  delivery: Delivery;
 }
 
 export interface DayCountRow {
@@ -120,8 +121,9 @@ export function createPostListing(db: Kysely<Database>) {
       filter: { accountId?: string | undefined; statuses?: readonly PostStatus[] | undefined },
       limit: number,
     ): Promise<CalendarRow[]> {
-      // No join with schedules: a chip needs nothing from there, and a month's posts come from
-      // hundreds of them.
+      // No join with schedules: a month's posts come from hundreds of them. Only a completed
+      // chip needs its schedule's delivery (an inbox draft reads 'In your TikTok inbox'): one
+      // primary-key lookup each.
       let query = db
         .selectFrom('posts')
         .innerJoin('media', 'media.id', 'posts.media_id')
@@ -136,6 +138,9 @@ export function createPostListing(db: Kysely<Database>) {
           'posts.status',
           'posts.note',
           'media.thumbnail_key',
+          sql<Delivery>`case when posts.status = 'completed' then (select schedules.delivery from schedules where schedules.id = posts.schedule_id) else 'direct' end`.as(
+            'delivery',
+          ),
         ])
         .where('posts.user_id', '=', userId)
         .where('posts.due_at', '>=', from)

@@ -50,7 +50,7 @@ export type PostViewRow = Pick<
   thumbnail_key: string | null;
   schedule_created_at: Date;
   time_zone: string;
-  privacy_level: string;
+  privacy_level: string | null;
   delivery: Delivery;
   allow_comment: boolean;
   allow_duet: boolean;
@@ -77,7 +77,7 @@ const freshProgress = {
 
 /** The TikTok settings a schedule holds for its posts. */
 export interface PostSettings {
-  privacy_level: string;
+  privacy_level: string | null;
   allow_comment: boolean;
   allow_duet: boolean;
   allow_stitch: boolean;

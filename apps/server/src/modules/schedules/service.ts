@@ -138,7 +138,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
    * An app TikTok has not audited may post only SELF_ONLY, to private accounts (creator_info
    * offers PUBLIC_TO_EVERYONE only to public ones): refused here rather than at publish time.
    */
-  function checkUnaudited(privacyLevel: string, creator: CreatorInfo | null): void {
+  function checkUnaudited(privacyLevel: string | null, creator: CreatorInfo | null): void {
     if (appAudited) return;
     if (privacyLevel !== 'SELF_ONLY') {
       throw new AppError('validation_failed', 'Unaudited apps post only SELF_ONLY', {
@@ -255,8 +255,10 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
   /** The settings an edit asks for, checked as at submit: TikTok's options and disclosure rules. */
   async function editedSettings(row: PostViewRow, edit: EditPost): Promise<PostSettings> {
+    const inbox = row.delivery === 'inbox';
     const settings: PostSettings = {
-      privacy_level: edit.privacyLevel ?? row.privacy_level,
+      // An inbox draft's privacy is the creator's to set in the TikTok app: none is kept.
+      privacy_level: inbox ? null : (edit.privacyLevel ?? row.privacy_level),
       allow_comment: edit.allowComment ?? row.allow_comment,
       allow_duet: edit.allowDuet ?? row.allow_duet,
       allow_stitch: edit.allowStitch ?? row.allow_stitch,
@@ -269,11 +271,13 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     }
     if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
     const creator = await creatorInfo(row.account_id, { laterPost: true });
-    checkUnaudited(settings.privacy_level, creator);
+    if (!inbox) checkUnaudited(settings.privacy_level, creator);
     if (creator === null) return settings;
     if (
+      !inbox &&
       edit.privacyLevel !== undefined &&
-      !creator.privacyLevelOptions.includes(settings.privacy_level)
+      (settings.privacy_level === null ||
+        !creator.privacyLevelOptions.includes(settings.privacy_level))
     ) {
       throw new AppError('validation_failed', 'Privacy level not offered', {
         privacyLevel: 'errors.selectPrivacy',
@@ -395,8 +399,13 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     const planned = await plan(account);
 
     const creator = await creatorInfo(account.id, { laterPost: timing.kind !== 'immediate' });
-    checkUnaudited(content.privacyLevel, creator);
-    if (creator && !creator.privacyLevelOptions.includes(content.privacyLevel)) {
+    // An inbox draft carries no privacy: the creator sets it in the TikTok app.
+    const privacyLevel = content.delivery === 'inbox' ? null : (content.privacyLevel ?? null);
+    if (content.delivery !== 'inbox') checkUnaudited(privacyLevel, creator);
+    if (
+      content.delivery !== 'inbox' &&
+      (privacyLevel === null || (creator && !creator.privacyLevelOptions.includes(privacyLevel)))
+    ) {
       throw new AppError('validation_failed', 'Privacy level not offered', {
         privacyLevel: 'errors.selectPrivacy',
       });
@@ -446,7 +455,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           date: timing.date,
           time: timing.time,
           spaced_interval: timing.spacedInterval ? JSON.stringify(timing.spacedInterval) : null,
-          privacy_level: content.privacyLevel,
+          privacy_level: privacyLevel,
           // TikTok's guidelines: comment/duet/stitch off when the creator disabled them.
           allow_comment: content.allowComment && !(creator?.commentDisabled ?? false),
           allow_duet: content.allowDuet && !(creator?.duetDisabled ?? false),

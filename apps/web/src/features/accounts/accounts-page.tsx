@@ -14,6 +14,7 @@ import { AccountsSkeleton } from './components/accounts-skeleton.tsx';
 import { AddAccountForm } from './components/add-account-form.tsx';
 import { DeleteAccountDialog } from './components/delete-account-dialog.tsx';
 import { EmptyState } from './components/empty-state.tsx';
+import { MismatchDialog } from './components/mismatch-dialog.tsx';
 import { PageBanner } from './components/page-banner.tsx';
 import { useCallbackOutcome } from './hooks/use-callback-outcome.ts';
 
@@ -135,6 +136,12 @@ export function AccountsPage() {
         </ul>
       )}
 
+      <MismatchDialog
+        pendingId={outcome?.kind === 'mismatch' ? outcome.pendingId : null}
+        onKept={(username) => announce(t('accounts.callback.connectedAs', { username }))}
+        onCancelled={() => announce(t('accounts.mismatch.cancelled'))}
+        onGone={dismissOutcome}
+      />
       <AccountSettingsDialog
         account={settingsFor}
         onClose={closeSettings}
@@ -174,6 +181,8 @@ function OutcomeBanner({
   onDismiss: () => void;
 }) {
   const { t } = useTranslation();
+  // The mismatch is a choice, asked in its own dialog.
+  if (outcome.kind === 'mismatch') return null;
   if (outcome.kind === 'error') {
     return (
       <PageBanner tone="error" onDismiss={onDismiss}>

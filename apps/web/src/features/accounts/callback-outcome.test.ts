@@ -22,4 +22,9 @@ describe('parseCallbackOutcome', () => {
     expect(parse('')).toBeNull();
     expect(parse('account=whatever')).toBeNull();
   });
+
+  it('reads the pending connection of a mismatched account, and ignores anything that is not one', () => {
+    expect(parse(`mismatch=${id}`)).toEqual({ kind: 'mismatch', pendingId: id });
+    expect(parse('mismatch=../../x')).toBeNull();
+  });
 });

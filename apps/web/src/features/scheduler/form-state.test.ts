@@ -257,6 +257,38 @@ describe('scheduler form state', () => {
     expect(submitBlockedKey(off, closed, false)).toBeNull();
   });
 
+  // Issue 12: TikTok's inbox init takes no post_info; the creator sets privacy in the TikTok app.
+  it('sends an inbox draft without privacy or interactions, and does not block it as a public post', () => {
+    const inbox = validateSchedule(
+      buildScheduleRequest(
+        filled({ delivery: 'inbox', privacyLevel: '', allowComment: true }),
+        videos,
+        'Europe/Paris',
+      ),
+    );
+    expect(inbox.ok).toBe(true);
+    if (!inbox.ok) return;
+    expect(inbox.request.body).toMatchObject({ delivery: 'inbox', allowComment: false });
+    expect(inbox.request.body.privacyLevel).toBeUndefined();
+    // A privacy chosen before switching to the inbox is not sent either.
+    expect(
+      buildScheduleRequest(filled({ delivery: 'inbox' }), videos, 'Europe/Paris') as object,
+    ).toMatchObject({ privacyLevel: undefined });
+    // A direct post still needs one.
+    const direct = validateSchedule(
+      buildScheduleRequest(filled({ privacyLevel: '' }), videos, 'Europe/Paris'),
+    );
+    expect(direct.ok).toBe(false);
+    if (direct.ok) return;
+    expect(direct.errors).toMatchObject({ privacyLevel: 'errors.selectPrivacy' });
+    const off = { enabled: false, yourBrand: false, brandedContent: false };
+    const open = { privacyLevelOptions: ['PUBLIC_TO_EVERYONE' as const, 'SELF_ONLY' as const] };
+    expect(submitBlockedKey(off, open, false, 'inbox')).toBeNull();
+    expect(submitBlockedKey(off, open, false, 'direct')).toBe(
+      'scheduler.form.unaudited.publicAccount',
+    );
+  });
+
   it('offers usual settings only when the account saved some', () => {
     const none = {
       defaultPrivacyLevel: null,
@@ -386,7 +418,13 @@ describe('planning in the form (issue 11)', () => {
 
   it('saves as a draft whatever is there: no account or privacy yet, uploads still running left out', () => {
     const body = buildDraftBody(
-      filled({ accountId: '', privacyLevel: '', captions: { a: 'Premier' } }),
+      filled({
+        accountId: '',
+        privacyLevel: '',
+        captions: { a: 'Premier' },
+        covers: { b: 1200 },
+        isAigc: true,
+      }),
       [...videos, { key: 'c', mediaId: null }],
     );
     expect(body).toEqual({
@@ -394,13 +432,16 @@ describe('planning in the form (issue 11)', () => {
       mediaIds: ['m1', 'm2'],
       posts: [
         { mediaId: 'm1', title: 'Premier' },
-        { mediaId: 'm2', title: '' },
+        // Issue 12: the cover frame and the AI label are kept with the draft.
+        { mediaId: 'm2', title: '', coverTimestampMs: 1200 },
       ],
       privacyLevel: null,
       allowComment: false,
       allowDuet: false,
       allowStitch: false,
       commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+      isAigc: true,
+      delivery: 'direct',
     });
   });
 

@@ -156,14 +156,20 @@ function formContent(state: ScheduleFormState, videos: readonly SelectedVideo[])
   const ready = readyVideos(videos);
   return {
     mediaIds: ready.map((video) => video.mediaId),
-    posts: ready.map((video) => ({
-      mediaId: video.mediaId,
-      title: state.captions[video.key] ?? '',
-    })),
+    posts: ready.map((video) => {
+      const cover = state.covers[video.key];
+      return {
+        mediaId: video.mediaId,
+        title: state.captions[video.key] ?? '',
+        ...(cover !== undefined && { coverTimestampMs: cover }),
+      };
+    }),
     allowComment: state.allowComment,
     allowDuet: state.allowDuet,
     allowStitch: state.allowStitch,
     commercialContent: state.commercialContent,
+    isAigc: state.isAigc,
+    delivery: state.delivery,
   };
 }
 
@@ -179,7 +185,6 @@ export function buildScheduleRequest(
   draftId: string | null = null,
 ): unknown {
   const content = formContent(state, videos);
-  const keys = readyVideos(videos).map((video) => video.key);
   return {
     accountId: state.accountId,
     mediaIds: content.mediaIds,
@@ -196,18 +201,17 @@ export function buildScheduleRequest(
         count: capIntervalCount(state.interval.count, content.mediaIds.length),
       },
     }),
-    posts: content.posts.map((post, index) => {
-      const cover = state.covers[keys[index] ?? ''];
-      return cover === undefined ? post : { ...post, coverTimestampMs: cover };
-    }),
-    // Not a valid enum value: the schema reports 'errors.selectPrivacy'.
-    privacyLevel: state.privacyLevel === '' ? undefined : state.privacyLevel,
-    allowComment: content.allowComment,
-    allowDuet: content.allowDuet,
-    allowStitch: content.allowStitch,
+    posts: content.posts,
+    // Unset: the schema reports 'errors.selectPrivacy', except for an inbox draft, which has none
+    // (nor interactions): the creator sets them in the TikTok app.
+    privacyLevel:
+      state.delivery === 'inbox' || state.privacyLevel === '' ? undefined : state.privacyLevel,
+    allowComment: state.delivery !== 'inbox' && content.allowComment,
+    allowDuet: state.delivery !== 'inbox' && content.allowDuet,
+    allowStitch: state.delivery !== 'inbox' && content.allowStitch,
     commercialContent: content.commercialContent,
-    isAigc: state.isAigc,
-    delivery: state.delivery,
+    isAigc: content.isAigc,
+    delivery: content.delivery,
     consent: state.consent,
     ...(state.postponeOverCap && state.publishType !== 'queue' && { overCap: 'postpone' }),
     ...(draftId !== null && state.publishType !== 'queue' && { draftId }),
@@ -420,8 +424,11 @@ export function submitBlockedKey(
   commercialContent: ScheduleFormState['commercialContent'],
   creator: Pick<CreatorInfo, 'privacyLevelOptions'> | undefined,
   audited: boolean,
+  delivery: ScheduleFormState['delivery'] = 'direct',
 ): TranslationKey | null {
-  if (unauditedPublicAccount(creator, audited)) return 'scheduler.form.unaudited.publicAccount';
+  // The unaudited limits are on direct posts; an inbox draft's privacy is set in TikTok's app.
+  if (delivery === 'direct' && unauditedPublicAccount(creator, audited))
+    return 'scheduler.form.unaudited.publicAccount';
   const { enabled, yourBrand, brandedContent } = commercialContent;
   return enabled && !yourBrand && !brandedContent ? 'errors.commercialContentChoice' : null;
 }

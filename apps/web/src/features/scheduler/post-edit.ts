@@ -14,7 +14,7 @@ export interface PostEditValues {
   when: DateTime;
 }
 
-export function asPrivacyLevel(value: string): PrivacyLevel | '' {
+export function asPrivacyLevel(value: string | null): PrivacyLevel | '' {
   return privacyLevels.find((level) => level === value) ?? '';
 }
 

@@ -3,7 +3,7 @@ import type { Media } from '@cadence/shared/schemas/media';
 import type { Draft } from '@cadence/shared/schemas/planning';
 import { describe, expect, it } from 'vitest';
 import type { UploadItem } from '../../lib/upload.ts';
-import { buildScheduleRequest } from './form-state.ts';
+import { buildDraftBody, buildScheduleRequest } from './form-state.ts';
 import {
   draftAccountId,
   formVideos,
@@ -318,14 +318,16 @@ describe('drafts and ?at= in the form (issue 11)', () => {
     id: '7e1f3f2e-6b3c-4d22-8d2b-1c7f4f1f0d22',
     accountId: account.id,
     videos: [
-      { mediaId: 'a', title: 'Premier', thumbnailUrl: null },
-      { mediaId: 'b', title: '', thumbnailUrl: null },
+      { mediaId: 'a', title: 'Premier', thumbnailUrl: null, coverTimestampMs: 1500 },
+      { mediaId: 'b', title: '', thumbnailUrl: null, coverTimestampMs: null },
     ],
     privacyLevel: 'PUBLIC_TO_EVERYONE',
     allowComment: false,
     allowDuet: false,
     allowStitch: true,
     commercialContent: { enabled: true, yourBrand: true, brandedContent: false },
+    isAigc: true,
+    delivery: 'direct',
     createdAt: '2030-01-01T00:00:00.000Z',
     updatedAt: '2030-01-02T00:00:00.000Z',
   };
@@ -339,6 +341,9 @@ describe('drafts and ?at= in the form (issue 11)', () => {
     expect(opened.attached).toEqual(['a', 'b']);
     expect(opened.savedDraftId).toBe(saved.id);
     expect(opened.fields.captions).toEqual({ 'media-a': 'Premier', 'media-b': '' });
+    // Issue 12: the AI-generated label and the cover frames come back too.
+    expect(opened.fields.covers).toEqual({ 'media-a': 1500 });
+    expect(opened.fields.isAigc).toBe(true);
     expect(opened.fields.publishType).toBe('immediate');
     const values = scheduleFormValues(opened, draftAccountId(opened, null, [account]));
     expect(values).toMatchObject({
@@ -369,7 +374,19 @@ describe('drafts and ?at= in the form (issue 11)', () => {
       scheduled,
       'Europe/Paris',
     );
-    expect(check.request).toMatchObject({ kind: 'schedule', body: { draftId: saved.id } });
+    expect(check.request).toMatchObject({
+      kind: 'schedule',
+      body: {
+        draftId: saved.id,
+        isAigc: true,
+        posts: [{ mediaId: 'a', coverTimestampMs: 1500 }, { mediaId: 'b' }],
+      },
+    });
+    // And saving it again keeps them.
+    expect(buildDraftBody(scheduleFormValues(scheduled, account.id), ready)).toMatchObject({
+      isAigc: true,
+      posts: [{ mediaId: 'a', title: 'Premier', coverTimestampMs: 1500 }, { mediaId: 'b' }],
+    });
   });
 
   it('starts over once saved, and forgets a draft deleted from the list', () => {

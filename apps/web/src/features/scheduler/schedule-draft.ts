@@ -117,7 +117,16 @@ function openedDraft(draft: Draft, now: Date): ScheduleDraft {
       captions: Object.fromEntries(
         draft.videos.map((video) => [`media-${video.mediaId}`, video.title]),
       ),
+      covers: Object.fromEntries(
+        draft.videos.flatMap((video) =>
+          video.coverTimestampMs === null
+            ? []
+            : [[`media-${video.mediaId}`, video.coverTimestampMs]],
+        ),
+      ),
       commercialContent: draft.commercialContent,
+      isAigc: draft.isAigc,
+      delivery: draft.delivery,
     },
     accountId: draft.accountId,
     options,

@@ -178,13 +178,18 @@ function NotificationItem({
           to: `/scheduler/history?post=${encodeURIComponent(data.postId)}`,
           label: t('settings.notifications.bell.reschedule'),
         }
-      : type === 'account_reconnect_needed' || type === 'token_refresh_failed'
-        ? { to: '/tiktok', label: t('settings.notifications.bell.reconnect') }
-        : type === 'story_ready'
-          ? { to: '/stories', label: t('settings.notifications.bell.open') }
-          : type === 'compilation_ready'
-            ? { to: '/memes', label: t('settings.notifications.bell.open') }
-            : null;
+      : type === 'post_sent_to_inbox' && data.postId
+        ? {
+            to: `/scheduler/history?post=${encodeURIComponent(data.postId)}`,
+            label: t('settings.notifications.bell.open'),
+          }
+        : type === 'account_reconnect_needed' || type === 'token_refresh_failed'
+          ? { to: '/tiktok', label: t('settings.notifications.bell.reconnect') }
+          : type === 'story_ready'
+            ? { to: '/stories', label: t('settings.notifications.bell.open') }
+            : type === 'compilation_ready'
+              ? { to: '/memes', label: t('settings.notifications.bell.open') }
+              : null;
   return (
     <li
       className={`px-4 py-3 text-sm ${notification.read ? '' : 'bg-brand-50'}`}

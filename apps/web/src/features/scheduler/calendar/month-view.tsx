@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
-import { statusDotTones } from '../components/status-badge.tsx';
+import { postBadge, statusDotTones } from '../components/status-badge.tsx';
 import { newScheduleHref, type GridDay } from './calendar-grid.ts';
 import type { DayContext } from './calendar-parts.tsx';
 import { DroppableCell } from './droppable-cell.tsx';
@@ -186,7 +186,7 @@ const CompactDay = memo(function CompactDay({
             {posts.slice(0, 4).map((post) => (
               <span
                 key={post.id}
-                className={`h-1.5 w-1.5 rounded-full ${statusDotTones[post.status]}`}
+                className={`h-1.5 w-1.5 rounded-full ${statusDotTones[postBadge(post)]}`}
               />
             ))}
             {posts.length > 4 && (

@@ -2,7 +2,12 @@ import type { CalendarPost } from '@cadence/shared/schemas/planning';
 import { memo, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import { VideoIcon } from '../components/icons.tsx';
-import { statusDotTones, statusLabelKeys, statusTones } from '../components/status-badge.tsx';
+import {
+  postBadge,
+  statusDotTones,
+  statusLabelKeys,
+  statusTones,
+} from '../components/status-badge.tsx';
 import type { CalendarFormat } from './calendar-format.ts';
 import { useLockedDroppable, usePostDraggable } from './calendar-dnd.tsx';
 
@@ -37,7 +42,7 @@ const ChipFace = memo(function ChipFace({ post, format, t, wide = false }: FaceP
   return (
     <>
       <span
-        className={`w-1 self-stretch shrink-0 rounded-full ${statusDotTones[post.status]}`}
+        className={`w-1 self-stretch shrink-0 rounded-full ${statusDotTones[postBadge(post)]}`}
         aria-hidden="true"
       />
       <span
@@ -74,7 +79,7 @@ const ChipFace = memo(function ChipFace({ post, format, t, wide = false }: FaceP
 const chipClass = (post: CalendarPost, wide: boolean) =>
   `flex w-full min-w-0 items-center gap-1.5 rounded-md py-0.5 pl-0.5 pr-1.5 ring-1 ring-inset ${
     wide ? 'text-sm' : 'text-[0.6875rem] leading-4'
-  } ${statusTones[post.status]}`;
+  } ${statusTones[postBadge(post)]}`;
 
 /** A post in the calendar: thumbnail, time and account, in its status's colours. */
 export const PostChip = memo(function PostChip(props: ChipProps) {
@@ -90,7 +95,7 @@ function chipLabel(post: CalendarPost, { format, t }: ChipContext): string {
     time: format.time(post.dueAt),
     username: post.accountUsername,
     caption: post.title.trim() || t('scheduler.post.untitled'),
-    status: t(statusLabelKeys[post.status]),
+    status: t(statusLabelKeys[postBadge(post)]),
   });
 }
 
@@ -106,7 +111,7 @@ function MovableChip({ post, context, place, wide = false }: ChipProps) {
       {...listeners}
       aria-label={label}
       data-post-id={post.id}
-      data-status={post.status}
+      data-status={postBadge(post)}
       onClick={() => context.onOpen(post)}
       className={`${chipClass(post, wide)} cursor-grab touch-manipulation hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500 ${isDragging ? 'opacity-40' : ''}`}
     >
@@ -123,7 +128,7 @@ function LockedChip({ post, context, place, wide = false }: ChipProps) {
       ref={setNodeRef}
       className={chipClass(post, wide)}
       data-post-id={post.id}
-      data-status={post.status}
+      data-status={postBadge(post)}
     >
       <span className="sr-only">{label}</span>
       <span className="contents" aria-hidden="true">

@@ -142,13 +142,18 @@ function EditPostForm({
       ) : creator.isError || post.accountId === null ? (
         <Alert tone="info">{t('scheduler.edit.accountGone')}</Alert>
       ) : null}
-      <PrivacyField
-        creator={creator.data}
-        value={values.privacyLevel}
-        onChange={(privacyLevel) => change({ privacyLevel })}
-        id={privacyId}
-      />
-      <InteractionsField creator={creator.data} state={values} onChange={change} />
+      {/* An inbox draft's privacy and interactions are the creator's to set in the TikTok app. */}
+      {post.delivery !== 'inbox' && (
+        <>
+          <PrivacyField
+            creator={creator.data}
+            value={values.privacyLevel}
+            onChange={(privacyLevel) => change({ privacyLevel })}
+            id={privacyId}
+          />
+          <InteractionsField creator={creator.data} state={values} onChange={change} />
+        </>
+      )}
 
       <fieldset>
         <legend className={labelClass}>{t('scheduler.edit.when')}</legend>

@@ -41,3 +41,6 @@ export const PencilIcon = (props: IconProps) => (
 export const UndoIcon = (props: IconProps) => (
   <Icon {...props} d={['M9 14 4 9l5-5', 'M4 9h11a5 5 0 0 1 0 10h-3']} />
 );
+export const InboxIcon = (props: IconProps) => (
+  <Icon {...props} d={['M4 13h4l1.5 3h5L16 13h4', 'M5.5 5h13L21 13v6H3v-6z']} />
+);

@@ -9,7 +9,7 @@ import { formatDateTime, formatTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import { ExternalIcon, PencilIcon, RetryIcon, ShuffleIcon, UndoIcon, VideoIcon } from './icons.tsx';
-import { StatusBadge } from './status-badge.tsx';
+import { postBadge, StatusBadge } from './status-badge.tsx';
 
 export interface PostActions {
   onEdit: (post: Post) => void;
@@ -122,7 +122,7 @@ export function PostItem({
         </div>
 
         <div className="mt-2 flex flex-wrap items-center gap-2 sm:mt-0 sm:shrink-0 sm:justify-end">
-          <StatusBadge status={post.status} />
+          <StatusBadge status={postBadge(post)} />
           <PostButtons post={post} actions={actions} caption={caption} now={now} />
         </div>
       </div>

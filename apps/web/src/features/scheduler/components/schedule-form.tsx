@@ -138,7 +138,12 @@ export function ScheduleForm({
   const submitDisabled =
     uploading || pending || cannotPost || (accountId !== '' && creator.isLoading);
   const audited = usePublicConfig().data?.tiktokAppAudited ?? true;
-  const blockedKey = submitBlockedKey(state.commercialContent, creator.data, audited);
+  const blockedKey = submitBlockedKey(
+    state.commercialContent,
+    creator.data,
+    audited,
+    state.delivery,
+  );
   const offered = creator.data && {
     ...creator.data,
     privacyLevelOptions: offeredPrivacyLevels(creator.data, audited),
@@ -325,6 +330,7 @@ export function ScheduleForm({
               creator={offered}
               audited={audited}
               publicAccount={blockedKey === 'scheduler.form.unaudited.publicAccount'}
+              inbox={state.delivery === 'inbox'}
               state={state}
               onChange={update}
               onUseUsual={usual}

@@ -1,24 +1,37 @@
-import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import type { Delivery, PostStatus } from '@cadence/shared/schemas/schedule';
 import { useTranslation } from 'react-i18next';
 import { AlertIcon, CheckIcon, XIcon } from '../../../components/ui/icons.tsx';
-import { ClockIcon, SpinnerDotIcon } from './icons.tsx';
+import { ClockIcon, InboxIcon, SpinnerDotIcon } from './icons.tsx';
 
-// Spec §2 and DESIGN: pending yellow (with an action icon), completed green, failed red, others grey.
-export const statusTones: Record<PostStatus, string> = {
+/**
+ * What a post's badge shows: its status, except that an inbox draft that reached the creator's
+ * TikTok inbox is 'In your TikTok inbox', not 'Published' (it is not public until they finish it).
+ */
+export type PostBadge = PostStatus | 'inbox';
+
+export function postBadge(post: { status: PostStatus; delivery: Delivery }): PostBadge {
+  return post.status === 'completed' && post.delivery === 'inbox' ? 'inbox' : post.status;
+}
+
+// Spec §2 and DESIGN: pending yellow (with an action icon), completed green, failed red, others
+// grey; an inbox draft blue (done on Cadence's side, still to finish in TikTok).
+export const statusTones: Record<PostBadge, string> = {
   pending: 'bg-amber-50 text-amber-800 ring-amber-500/30',
   publishing: 'bg-slate-100 text-slate-700 ring-slate-400/30',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-600/25',
   failed: 'bg-red-50 text-red-700 ring-red-600/25',
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-400/25',
+  inbox: 'bg-sky-50 text-sky-800 ring-sky-600/25',
 };
 
 /** The same colours as a solid mark: a calendar's dots and a chip's edge. */
-export const statusDotTones: Record<PostStatus, string> = {
+export const statusDotTones: Record<PostBadge, string> = {
   pending: 'bg-amber-500',
   publishing: 'bg-slate-400',
   completed: 'bg-emerald-500',
   failed: 'bg-red-500',
   cancelled: 'bg-slate-300',
+  inbox: 'bg-sky-500',
 };
 
 export const statusLabelKeys = {
@@ -27,9 +40,10 @@ export const statusLabelKeys = {
   completed: 'scheduler.status.completed',
   failed: 'scheduler.status.failed',
   cancelled: 'scheduler.status.cancelled',
-} as const satisfies Record<PostStatus, string>;
+  inbox: 'scheduler.status.inbox',
+} as const satisfies Record<PostBadge, string>;
 
-function StatusIcon({ status }: { status: PostStatus }) {
+function StatusIcon({ status }: { status: PostBadge }) {
   const className = 'h-3.5 w-3.5';
   switch (status) {
     case 'pending':
@@ -42,10 +56,12 @@ function StatusIcon({ status }: { status: PostStatus }) {
       return <AlertIcon className={className} />;
     case 'cancelled':
       return <XIcon className={className} />;
+    case 'inbox':
+      return <InboxIcon className={className} />;
   }
 }
 
-export function StatusBadge({ status }: { status: PostStatus }) {
+export function StatusBadge({ status }: { status: PostBadge }) {
   const { t } = useTranslation();
   return (
     <span

@@ -154,6 +154,7 @@ export function TikTokOptions({
   onUseUsual,
   audited,
   publicAccount,
+  inbox,
 }: {
   /** With the privacy levels the form offers (only SELF_ONLY for an unaudited app). */
   creator: CreatorInfo | undefined;
@@ -161,6 +162,11 @@ export function TikTokOptions({
   audited: boolean;
   /** Unaudited app and a public account: TikTok refuses every post. */
   publicAccount: boolean;
+  /**
+   * 'Send to my TikTok inbox': TikTok's inbox init takes no privacy or interactions (the creator
+   * sets them in the TikTok app), so the form does not ask for them.
+   */
+  inbox: boolean;
   state: OptionsState;
   onChange: (patch: Partial<OptionsState>) => void;
   errors: { privacyLevel?: string | undefined; commercialContent?: string | undefined };
@@ -197,36 +203,40 @@ export function TikTokOptions({
           )}
         </div>
       )}
-      <PrivacyField
-        creator={creator}
-        value={state.privacyLevel}
-        onChange={(privacyLevel) => {
-          setBrandedRefused(false);
-          onChange({ privacyLevel });
-        }}
-        error={errors.privacyLevel}
-        id={privacyId}
-        branded={branded}
-        action={
-          onUseUsual && (
-            <button
-              type="button"
-              onClick={onUseUsual}
-              disabled={!creator}
-              aria-describedby={usualHintId}
-              className="mb-1.5 rounded-md text-sm font-medium text-brand-700 underline decoration-brand-500/40 underline-offset-2 hover:text-brand-600 disabled:cursor-not-allowed disabled:text-slate-400"
-            >
-              {t('scheduler.form.privacy.useUsual')}
-            </button>
-          )
-        }
-      />
-      {onUseUsual && (
-        <p id={usualHintId} className="-mt-3.5 text-xs text-slate-500">
-          {t('scheduler.form.privacy.useUsualHint')}
-        </p>
+      {!inbox && (
+        <>
+          <PrivacyField
+            creator={creator}
+            value={state.privacyLevel}
+            onChange={(privacyLevel) => {
+              setBrandedRefused(false);
+              onChange({ privacyLevel });
+            }}
+            error={errors.privacyLevel}
+            id={privacyId}
+            branded={branded}
+            action={
+              onUseUsual && (
+                <button
+                  type="button"
+                  onClick={onUseUsual}
+                  disabled={!creator}
+                  aria-describedby={usualHintId}
+                  className="mb-1.5 rounded-md text-sm font-medium text-brand-700 underline decoration-brand-500/40 underline-offset-2 hover:text-brand-600 disabled:cursor-not-allowed disabled:text-slate-400"
+                >
+                  {t('scheduler.form.privacy.useUsual')}
+                </button>
+              )
+            }
+          />
+          {onUseUsual && (
+            <p id={usualHintId} className="-mt-3.5 text-xs text-slate-500">
+              {t('scheduler.form.privacy.useUsualHint')}
+            </p>
+          )}
+          <InteractionsField creator={creator} state={state} onChange={onChange} />
+        </>
       )}
-      <InteractionsField creator={creator} state={state} onChange={onChange} />
 
       <div className="rounded-xl ring-1 ring-slate-200">
         <label className="grid cursor-pointer grid-cols-[1fr_auto] gap-x-4 px-4 py-3">
