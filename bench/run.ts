@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark's main() in sequence, each printing its figures and the
  * ratio to its baseline. `npm run bench -- --only <name> [--quick]` runs one (names below);
  * other flags go to the benchmarks that accept them (calendar-render, memes-link, planning,
- * publish-lateness, upload-throughput).
+ * lighthouse, publish-lateness, upload-throughput).
  */
 import { parseArgs } from 'node:util';
 
@@ -53,6 +53,11 @@ const benches: Bench[] = [
     name: 'analytics-sync',
     passFlags: true,
     run: async (argv) => (await import('./analytics/sync-cost.ts')).main(argv),
+  },
+  {
+    name: 'lighthouse',
+    passFlags: true,
+    run: async (argv) => (await import('./lighthouse.ts')).main(argv),
   },
   {
     name: 'upload-throughput',

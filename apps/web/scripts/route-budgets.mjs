@@ -47,11 +47,15 @@ const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 if (!entryKey) throw new Error('The Vite manifest has no entry');
 /** The app: what the entry loads when the page is not /auth (src/app/router.tsx). */
 const appKeys = manifest[entryKey].dynamicImports ?? [];
-/** Loaded before any screen of the app shows: French strings, the person's schema (lib/me.ts). */
+/**
+ * Loaded before any screen of the app shows: the French strings (the sign-in screen's files, and
+ * the rest in one chunk: vite.config.ts), and the person's schema (src/lib/me.ts). Chunks made for
+ * a dynamic import are found by name: their manifest keys carry no source path.
+ */
 const appData = Object.keys(manifest).filter(
   (key) =>
     manifest[key].src?.startsWith('src/locales/fr/') ||
-    manifest[key].src?.endsWith('packages/shared/src/schemas/user.ts'),
+    ['strings-fr', 'person-schema'].includes(manifest[key].name),
 );
 
 /** Every chunk key a module loads before it runs: itself and its static imports, transitively. */
@@ -84,7 +88,7 @@ for (const [route, budget] of Object.entries(budgets)) {
   const chunks = closure(entryKey);
   const loads = route === '/auth' ? [] : [...appKeys, ...appData, ...budget.modules];
   for (const module of loads) closure(module, chunks);
-  const files = [...chunks].map((key) => manifest[key]);
+  const files = [...new Set([...chunks].map((key) => manifest[key]))];
   const js = files.reduce((sum, chunk) => sum + wireBytes(chunk.file), 0);
   const cssFiles = new Set(files.flatMap((chunk) => chunk.css ?? []));
   const css = [...cssFiles].reduce((sum, file) => sum + wireBytes(file), 0);

@@ -1,21 +1,23 @@
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppProvider } from './app/provider.tsx';
+import { AppProvider, createQueryClient } from './app/provider.tsx';
 import type { AuthNavigate } from './features/auth/components/auth-page.tsx';
 import { SignInScreen } from './features/auth/components/sign-in-screen.tsx';
 import { FullScreenSpinner } from './components/ui/spinner.tsx';
 import './index.css';
-import { initI18n, loadAllStrings } from './lib/i18n.ts';
+import { initI18n, loadAllStrings, loadOtherLanguages } from './lib/i18n.ts';
+import { getMeQueryOptions } from './lib/me.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const root = createRoot(container);
+const queryClient = createQueryClient();
 
-/** The provider (and its query cache) stays when the screen changes: it is the same element. */
+/** The query cache stays when the screen changes. */
 function render(screen: ReactNode) {
   root.render(
     <StrictMode>
-      <AppProvider>{screen}</AppProvider>
+      <AppProvider client={queryClient}>{screen}</AppProvider>
     </StrictMode>,
   );
 }
@@ -28,19 +30,27 @@ let opening: Promise<void> | undefined;
  * (docs/decisions/037-first-load.md).
  */
 function openApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
-  opening ??= Promise.all([import('./app/router.tsx'), loadAllStrings()])
-    .then(([{ createApp }]) => createApp(...to))
-    .then(render, (error: unknown) => {
-      opening = undefined; // A dropped connection: the next click tries again.
-      throw error;
-    });
+  opening ??= showApp(...to).catch((error: unknown) => {
+    opening = undefined; // A dropped connection: the next click tries again.
+    throw error;
+  });
   return opening;
+}
+
+async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
+  const [{ createApp }] = await Promise.all([import('./app/router.tsx'), loadAllStrings()]);
+  render(await createApp(...to));
+  // Safari has no requestIdleCallback.
+  if ('requestIdleCallback' in window) requestIdleCallback(loadOtherLanguages);
+  else setTimeout(loadOtherLanguages, 2000);
 }
 
 await initI18n();
 if (window.location.pathname.replace(/\/+$/, '') === '/auth') {
   render(<SignInScreen openApp={openApp} />);
 } else {
+  // Every other screen starts by asking who is here (RequireAuth): ask while the app loads.
+  void queryClient.prefetchQuery(getMeQueryOptions());
   render(<FullScreenSpinner />);
   await openApp();
 }

@@ -1,3 +1,5 @@
+// First: zod is configured before any schema is made (lib/zod-config.ts).
+import '../lib/zod-config.ts';
 import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
 import { signInTitle, type AuthNavigate } from '../features/auth/components/auth-page.tsx';

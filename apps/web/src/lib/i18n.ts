@@ -86,16 +86,19 @@ export async function initI18n(): Promise<typeof i18n> {
   return i18n;
 }
 
-/**
- * Every screen's strings in the current language, before the app (any screen but /auth) shows.
- * The other language's follow in the background, so that switching in the app is instant (a
- * language picker shows the choice at once); until they are there, a switch waits for them.
- */
+/** Every screen's strings in the current language, before the app (any screen but /auth) shows. */
 export async function loadAllStrings(): Promise<void> {
   allFilesInUse = true;
-  const current = isLanguage(i18n.language) ? i18n.language : defaultLanguage;
-  await loadStrings(current, i18n);
-  for (const language of languages.filter((other) => other !== current)) {
+  await loadStrings(isLanguage(i18n.language) ? i18n.language : defaultLanguage, i18n);
+}
+
+/**
+ * The other languages' strings, once the app is shown (main.tsx, when the browser is idle), so
+ * that switching is instant: a language picker shows the choice at once. Until they are there, a
+ * switch waits for them.
+ */
+export function loadOtherLanguages(): void {
+  for (const language of languages.filter((other) => other !== i18n.language)) {
     loadStrings(language, i18n).catch(() => undefined); // Offline: the switch loads them again.
   }
 }

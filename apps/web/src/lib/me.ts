@@ -13,7 +13,7 @@ import { queryKeys } from './query-keys.ts';
  */
 async function requestMe(options?: RequestOptions): Promise<Me> {
   const body = await apiRequest('/api/me', unchecked, options);
-  const { meSchema } = await import('@cadence/shared/schemas/user');
+  const { meSchema } = await import('./person-schema.ts');
   return meSchema.parse(body);
 }
 

@@ -93,7 +93,7 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
               setMode(tabMode);
               setError(null);
             }}
-            className={`rounded-md py-2 transition ${mode === tabMode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500 hover:text-slate-800'}`}
+            className={`rounded-md py-2 transition ${mode === tabMode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`}
           >
             {t(tabMode === 'login' ? 'auth.login' : 'auth.signup')}
           </button>

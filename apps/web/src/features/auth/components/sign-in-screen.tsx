@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { useMe } from '../../../lib/me.ts';
+import { hasSession } from '../api/has-session.ts';
 import { AuthPage, signInTitle, type AuthNavigate } from './auth-page.tsx';
 
 /**
@@ -9,11 +9,18 @@ import { AuthPage, signInTitle, type AuthNavigate } from './auth-page.tsx';
  * goes on to their accounts as soon as the session answers.
  */
 export function SignInScreen({ openApp }: { openApp: AuthNavigate }) {
-  const me = useMe();
   useDocumentTitle([signInTitle]);
-  const signedIn = Boolean(me.data);
   useEffect(() => {
-    if (signedIn) void openApp('/tiktok', { replace: true });
-  }, [signedIn, openApp]);
+    let shown = true;
+    hasSession().then(
+      (signedIn) => {
+        if (signedIn && shown) void openApp('/tiktok', { replace: true });
+      },
+      () => undefined, // Unreachable server: the form stays, and says so when used.
+    );
+    return () => {
+      shown = false;
+    };
+  }, [openApp]);
   return <AuthPage navigate={openApp} />;
 }
