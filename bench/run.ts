@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark's main() in sequence, each printing its figures and the
  * ratio to its baseline. `npm run bench -- --only <name> [--quick]` runs one (names below);
  * other flags go to the benchmarks that accept them (calendar-render, memes-link, planning,
- * publish-lateness, upload-throughput).
+ * lighthouse, publish-lateness, upload-throughput).
  */
 import { parseArgs } from 'node:util';
 
@@ -58,6 +58,11 @@ const benches: Bench[] = [
     name: 'data-export-memory',
     passFlags: true,
     run: async (argv) => (await import('./data-export-memory.ts')).main(argv),
+  },
+  {
+    name: 'lighthouse',
+    passFlags: true,
+    run: async (argv) => (await import('./lighthouse.ts')).main(argv),
   },
   {
     name: 'upload-throughput',

@@ -1,5 +1,5 @@
 /**
- * Screenshots of every screen at phone (390 px) and desktop (1280 px) widths in both languages,
+ * Screenshots of every screen at small-phone (320 px), phone (390 px) and desktop (1280 px) widths in both languages,
  * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [route …]
  * The calendar's routes (/scheduler/calendar, …?view=week) are shot with a month of seeded posts,
  * on a second server backed by a PostgreSQL database of their own (e2e/support/calendar-seed.ts).
@@ -47,7 +47,7 @@ const routes =
         '/terms',
         '/nowhere',
       ];
-const widths = [390, 1280];
+const widths = [320, 390, 1280];
 const isCalendar = (route: string) => route.startsWith('/scheduler/calendar');
 // '/scheduler/calendar?view=week' → 'scheduler-calendar-week'; '/auth/reset?token=…' → 'auth-reset'
 const fileName = (route: string) => {

@@ -28,5 +28,20 @@ export default defineConfig({
   // 'hidden': maps are written next to the bundles (to decode production stack traces) but the
   // bundles do not point to them, and the server never serves them (apps/server/src/app.ts).
   // The manifest maps each source module to its chunks: scripts/route-budgets.mjs reads it.
-  build: { sourcemap: 'hidden', chunkSizeWarningLimit: 400, manifest: true },
+  build: {
+    sourcemap: 'hidden',
+    chunkSizeWarningLimit: 400,
+    manifest: true,
+    rollupOptions: {
+      output: {
+        // A language's strings for the app come in one file, not one per feature; the sign-in
+        // screen's own ('auth', 'common') stay apart, so it loads only those (src/lib/i18n.ts).
+        manualChunks: (id) => {
+          const file = /\/locales\/(\w+)\/(\w+)\.json$/.exec(id);
+          if (!file || file[2] === 'auth' || file[2] === 'common') return undefined;
+          return `strings-${file[1]}`;
+        },
+      },
+    },
+  },
 });

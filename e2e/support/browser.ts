@@ -2,7 +2,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium, headless; `extraArgs`: more flags (bench/lighthouse.ts opens a debugging port). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -14,6 +15,7 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-sync',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

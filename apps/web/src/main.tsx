@@ -1,20 +1,56 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { AppProvider } from './app/provider.tsx';
-import { createRouter } from './app/router.tsx';
+import { AppProvider, createQueryClient } from './app/provider.tsx';
+import type { AuthNavigate } from './features/auth/components/auth-page.tsx';
+import { SignInScreen } from './features/auth/components/sign-in-screen.tsx';
+import { FullScreenSpinner } from './components/ui/spinner.tsx';
 import './index.css';
-import { initI18n } from './lib/i18n.ts';
+import { initI18n, loadAllStrings, loadOtherLanguages } from './lib/i18n.ts';
+import { getMeQueryOptions } from './lib/me.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
+const root = createRoot(container);
+const queryClient = createQueryClient();
+
+/** The query cache stays when the screen changes. */
+function render(screen: ReactNode) {
+  root.render(
+    <StrictMode>
+      <AppProvider client={queryClient}>{screen}</AppProvider>
+    </StrictMode>,
+  );
+}
+
+let opening: Promise<void> | undefined;
+
+/**
+ * Loads the app (the router, every screen but the sign-in one, all the language's strings) and
+ * shows it, at `to` when given. The sign-in screen's first load leaves it out: /auth's budget
+ * (docs/decisions/037-first-load.md).
+ */
+function openApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
+  opening ??= showApp(...to).catch((error: unknown) => {
+    opening = undefined; // A dropped connection: the next click tries again.
+    throw error;
+  });
+  return opening;
+}
+
+async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
+  const [{ createApp }] = await Promise.all([import('./app/router.tsx'), loadAllStrings()]);
+  render(await createApp(...to));
+  // Safari has no requestIdleCallback.
+  if ('requestIdleCallback' in window) requestIdleCallback(loadOtherLanguages);
+  else setTimeout(loadOtherLanguages, 2000);
+}
 
 await initI18n();
-const router = createRouter();
-createRoot(container).render(
-  <StrictMode>
-    <AppProvider>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
-);
+if (window.location.pathname.replace(/\/+$/, '') === '/auth') {
+  render(<SignInScreen openApp={openApp} />);
+} else {
+  // Every other screen starts by asking who is here (RequireAuth): ask while the app loads.
+  void queryClient.prefetchQuery(getMeQueryOptions());
+  render(<FullScreenSpinner />);
+  await openApp();
+}

@@ -54,8 +54,11 @@ function collectKeys(node: unknown, prefix: string, into: Set<string>): void {
   }
 }
 
-/** The runtime twin of `TranslationKey`: every key of fr/*.json, plural keys by their base. */
-export const translationKeys: ReadonlySet<string> = (() => {
+/**
+ * The runtime twin of `TranslationKey`: every key of fr/*.json, plural keys by their base. Pure, so
+ * a bundle that never reads it (the web app's: it asks i18next) leaves the French strings out.
+ */
+export const translationKeys: ReadonlySet<string> = /* @__PURE__ */ (() => {
   const keys = new Set<string>();
   for (const namespace of [
     accounts,

@@ -186,7 +186,7 @@ function AccountActions({
   const { t } = useTranslation();
   return (
     <div className={className}>
-      <LanguageToggle tone="dark" />
+      <LanguageToggle tone="dark" signedIn />
       {layout === 'bar' ? (
         <NavLink
           to="/settings"

@@ -1,13 +1,18 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { AuthPage } from '../features/auth/components/auth-page.tsx';
+// First: zod is configured before any schema is made (lib/zod-config.ts).
+import '../lib/zod-config.ts';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
+import { signInTitle, type AuthNavigate } from '../features/auth/components/auth-page.tsx';
+import { AuthRoute } from '../features/auth/components/auth-route.tsx';
 import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import type { RouteTitle } from '../lib/document-title.ts';
 import { TitledOutlet } from './document-title.tsx';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 
-// Every signed-in screen is split off the initial bundle (the sign-in page's) and loaded on
-// navigation; apps/web/scripts/route-budgets.mjs holds each route's first load to a budget.
+// The router and everything below it load after the sign-in screen (main.tsx); each screen is split
+// off again and loaded on navigation. apps/web/scripts/route-budgets.mjs holds each route's first
+// load to a budget.
 const lazyAccounts = () =>
   import('../features/accounts/accounts-page.tsx').then((m) => ({ Component: m.AccountsPage }));
 const lazyScheduler = () =>
@@ -99,7 +104,7 @@ export const routes: RouteObject[] = [
       {
         element: <RedirectIfSignedIn />,
         children: [
-          { path: '/auth', element: <AuthPage />, handle: titled({ titleKey: 'auth.login' }) },
+          { path: '/auth', element: <AuthRoute />, handle: titled(signInTitle) },
           {
             path: '/auth/forgot',
             lazy: lazyForgotPassword,
@@ -150,6 +155,13 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/**
+ * The app, at the current address or, when the sign-in screen hands over to it (main.tsx), at `to`
+ * once that screen has loaded: the screen it replaces stays until then.
+ */
+export async function createApp(...to: Parameters<AuthNavigate> | []): Promise<ReactNode> {
+  const router = createBrowserRouter(routes);
+  const [path, options] = to;
+  if (path !== undefined) await router.navigate(path, options);
+  return <RouterProvider router={router} />;
 }

@@ -1,22 +1,31 @@
 import type { Language } from '@cadence/shared/errors';
 import { useTranslation } from 'react-i18next';
-import { useMe, useUpdateLanguage } from '../lib/me.ts';
+import { useUpdateLanguage } from '../lib/me.ts';
 
 import { applyLanguage, isLanguage } from '../lib/i18n.ts';
 
 export const languageChosenWhileSignedOutKey = 'cadence.language.chosen-signed-out';
 
-/** FR | EN. Switches instantly; remembered on this device and, when signed in, on the account. */
-export function LanguageToggle({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
+/**
+ * FR | EN. Switches instantly; remembered on this device and, `signedIn` (the app's header), on
+ * the account. The signed-out screens' toggle asks no session: the sign-in screen's first load
+ * makes no request that fails (a 401 is a console error).
+ */
+export function LanguageToggle({
+  tone = 'light',
+  signedIn = false,
+}: {
+  tone?: 'light' | 'dark';
+  signedIn?: boolean;
+}) {
   const { t, i18n } = useTranslation();
-  const me = useMe();
   const updateLanguage = useUpdateLanguage();
   const current: Language = isLanguage(i18n.language) ? i18n.language : 'fr';
 
   function choose(language: Language) {
     if (language === current) return;
     void applyLanguage(language);
-    if (me.data) {
+    if (signedIn) {
       updateLanguage.mutate(language);
     } else {
       sessionStorage.setItem(languageChosenWhileSignedOutKey, '1');

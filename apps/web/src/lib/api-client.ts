@@ -1,11 +1,4 @@
 import { errorCodes, type ErrorCode } from '@cadence/shared/errors';
-import { z } from 'zod';
-
-const errorBodySchema = z.object({
-  code: z.string(),
-  message: z.string().optional(),
-  fields: z.record(z.string(), z.string()).optional(),
-});
 
 /** A failed API call. `code` is the server's code (ours, or better-auth's for /api/auth). */
 export class ApiError extends Error {
@@ -35,12 +28,23 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What checks an answer: a shared zod schema, or `unchecked`. The client itself runs no zod: the
+ * sign-in screen's first load goes without it (docs/decisions/037-first-load.md).
+ */
+export interface AnswerSchema<TAnswer> {
+  parse(data: unknown): TAnswer;
+}
+
+/** For an answer nobody reads (the session cookie is what counts) or that is parsed later. */
+export const unchecked: AnswerSchema<unknown> = { parse: (data) => data };
+
 /** Calls the API with the session cookie and parses the answer with `schema`. */
-export async function apiRequest<TSchema extends z.ZodType>(
+export async function apiRequest<TAnswer>(
   path: string,
-  schema: TSchema,
+  schema: AnswerSchema<TAnswer>,
   { method = 'GET', body, signal }: RequestOptions = {},
-): Promise<z.infer<TSchema>> {
+): Promise<TAnswer> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -56,14 +60,9 @@ export async function apiRequest<TSchema extends z.ZodType>(
   }
   const json = parseJson(await response.text());
   if (!response.ok) {
-    const parsed = errorBodySchema.safeParse(json);
-    throw parsed.success
-      ? new ApiError(
-          response.status,
-          parsed.data.code,
-          parsed.data.message ?? parsed.data.code,
-          parsed.data.fields,
-        )
+    const refusal = errorBody(json);
+    throw refusal
+      ? new ApiError(response.status, refusal.code, refusal.message ?? refusal.code, refusal.fields)
       : new ApiError(
           response.status,
           response.status >= 500 ? 'internal' : 'validation_failed',
@@ -76,6 +75,38 @@ export async function apiRequest<TSchema extends z.ZodType>(
 }
 
 const invalidJson = Symbol('invalid JSON');
+
+interface ErrorBody {
+  code: string;
+  message?: string;
+  fields?: Record<string, string>;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/**
+ * A refusal's body: ours (`{ code, message, fields }`, apps/server/src/lib/app-error.ts) or
+ * better-auth's (`{ code, message }`); null for anything else (a proxy's page). Checked by hand, as
+ * the client runs no zod.
+ */
+function errorBody(json: unknown): ErrorBody | null {
+  if (typeof json !== 'object' || json === null || !('code' in json) || !isText(json.code))
+    return null;
+  const message = 'message' in json ? json.message : undefined;
+  const fields = 'fields' in json ? json.fields : undefined;
+  if (message !== undefined && !isText(message)) return null;
+  if (fields !== undefined && !isTextRecord(fields)) return null;
+  return { code: json.code, ...(message !== undefined && { message }), ...(fields && { fields }) };
+}
+
+function isTextRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every(isText)
+  );
+}
 
 /** A proxy's HTML error page or an empty body must not surface as a SyntaxError. */
 function parseJson(text: string): unknown {

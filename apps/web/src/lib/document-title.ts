@@ -1,4 +1,6 @@
 import type { TranslationKey } from '@cadence/shared/translation-key';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * What a route declares in its `handle` to name the browser tab: a translation key (follows the
@@ -22,4 +24,13 @@ export function documentTitle(
   if (!declared) return appName;
   const title = 'titleKey' in declared ? translate(declared.titleKey) : declared.title;
   return `${title} · ${appName}`;
+}
+
+/** Keeps document.title on the deepest of `handles`' titles, following the language. */
+export function useDocumentTitle(handles: readonly unknown[]): void {
+  const { t } = useTranslation();
+  const title = documentTitle(handles, (key) => t(key));
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
 }

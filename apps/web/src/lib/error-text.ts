@@ -1,8 +1,9 @@
 import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
-import { isTranslationKey, type TranslationKey } from '@cadence/shared/translation-key';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from './api-client.ts';
+import { hasText } from './i18n.ts';
 
 /** A feature whose API refusals may carry the feature's own message under `fields.<feature>`. */
 export type ErrorTextFeature = 'memes' | 'stories';
@@ -15,10 +16,10 @@ export type ErrorTextFeature = 'memes' | 'stories';
  */
 export function errorTextKey(error: Error, feature: ErrorTextFeature): TranslationKey {
   if (!(error instanceof ApiError)) return 'errors.internal';
-  const fieldKeys = Object.values(error.fields).filter(isTranslationKey);
+  const fieldKeys = Object.values(error.fields).filter(hasText);
   const named = error.fields[feature];
   const own =
-    (named !== undefined && isTranslationKey(named) ? named : undefined) ??
+    (named !== undefined && hasText(named) ? named : undefined) ??
     fieldKeys.find((key) => key.startsWith(`${feature}.`)) ??
     fieldKeys.find((key) => key.startsWith('errors.'));
   return own ?? error.translationKey;
@@ -37,7 +38,7 @@ export function useErrorText(fallbackKey: TranslationKey = 'scheduler.errors.sch
   return useCallback(
     (error: unknown): string => {
       if (!(error instanceof ApiError)) return t(fallbackKey);
-      const fieldKey = Object.values(error.fields).find(isTranslationKey);
+      const fieldKey = Object.values(error.fields).find(hasText);
       if (fieldKey) return t(fieldKey);
       if (actionableCodes.has(error.code)) return t(error.translationKey);
       return t(fallbackKey);
@@ -49,10 +50,7 @@ export function useErrorText(fallbackKey: TranslationKey = 'scheduler.errors.sch
 /** A translation key from the server shown as is when we have it, else the generic text. */
 export function useKeyText(fallbackKey: TranslationKey = 'scheduler.errors.schedulingError') {
   const { t } = useTranslation();
-  return useCallback(
-    (key: string) => t(isTranslationKey(key) ? key : fallbackKey),
-    [t, fallbackKey],
-  );
+  return useCallback((key: string) => t(hasText(key) ? key : fallbackKey), [t, fallbackKey]);
 }
 
 /** better-auth's error codes (and ours on the auth screens) → the spec's messages (§8). */
@@ -79,7 +77,7 @@ export type AuthErrorMessage = { key: TranslationKey } | { text: string };
 export function authErrorMessage(error: unknown): AuthErrorMessage {
   if (error instanceof ApiError) {
     // Cadence's own refusals name the field at fault with a translation key: the most precise.
-    const fieldKey = Object.values(error.fields).find(isTranslationKey);
+    const fieldKey = Object.values(error.fields).find(hasText);
     if (fieldKey) return { key: fieldKey };
     const key = authKeyByCode[error.code];
     if (key) return { key };

@@ -1,6 +1,7 @@
-import { isTranslationKey, type TranslationKey } from '@cadence/shared/translation-key';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { ZodError } from 'zod';
 import { ApiError } from './api-client.ts';
+import { hasText } from './i18n.ts';
 
 /** Field name → translation key. `_` is the form as a whole. */
 export type FieldErrors = Partial<Record<string, TranslationKey>>;
@@ -13,7 +14,7 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
   const fields: FieldErrors = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '_');
-    fields[field] ??= isTranslationKey(issue.message) ? issue.message : 'errors.invalid_value';
+    fields[field] ??= hasText(issue.message) ? issue.message : 'errors.invalid_value';
   }
   return fields;
 }
@@ -23,7 +24,7 @@ export function apiFieldErrors(error: unknown): FieldErrors | null {
   if (!(error instanceof ApiError)) return null;
   const fields: FieldErrors = {};
   for (const [field, key] of Object.entries(error.fields)) {
-    if (isTranslationKey(key)) fields[field] = key;
+    if (hasText(key)) fields[field] = key;
   }
   return Object.keys(fields).length > 0 ? fields : null;
 }

@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client.ts';
 import { authErrorMessage } from '../../lib/error-text.ts';
+import { resources } from '../../lib/i18n.ts';
+
+// Keys count when the strings in use have them (hasText), as in the app.
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ resources, lng: 'fr', fallbackLng: false });
+});
 
 describe('authErrorMessage', () => {
   // The server validates sign-up and sign-in with the shared schemas and names the field at

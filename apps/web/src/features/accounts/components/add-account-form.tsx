@@ -1,17 +1,18 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isTranslationKey, type TranslationKey } from '@cadence/shared/translation-key';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateAccount } from '../api/mutate-accounts.ts';
+import { hasText } from '../../../lib/i18n.ts';
 
 /** The field's error: the server's per-field key when it sent one we know, else its code's text. */
 function errorKey(error: unknown): TranslationKey {
   if (!(error instanceof ApiError)) return 'errors.internal';
   const fieldKey = error.fields.username;
-  return fieldKey && isTranslationKey(fieldKey) ? fieldKey : error.translationKey;
+  return fieldKey && hasText(fieldKey) ? fieldKey : error.translationKey;
 }
 
 export function AddAccountForm({

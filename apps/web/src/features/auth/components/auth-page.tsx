@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { applyLanguage, isLanguage } from '../../../lib/i18n.ts';
 import { languageChosenWhileSignedOutKey } from '../../../components/language-toggle.tsx';
+import type { RouteTitle } from '../../../lib/document-title.ts';
 import { getMe, updateLanguage } from '../../../lib/me.ts';
 import { useAuthenticate } from '../api/sign-in.ts';
 import { AuthShell } from './auth-shell.tsx';
@@ -14,12 +14,27 @@ import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text
 
 type Mode = 'login' | 'signup';
 
+/** The browser tab's name on /auth, in the app's router and on the sign-in screen alone. */
+export const signInTitle: RouteTitle = { titleKey: 'auth.login' };
+
+/**
+ * How the page leads elsewhere: the router's navigate inside the app, or the app's opening when
+ * the page was the first one loaded (main.tsx: /auth's first load has no router).
+ */
+export type AuthNavigate = (
+  to: string,
+  options?: { state?: unknown; replace?: boolean },
+) => unknown;
+
+/** A click the page handles itself; others (new tab, new window) go to the browser. */
+const isPlainClick = (event: MouseEvent) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+
 const inputClass =
   'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-brand-500 sm:text-sm';
 
-export function AuthPage() {
+export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const authenticate = useAuthenticate();
   const [mode, setMode] = useState<Mode>('login');
   const [name, setName] = useState('');
@@ -78,7 +93,7 @@ export function AuthPage() {
               setMode(tabMode);
               setError(null);
             }}
-            className={`rounded-md py-2 transition ${mode === tabMode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500 hover:text-slate-800'}`}
+            className={`rounded-md py-2 transition ${mode === tabMode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`}
           >
             {t(tabMode === 'login' ? 'auth.login' : 'auth.signup')}
           </button>
@@ -144,13 +159,18 @@ export function AuthPage() {
           )}
           {mode === 'login' && (
             <p className="mt-2 text-right text-sm">
-              <Link
-                to="/auth/forgot"
-                state={{ email: email.trim() }}
+              <a
+                href="/auth/forgot"
+                onClick={(event) => {
+                  if (!isPlainClick(event)) return;
+                  event.preventDefault();
+                  // The address typed here comes along, so nobody types it twice.
+                  void navigate('/auth/forgot', { state: { email: email.trim() } });
+                }}
                 className="font-medium text-brand-600 hover:text-brand-700"
               >
                 {t('auth.forgotPassword')}
-              </Link>
+              </a>
             </p>
           )}
         </div>
