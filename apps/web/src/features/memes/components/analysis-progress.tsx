@@ -2,6 +2,7 @@ import type { MemeAnalysis, MemeStatus } from '@cadence/shared/schemas/meme';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 type StageKey = 'download' | 'upload' | 'analysis' | 'compilation';
 type StageState = 'done' | 'current' | 'waiting';
@@ -111,25 +112,16 @@ export function AnalysisProgress({
                         : t('memes.stages.waiting')}
                   </span>
                 </div>
-                <div
-                  className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-slate-100"
-                  role="progressbar"
-                  aria-label={t(`memes.stages.${stage}`)}
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={state === 'done' ? 100 : state === 'current' ? percent : 0}
-                >
-                  <div
-                    className={`h-full rounded-full transition-[width] duration-500 ${
-                      state === 'done'
-                        ? 'bg-emerald-500'
-                        : 'bg-gradient-to-r from-brand-500 to-accent-500'
-                    }`}
-                    style={{
-                      width: `${state === 'done' ? 100 : state === 'current' ? percent : 0}%`,
-                    }}
-                  />
-                </div>
+                <ProgressBar
+                  className="mt-1.5 h-1.5 bg-slate-100"
+                  label={t(`memes.stages.${stage}`)}
+                  percent={state === 'done' ? 100 : state === 'current' ? percent : 0}
+                  barClassName={`duration-500 ${
+                    state === 'done'
+                      ? 'bg-emerald-500'
+                      : 'bg-gradient-to-r from-brand-500 to-accent-500'
+                  }`}
+                />
               </div>
             </li>
           );

@@ -7,6 +7,7 @@ import { useUploadProblems } from '../../../lib/error-text.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { CoverPicker } from './cover-picker.tsx';
 import { VideoIcon } from './icons.tsx';
+import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 /** A video in the form: a running/finished upload, or an existing media sent by another screen. */
 export interface FormVideo {
@@ -261,20 +262,12 @@ function UploadProgress({ video, percent }: { video: FormVideo; percent: number 
           : t('media.uploading', { percent });
   return (
     <div className="mt-1">
-      <div
-        role="progressbar"
-        aria-label={t('media.progressLabel', { name: video.name })}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={label}
-        className="h-1.5 overflow-hidden rounded-full bg-slate-100"
-      >
-        <div
-          className={`h-full rounded-full transition-[width] ${tone}`}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <ProgressBar
+        label={t('media.progressLabel', { name: video.name })}
+        percent={percent}
+        valueText={label}
+        barClassName={tone}
+      />
       <p
         className={`mt-1 text-xs ${video.status === 'error' ? 'text-red-700' : video.status === 'done' ? 'text-emerald-700' : 'text-slate-500'}`}
         aria-live="polite"

@@ -11,6 +11,7 @@ import {
   XIcon,
 } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 const badgeTone: Record<StoryStatus, string> = {
   queued: 'bg-slate-100 text-slate-700 ring-slate-200',
@@ -91,20 +92,11 @@ export function StoryCard({
 
       <div className="flex flex-1 flex-col gap-2 p-3">
         {active && (
-          <div
-            role="progressbar"
-            aria-label={t('stories.progressLabel', { number })}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={statusText}
-            className="h-1.5 overflow-hidden rounded-full bg-slate-100"
-          >
-            <div
-              className="h-full rounded-full bg-gradient-to-r from-brand-500 to-accent-500 transition-[width] duration-500"
-              style={{ width: `${percent}%` }}
-            />
-          </div>
+          <ProgressBar
+            label={t('stories.progressLabel', { number })}
+            percent={percent}
+            valueText={statusText}
+          />
         )}
         {story.failReason && <p className="text-xs text-red-700">{t(story.failReason)}</p>}
 

@@ -5,6 +5,7 @@ import { FilmIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
 import type { UploadItem } from '../../../lib/upload.ts';
 import { plural } from '../plural.ts';
+import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 export type PanelSide = 'top' | 'bottom';
 
@@ -168,20 +169,13 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
           {name}
         </p>
         {item.status === 'uploading' ? (
-          <div
-            role="progressbar"
-            aria-label={t('media.progressLabel', { name })}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={status}
-            className="mt-1 h-1 overflow-hidden rounded-full bg-white/25"
-          >
-            <div
-              className="h-full rounded-full bg-brand-500 transition-[width]"
-              style={{ width: `${percent}%` }}
-            />
-          </div>
+          <ProgressBar
+            label={t('media.progressLabel', { name })}
+            percent={percent}
+            valueText={status}
+            className="mt-1 h-1 bg-white/25"
+            barClassName="bg-brand-500"
+          />
         ) : null}
         <p
           aria-live="polite"
