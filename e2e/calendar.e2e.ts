@@ -226,18 +226,26 @@ for (const language of ['fr', 'en'] as const) {
       await chip(page, day(14), seeded.onLocked).waitFor();
       expect(await dueAtOf(page, seeded.onLocked)).toBe(at(day(14), '11:00').toISOString());
 
-      // The worker took the post after the page loaded it: the server answers 409 with the lock's
-      // reason, and the optimistic move is rolled back.
-      await database.db
-        .updateTable('posts')
-        .set({ status: 'publishing' })
-        .where('id', '=', seeded.race)
-        .execute();
+      // The worker takes the post between the drop and the server's answer: the server answers
+      // 409 with the lock's reason, and the optimistic move is rolled back. (Taken before the
+      // drag, a refetch could show the chip locked first, and nothing would be sent.)
+      const isRace = (url: URL) => url.pathname === `/api/posts/${seeded.race}`;
+      await page.route(isRace, async (route) => {
+        if (route.request().method() === 'PATCH') {
+          await database.db
+            .updateTable('posts')
+            .set({ status: 'publishing' })
+            .where('id', '=', seeded.race)
+            .execute();
+        }
+        await route.continue();
+      });
       await dragWithMouse(page, chip(page, day(12), seeded.race), cell(page, day(19)));
       await page.getByRole('alert').getByText(words.taken).waitFor();
       await chip(page, day(12), seeded.race).waitFor();
       await expect(chip(page, day(19), seeded.race).count()).resolves.toBe(0);
       expect(await dueAtOf(page, seeded.race)).toBe(at(day(12), '13:00').toISOString());
+      await page.unroute(isRace);
 
       // Into the past: refused (in the week view, onto today's first hour once it is over).
       const nowInZone = new Intl.DateTimeFormat('en-GB', {
