@@ -116,7 +116,7 @@ export function DayPostList({
       {posts.length === 0 ? (
         <p className="text-sm text-slate-500">{t('calendar.emptyDay')}</p>
       ) : (
-        <ul className="grid gap-1.5 sm:grid-cols-2">
+        <ul className="grid grid-cols-1 gap-1.5 sm:grid-cols-2">
           {posts.map((post) => (
             <li key={post.id}>
               <PostChip post={post} context={context} place={place} wide />
