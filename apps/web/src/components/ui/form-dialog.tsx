@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, useId, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { Spinner } from './spinner.tsx';
@@ -52,4 +52,19 @@ export function FormDialog({
       {children}
     </Dialog>
   );
+}
+
+/**
+ * The wiring every form dialog over one mutation shares: the form's id, and a stable close that
+ * first clears the mutation, so a failed save does not greet the next opening (the Dialog needs a
+ * stable onClose).
+ */
+export function useFormDialog(mutation: { reset: () => void }, onClose: () => void) {
+  const formId = useId();
+  const { reset } = mutation;
+  const close = useCallback(() => {
+    reset();
+    onClose();
+  }, [reset, onClose]);
+  return { formId, close };
 }

@@ -4,11 +4,11 @@ import {
   type AccountSettings,
   type PrivacyLevel,
 } from '@cadence/shared/schemas/account';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { privacyLabelKeys } from '../../../lib/privacy-labels.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { FormDialog } from '../../../components/ui/form-dialog.tsx';
+import { FormDialog, useFormDialog } from '../../../components/ui/form-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { wrappableHandle } from '../wrappable-handle.ts';
 import { useUpdateAccountSettings } from '../api/mutate-accounts.ts';
@@ -34,15 +34,9 @@ export function AccountSettingsDialog({
   onSaved: (account: Account) => void;
 }) {
   const { t } = useTranslation();
-  const formId = useId();
   const update = useUpdateAccountSettings();
   const username = account?.username ?? '';
-  // A failed save must not greet the next opening; the Dialog needs a stable onClose.
-  const { reset } = update;
-  const close = useCallback(() => {
-    reset();
-    onClose();
-  }, [reset, onClose]);
+  const { formId, close } = useFormDialog(update, onClose);
 
   return (
     <FormDialog
@@ -68,7 +62,7 @@ export function AccountSettingsDialog({
               { id: account.id, settings },
               {
                 onSuccess: (saved) => {
-                  reset();
+                  update.reset();
                   onSaved(saved);
                 },
               },

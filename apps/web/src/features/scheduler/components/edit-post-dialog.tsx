@@ -1,8 +1,8 @@
 import { MAX_TITLE_LENGTH, type Post } from '@cadence/shared/schemas/schedule';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { FormDialog } from '../../../components/ui/form-dialog.tsx';
+import { FormDialog, useFormDialog } from '../../../components/ui/form-dialog.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
@@ -29,13 +29,8 @@ export function EditPostDialog({
   onDone: () => void;
 }) {
   const { t } = useTranslation();
-  const formId = useId();
   const edit = useEditPost();
-  const { reset } = edit;
-  const close = useCallback(() => {
-    reset();
-    onClose();
-  }, [reset, onClose]);
+  const { formId, close } = useFormDialog(edit, onClose);
 
   return (
     <FormDialog
@@ -64,7 +59,7 @@ export function EditPostDialog({
               { id: post.id, edit: changes },
               {
                 onSuccess: () => {
-                  reset();
+                  edit.reset();
                   onDone();
                 },
               },

@@ -1,8 +1,8 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { FormDialog } from '../../../components/ui/form-dialog.tsx';
+import { FormDialog, useFormDialog } from '../../../components/ui/form-dialog.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useReschedulePost } from '../api/post-actions.ts';
 import { useTimeZone } from '../hooks/use-time-zone.ts';
@@ -23,13 +23,8 @@ export function RescheduleDialog({
   onDone: () => void;
 }) {
   const { t } = useTranslation();
-  const formId = useId();
   const reschedule = useReschedulePost();
-  const { reset } = reschedule;
-  const close = useCallback(() => {
-    reset();
-    onClose();
-  }, [reset, onClose]);
+  const { formId, close } = useFormDialog(reschedule, onClose);
 
   return (
     <FormDialog
@@ -54,7 +49,7 @@ export function RescheduleDialog({
               { id: post.id, dueAt },
               {
                 onSuccess: () => {
-                  reset();
+                  reschedule.reset();
                   onDone();
                 },
               },
