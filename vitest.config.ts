@@ -52,6 +52,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // `expect.poll` waits for what a page shows; vitest's default deadline (1 s) is shorter
+          // than a busy machine takes to paint an announcement (the calendar's keyboard move
+          // failed on it in CI). A poll still ends as soon as its condition holds.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

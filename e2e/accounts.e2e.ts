@@ -1,7 +1,5 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { describe, expect, it } from 'vitest';
 import { scheduleBody } from '../apps/server/src/test-support/schedule-body.ts';
 import {
   accountCard as card,
@@ -14,33 +12,19 @@ import {
 import { axeViolations } from './support/axe.ts';
 import { uploadVideo } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
 // NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse an account's tokens.
 const { openPage } = useBrowserSuite({ NODE_ENV: 'test' });
-let cleanup: () => Promise<void>;
-let video: string;
-
-beforeAll(async () => {
-  const temp = await createTempDir('cadence-accounts-e2e-');
-  cleanup = temp.cleanup;
-  video = await makeVideo(path.join(temp.dir, 'clip.mp4'), {
-    width: 360,
-    height: 640,
-    durationSeconds: 1,
-    fps: 30,
-    audio: true,
-  });
-});
-afterAll(async () => {
-  await cleanup?.();
-});
+const videos = useTempVideos('cadence-accounts-e2e-', { 'clip.mp4': postableClip });
 
 const cards = (page: Page) => page.getByRole('article');
 
 /** Schedules each video for a day far ahead on the account, through the API: pending posts. */
 async function schedulePending(page: Page, accountId: string, captions: string[]) {
   const mediaIds: string[] = [];
-  while (mediaIds.length < captions.length) mediaIds.push(await uploadVideo(page, video));
+  while (mediaIds.length < captions.length)
+    mediaIds.push(await uploadVideo(page, videos.path('clip.mp4')));
   const body = scheduleBody(accountId, mediaIds, {
     publishType: 'scheduled',
     date: '2099-01-01',

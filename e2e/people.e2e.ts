@@ -5,7 +5,6 @@ import {
   startSmtpTestServer,
   type SmtpTestServer,
 } from '../apps/server/src/test-support/smtp-test-server.ts';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
 import {
   chooseAccount,
   addAccount,
@@ -17,6 +16,7 @@ import {
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { useBrowserSuite } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
 // The server sends its mail to a real SMTP server in this process; tests read what arrived.
 let smtp: SmtpTestServer;
@@ -276,26 +276,16 @@ describe('settings', () => {
 });
 
 describe('notifications', () => {
-  let video: string;
-  let cleanup: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const temp = await createTempDir('cadence-people-e2e-');
-    cleanup = temp.cleanup;
-    video = await makeVideo(path.join(temp.dir, 'bell-clip.mp4'), {
-      width: 360,
-      height: 640,
-      durationSeconds: 2,
-      fps: 30,
-      audio: true,
-    });
+  const videos = useTempVideos('cadence-people-e2e-', {
+    'bell-clip.mp4': { ...postableClip, durationSeconds: 2 },
   });
-  afterAll(() => cleanup?.());
 
-  /** Schedules `video` now on @`handle` through the scheduler's form (French). */
+  /** Schedules the bell clip now on @`handle` through the scheduler's form (French). */
   async function publishNow(page: Page, handle: string, caption: string) {
     await page.goto('/scheduler');
     await page.getByRole('button', { name: 'Nouvelle programmation' }).first().click();
     const form = page.getByRole('dialog', { name: 'Nouvelle programmation' });
+    const video = videos.path('bell-clip.mp4');
     await form.getByLabel('Importer des vidéos').setInputFiles([video]);
     const bar = form.getByRole('progressbar', {
       name: `Progression de l'envoi de ${path.basename(video)}`,

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { describe, expect, it } from 'vitest';
 import {
   addAccount,
   chooseAccount,
@@ -15,6 +14,7 @@ import { axeViolations } from './support/axe.ts';
 import { listPosts, uploadVideo } from './support/posts.ts';
 import { repoRoot, runAdmin } from './support/server.ts';
 import { useBrowserSuite, type PageOptions } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
 // The schedule form's planning (issue 11, decision 027): the ?at= prefill, best-time suggestions,
 // the spaced plan's start date and slot preview against a daily cap of 2, drafts saved, reopened
@@ -28,22 +28,14 @@ const tiktokName = 'plan_creator';
 const nextYear = new Date().getFullYear() + 1;
 const shotsDir = path.join(repoRoot, 'screenshots');
 
-let cleanup: () => Promise<void>;
-let clips: string[];
 let creator: TestUser;
 let accountId: string;
 
-beforeAll(async () => {
-  const temp = await createTempDir('cadence-planning-e2e-');
-  cleanup = temp.cleanup;
-  const clip = { width: 360, height: 640, durationSeconds: 2, fps: 30, audio: true } as const;
-  clips = [];
-  for (const name of ['plan-one.mp4', 'plan-two.mp4', 'plan-three.mp4']) {
-    clips.push(await makeVideo(path.join(temp.dir, name), clip));
-  }
-});
-afterAll(async () => {
-  await cleanup?.();
+const clip = { ...postableClip, durationSeconds: 2 };
+const videos = useTempVideos('cadence-planning-e2e-', {
+  'plan-one.mp4': clip,
+  'plan-two.mp4': clip,
+  'plan-three.mp4': clip,
 });
 
 /** A TikTok history (videos at 9, 12, 15, 18 and 21 h) so the account has best times. */
@@ -188,6 +180,7 @@ describe('planning in the schedule form', () => {
       `${nextYear}-03-14`,
     );
 
+    const clips = videos.paths();
     await upload(page, clips, 'fr');
     await dialog.getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
     const captions = ['Plan un', 'Plan deux', 'Plan trois'];
@@ -324,11 +317,13 @@ describe('planning in the schedule form', () => {
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = form(page);
     await dialog.waitFor();
-    await upload(page, [clips[0]!], 'en');
+    await upload(page, [videos.path('plan-one.mp4')], 'en');
     await dialog.getByLabel('TikTok account').selectOption({ label: `@${tiktokName} · 0/2 today` });
     await dialog.getByTestId('creator-nickname').waitFor();
     await dialog.getByLabel('Who can view this video').selectOption('SELF_ONLY');
-    await dialog.getByLabel(`Caption for ${path.basename(clips[0]!)}`).fill('In the queue');
+    await dialog
+      .getByLabel(`Caption for ${path.basename(videos.path('plan-one.mp4'))}`)
+      .fill('In the queue');
 
     // The spaced preview speaks English and names the zone.
     await dialog.getByRole('radio', { name: 'At intervals' }).check();
@@ -430,7 +425,7 @@ describe('planning in the schedule form', () => {
 
   it('deletes drafts from the drafts panel, the others stay (French at 390 px, then English at 1280 px)', async () => {
     const page = await signedIn({ viewport: { width: 390, height: 844 } });
-    const mediaId = await uploadVideo(page, clips[1]!);
+    const mediaId = await uploadVideo(page, videos.path('plan-two.mp4'));
     for (const title of ['À garder', 'À supprimer']) {
       const saved = await page.request.post('/api/drafts', {
         data: { accountId, mediaIds: [mediaId], posts: [{ mediaId, title }] },

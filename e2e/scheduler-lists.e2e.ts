@@ -1,33 +1,17 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { describe, expect, it } from 'vitest';
 import { addAccount, connectThroughSandbox, signUp } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { schedulePosts } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
 // The scheduler's queue and history (issue 11): grouping by day in the user's zone, the history
 // tab, filters in the URL, editing, cancel + undo, failed → reschedule. NODE_ENV=test opens the
 // sandbox's fault control, used to make TikTok refuse one post.
 const { openPage } = useBrowserSuite({ NODE_ENV: 'test' });
-let cleanup: () => Promise<void>;
-let clip: string;
-
-beforeAll(async () => {
-  const temp = await createTempDir('cadence-lists-e2e-');
-  cleanup = temp.cleanup;
-  clip = await makeVideo(path.join(temp.dir, 'clip.mp4'), {
-    width: 360,
-    height: 640,
-    durationSeconds: 1,
-    fps: 30,
-    audio: true,
-  });
-});
-afterAll(async () => {
-  await cleanup?.();
-});
+const videos = useTempVideos('cadence-lists-e2e-', { 'clip.mp4': postableClip });
+const clip = () => videos.path('clip.mp4');
 
 const texts = {
   fr: {
@@ -127,16 +111,16 @@ async function setUp(language: 'fr' | 'en', width: number) {
 
   const today = await localParts(page, 2 * 60 * 60_000);
   const tomorrow = await localParts(page, day);
-  await schedulePosts(page, accountId, clip, ['Cet après-midi'], {
+  await schedulePosts(page, accountId, clip(), ['Cet après-midi'], {
     publishType: 'scheduled',
     ...today,
   });
-  await schedulePosts(page, accountId, clip, ['Demain matin', longCaption], {
+  await schedulePosts(page, accountId, clip(), ['Demain matin', longCaption], {
     publishType: 'scheduled',
     date: tomorrow.date,
     time: '09:00',
   });
-  await schedulePosts(page, accountId, clip, ['Déjà en ligne']);
+  await schedulePosts(page, accountId, clip(), ['Déjà en ligne']);
   // The in-process sandbox publishes the immediate post within seconds.
   await expect
     .poll(
@@ -253,7 +237,7 @@ describe('scheduler queue and history', () => {
         },
       });
       expect(fault.status()).toBe(200);
-      await schedulePosts(page, accountId, clip, ['Refusée par TikTok']);
+      await schedulePosts(page, accountId, clip(), ['Refusée par TikTok']);
       await page.getByRole('link', { name: t.history }).click();
       const refused = row(page, t, 'Refusée par TikTok');
       await status(refused, t.failed);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   chooseAccount,
   addAccount,
@@ -13,6 +12,7 @@ import {
 import { axeViolations } from './support/axe.ts';
 import { listPosts } from './support/posts.ts';
 import { useBrowserSuite, type PageOptions } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
 // NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse one post. The
 // sandbox's moderation gives a public post's id 3 s after PUBLISH_COMPLETE.
@@ -20,22 +20,14 @@ const { openPage, server } = useBrowserSuite({
   NODE_ENV: 'test',
   TIKTOK_SANDBOX_POST_ID_DELAY_MS: '3000',
 });
-let cleanup: () => Promise<void>;
-let videos: [string, string];
-
-beforeAll(async () => {
-  const temp = await createTempDir('cadence-scheduler-e2e-');
-  cleanup = temp.cleanup;
-  // Small real H.264/AAC clips TikTok's limits accept (≥ 360 px, 30 fps).
-  const clip = { width: 360, height: 640, durationSeconds: 2, fps: 30, audio: true } as const;
-  videos = [
-    await makeVideo(path.join(temp.dir, 'first-clip.mp4'), clip),
-    await makeVideo(path.join(temp.dir, 'second-clip.mp4'), clip),
-  ];
+// Small real H.264/AAC clips TikTok's limits accept (≥ 360 px, 30 fps).
+const clip = { ...postableClip, durationSeconds: 2 };
+const videos = useTempVideos('cadence-scheduler-e2e-', {
+  'first-clip.mp4': clip,
+  'second-clip.mp4': clip,
 });
-afterAll(async () => {
-  await cleanup?.();
-});
+const firstClip = () => videos.path('first-clip.mp4');
+const secondClip = () => videos.path('second-clip.mp4');
 // Each test starts from a sandbox without pending faults or rate-limit windows: the whole file
 // shares one TikTok account, and its creator_info calls (20 a minute, as TikTok allows) would
 // otherwise add up across tests that run seconds apart.
@@ -162,7 +154,7 @@ describe('scheduler screen', () => {
     ).resolves.toBe(1);
     await dialog.getByText(/le traitement par TikTok peut prendre quelques minutes/).waitFor();
 
-    await upload(page, videos);
+    await upload(page, videos.paths());
     await dialog
       .getByText('Veuillez sélectionner au moins une vidéo')
       .waitFor({ state: 'detached' });
@@ -206,13 +198,23 @@ describe('scheduler screen', () => {
     await dialog.getByText('Choisissez une date', { exact: true }).waitFor({ state: 'detached' });
     await dialog.getByLabel(/^J'accepte et je confirme/).check();
     await page.getByRole('button', { name: 'Programmer', exact: true }).click();
-    // In the banner, and under the date field (what the field's aria-describedby names).
+    // Said once, under the date field (what the field's aria-describedby names); the banner
+    // points to the form instead of repeating it.
     const pastDate = 'Cette date est déjà passée : choisissez un moment à venir';
-    await dialog.getByRole('alert').getByText(pastDate, { exact: true }).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText('Corrigez ce qui est signalé dans le formulaire.', { exact: true })
+      .waitFor();
     const dateHelp = await dialog
       .getByLabel('Date', { exact: true })
       .getAttribute('aria-describedby');
     await expect(page.locator(`[id="${dateHelp}"]`).textContent()).resolves.toBe(pastDate);
+    // Once in the whole dialog (a failure names where each copy sits).
+    await expect(
+      dialog
+        .getByText(pastDate, { exact: true })
+        .evaluateAll((copies) => copies.map((copy) => copy.parentElement?.outerHTML.slice(0, 300))),
+    ).resolves.toHaveLength(1);
     await dialog.getByRole('radio', { name: 'À intervalles' }).check();
     await expect(dialog.getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('1');
     await expect(dialog.getByLabel('Toutes les').inputValue()).resolves.toBe('1');
@@ -241,9 +243,9 @@ describe('scheduler screen', () => {
     await dialog.getByRole('radio', { name: 'Immédiatement' }).check();
     await expect(dialog.getByLabel('Date', { exact: true }).count()).resolves.toBe(0);
 
-    await caption(page, videos[0], 'Premier essai #cadence');
+    await caption(page, firstClip(), 'Premier essai #cadence');
     await dialog.getByText('22 / 2200').waitFor();
-    await caption(page, videos[1], 'Deuxième essai');
+    await caption(page, secondClip(), 'Deuxième essai');
     await submit(page);
 
     const first = post(page, 'Premier essai #cadence');
@@ -281,9 +283,9 @@ describe('scheduler screen', () => {
     await expect(form(page).getByLabel('Compte TikTok').inputValue()).resolves.toBe(accountId);
     await page.waitForURL((url) => url.pathname === '/scheduler' && url.search === '');
 
-    await upload(page, [videos[0]]);
+    await upload(page, [firstClip()]);
     await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
-    await caption(page, videos[0], 'Pour plus tard');
+    await caption(page, firstClip(), 'Pour plus tard');
     await form(page).getByRole('radio', { name: 'À une heure précise' }).check();
     const nextYear = new Date().getFullYear() + 1;
     await form(page).getByLabel('Date', { exact: true }).fill(`${nextYear}-03-14`);
@@ -334,20 +336,20 @@ describe('scheduler screen', () => {
     const page = await signedIn();
     await page.goto('/scheduler');
     await openForm(page);
-    await upload(page, videos);
+    await upload(page, videos.paths());
     await chooseAccountAndPrivacy(page);
-    await caption(page, videos[0], 'Espacée un');
-    await caption(page, videos[1], 'Espacée deux');
+    await caption(page, firstClip(), 'Espacée un');
+    await caption(page, secondClip(), 'Espacée deux');
     await form(page).getByRole('radio', { name: 'À intervalles' }).check();
     await form(page).getByLabel('Vidéos par intervalle').fill('5');
     await expect(form(page).getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('2');
     // Removing a video brings the count down to what is left… then back to the two videos.
     await form(page)
-      .getByRole('button', { name: `Retirer ${path.basename(videos[1])}` })
+      .getByRole('button', { name: `Retirer ${path.basename(secondClip())}` })
       .click();
     await expect(form(page).getByLabel('Vidéos par intervalle').inputValue()).resolves.toBe('1');
-    await upload(page, [videos[1]]);
-    await caption(page, videos[1], 'Espacée deux');
+    await upload(page, [secondClip()]);
+    await caption(page, secondClip(), 'Espacée deux');
     await form(page).getByLabel('Vidéos par intervalle').fill('1');
     await form(page).getByLabel('Toutes les').fill('1');
     await form(page).getByLabel('Unité').selectOption('hours');
@@ -382,9 +384,9 @@ describe('scheduler screen', () => {
     expect(fault.status()).toBe(200);
     await page.goto('/scheduler');
     await openForm(page);
-    await upload(page, [videos[0]]);
+    await upload(page, [firstClip()]);
     await chooseAccountAndPrivacy(page);
-    await caption(page, videos[0], 'Refusée une fois');
+    await caption(page, firstClip(), 'Refusée une fois');
     await submit(page);
 
     const refused = post(page, 'Refusée une fois');
@@ -494,7 +496,7 @@ describe('scheduler screen', () => {
     await form_.getByRole('switch', { name: 'Divulgation du contenu commercial' }).uncheck();
     await form_.getByLabel('Contenu généré par IA').check();
 
-    await upload(page, [videos[0]]);
+    await upload(page, [firstClip()]);
     const scrubber = form_.getByRole('slider', { name: 'Image de couverture de first-clip.mp4' });
     await scrubber.focus();
     for (let step = 0; step < 12; step++) await page.keyboard.press('ArrowRight');
@@ -508,8 +510,30 @@ describe('scheduler screen', () => {
         { timeout: 10_000 },
       )
       .toBeCloseTo(1.2, 1);
+    // The list shows a poster frame with its duration and a play button, never the browser's
+    // tiny controls; the button plays the video where it is, and pauses it.
+    const card = form_.getByRole('listitem').filter({ hasText: 'first-clip.mp4' });
+    await card.getByText('0:02', { exact: true }).waitFor();
+    await expect(form_.locator('video[controls]').count()).resolves.toBe(0);
+    await card.getByRole('button', { name: "Lire l'aperçu de first-clip.mp4" }).click();
+    await card.getByRole('button', { name: "Mettre en pause l'aperçu de first-clip.mp4" }).click();
+    await card.getByRole('button', { name: "Lire l'aperçu de first-clip.mp4" }).waitFor();
+    // A refused file says why, with nothing to fill in: no caption box, no cover.
+    await form_.getByLabel('Importer des vidéos').setInputFiles({
+      name: 'notes.mp4',
+      mimeType: 'video/mp4',
+      buffer: Buffer.from('not a video at all, just words'.repeat(40)),
+    });
+    const refusedCard = form_.getByRole('listitem').filter({ hasText: 'notes.mp4' });
+    await refusedCard
+      .getByText("Ce fichier n'est pas une vidéo lisible.")
+      .waitFor({ timeout: 30_000 });
+    await expect(refusedCard.getByRole('textbox').count()).resolves.toBe(0);
+    await expect(refusedCard.getByRole('slider').count()).resolves.toBe(0);
     await expect(axeViolations(page, '[role="dialog"]')).resolves.toEqual([]);
-    await caption(page, videos[0], 'Couverture choisie');
+    await refusedCard.getByRole('button', { name: 'Retirer notes.mp4' }).click();
+    await refusedCard.waitFor({ state: 'detached' });
+    await caption(page, firstClip(), 'Couverture choisie');
     await submit(page);
     // Published, it leaves the queue for the history.
     await post(page, 'Couverture choisie').waitFor({ state: 'detached', timeout: 30_000 });
@@ -557,10 +581,10 @@ describe('scheduler screen', () => {
     await languages.getByRole('button', { name: 'fr' }).click();
     await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
     await openForm(page);
-    await upload(page, [videos[0]]);
+    await upload(page, [firstClip()]);
     await chooseAccountAndPrivacy(page);
     await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('PUBLIC_TO_EVERYONE');
-    await caption(page, videos[0], 'Publique tardive');
+    await caption(page, firstClip(), 'Publique tardive');
     await submit(page);
     const published = post(page, 'Publique tardive');
     // Published, it leaves the queue for the history.
@@ -581,7 +605,7 @@ describe('scheduler screen', () => {
     await expect(videoPage.text()).resolves.toContain('Publique tardive');
 
     await openForm(page);
-    await upload(page, [videos[1]]);
+    await upload(page, [secondClip()]);
     await chooseAccountAndPrivacy(page);
     await form(page).getByRole('checkbox', { name: 'Envoyer dans ma boîte TikTok' }).check();
     await form(page)
@@ -592,7 +616,7 @@ describe('scheduler screen', () => {
     await expect(
       form(page).getByRole('checkbox', { name: 'Autoriser les commentaires' }).count(),
     ).resolves.toBe(0);
-    await caption(page, videos[1], 'Brouillon boîte');
+    await caption(page, secondClip(), 'Brouillon boîte');
     await submit(page);
     const draft = post(page, 'Brouillon boîte');
     // The form was opened from the history: the new post shows there once sent to the inbox,

@@ -1,37 +1,30 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
-let videos: { top1: string; top2: string; bottom: string; tooBig: string };
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  const temp = await createTempDir('cadence-stories-e2e-');
-  cleanup = temp.cleanup;
-  const portrait = { width: 360, height: 640, durationSeconds: 2, fps: 30 } as const;
-  videos = {
-    top1: await makeVideo(path.join(temp.dir, 'top1.mp4'), { ...portrait, audio: true }),
-    top2: await makeVideo(path.join(temp.dir, 'top2.mp4'), portrait),
-    // Small and 15 fps: TikTok would refuse it as a post, a story takes it as a source.
-    bottom: await makeVideo(path.join(temp.dir, 'bottom.mp4'), {
-      width: 320,
-      height: 240,
-      fps: 15,
-      durationSeconds: 2,
-      audio: true,
-      source: { color: 'teal' },
-    }),
-    tooBig: path.join(temp.dir, 'too-big.mp4'),
-  };
-  await writeFile(videos.tooBig, Buffer.alloc(3 * 1024 * 1024, 7));
+const portrait = { ...postableClip, durationSeconds: 2 };
+const videos = useTempVideos('cadence-stories-e2e-', {
+  'top1.mp4': portrait,
+  'top2.mp4': { ...portrait, audio: false },
+  // Small and 15 fps: TikTok would refuse it as a post, a story takes it as a source.
+  'bottom.mp4': {
+    width: 320,
+    height: 240,
+    fps: 15,
+    durationSeconds: 2,
+    audio: true,
+    source: { color: 'teal' },
+  },
 });
-afterAll(async () => {
-  await cleanup?.();
+/** Not a video at all, and over the 2 MiB upload limit this file's server has. */
+const tooBig = () => path.join(videos.dir(), 'too-big.mp4');
+beforeAll(async () => {
+  await writeFile(tooBig(), Buffer.alloc(3 * 1024 * 1024, 7));
 });
 
 // Uploads above 2 MiB are refused (the test clips weigh a few dozen kB).
@@ -94,7 +87,7 @@ describe('story creator', () => {
     await grantPro(user.email);
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
-    await page.getByLabel('Importer des vidéos du haut').setInputFiles(videos.tooBig);
+    await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
     await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
   });
 
@@ -110,12 +103,14 @@ describe('story creator', () => {
     const bottomPanel = page.getByRole('region', { name: 'Vidéos du Bas' });
     expect(await generate.isDisabled()).toBe(true);
 
-    await page.getByLabel('Importer des vidéos du haut').setInputFiles([videos.top1, videos.top2]);
+    await page
+      .getByLabel('Importer des vidéos du haut')
+      .setInputFiles([videos.path('top1.mp4'), videos.path('top2.mp4')]);
     await topPanel.getByText('Prête').nth(1).waitFor();
     // Top videos alone are not enough.
     expect(await generate.isDisabled()).toBe(true);
 
-    await page.getByLabel('Importer des vidéos du bas').setInputFiles(videos.bottom);
+    await page.getByLabel('Importer des vidéos du bas').setInputFiles(videos.path('bottom.mp4'));
     await bottomPanel.getByText('Prête').waitFor();
     await expect.poll(() => generate.isEnabled()).toBe(true);
     await page.getByText('2 stories seront créées au format 1080 × 1920.').waitFor();

@@ -1,33 +1,18 @@
 // The unaudited lane (issue 12) in the browser: Cadence started as an app TikTok has not audited
 // yet (TIKTOK_APP_AUDITED=false). The composer offers only 'Only me', says why, and blocks a public
 // account with the way to make it private; a private account posts. French, then English.
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempDir, makeVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { describe, expect, it } from 'vitest';
 import { addAccount, chooseAccount, connectThroughSandbox, signUp } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { uploadVideo } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
+import { postableClip, useTempVideos } from './support/videos.ts';
 
 // NODE_ENV=test exposes the sandbox's control, used to make one TikTok account private.
 const { openPage, server } = useBrowserSuite({ NODE_ENV: 'test', TIKTOK_APP_AUDITED: 'false' });
-let cleanup: () => Promise<void>;
-let video: string;
-
-beforeAll(async () => {
-  const temp = await createTempDir('cadence-unaudited-e2e-');
-  cleanup = temp.cleanup;
-  video = await makeVideo(path.join(temp.dir, 'private-clip.mp4'), {
-    width: 360,
-    height: 640,
-    durationSeconds: 2,
-    fps: 30,
-    audio: true,
-  });
-});
-afterAll(async () => {
-  await cleanup?.();
+const videos = useTempVideos('cadence-unaudited-e2e-', {
+  'private-clip.mp4': { ...postableClip, durationSeconds: 2 },
 });
 
 const texts = {
@@ -107,7 +92,7 @@ describe('the composer of an app TikTok has not audited', () => {
       }),
     });
     expect(flags.status).toBe(200);
-    const mediaId = await uploadVideo(page, video);
+    const mediaId = await uploadVideo(page, videos.path('private-clip.mp4'));
 
     // The video attached: the form opens on it.
     await page.goto(`/scheduler?media=${mediaId}`);

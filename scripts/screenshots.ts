@@ -28,7 +28,15 @@ const outDir = path.join(repoRoot, 'screenshots');
 mkdirSync(outDir, { recursive: true });
 const only = process.argv.slice(2);
 // Screens only a signed-out visitor sees (a reset link's page works either way).
-const signedOutRoutes = ['/auth', '/auth/forgot', '/auth/reset?token=AbCdEfGhIjKlMnOpQrStUvWx'];
+const token = 'AbCdEfGhIjKlMnOpQrStUvWx';
+const signedOutRoutes = [
+  '/auth',
+  '/auth/forgot',
+  `/auth/reset?token=${token}`,
+  `/unsubscribe?token=${token}`,
+  `/settings/email?token=${token}`,
+  `/verify-email?token=${token}`,
+];
 const routes =
   only.length > 0
     ? only
@@ -41,6 +49,7 @@ const routes =
         '/scheduler/history',
         '/stories',
         '/memes',
+        '/analytics',
         '/settings',
         'bell',
         '/privacy',
@@ -328,7 +337,8 @@ try {
       for (const route of routes.filter((r) => signedOutRoutes.includes(r))) await shoot(route);
       const user = await signUp(page);
       currentPassword = user.password;
-      if (width === 1280 && language === 'en') {
+      // Pro screens at 320 and 1280 px; the Pro upsell at 390.
+      if (width !== 390) {
         await runAdmin(server, 'pro', 'grant', user.email);
       }
       // The calendar is shot apart, over a database seeded with a month of posts.

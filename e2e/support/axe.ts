@@ -22,6 +22,18 @@ export interface AxeViolation {
  * the app is checked with its real headers.
  */
 export async function axeViolations(page: Page, selector?: string): Promise<AxeViolation[]> {
+  // Colours judged mid-transition are neither the old nor the new ones (a button fading in as
+  // uploads end measured as low contrast in CI): wait for the page's finite CSS transitions and
+  // animations to end first (spinners loop for ever and are left out), 5 s at most.
+  await page.evaluate(`Promise.race([
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+    new Promise((resolve) => setTimeout(resolve, 5000)),
+  ])`);
   await page.evaluate(axeSource);
   const options = {
     runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },

@@ -33,6 +33,7 @@ import { uploadRoutes } from './modules/uploads/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { requireVerifiedEmailToPublish } from './modules/users/publishing-guard.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { loadSpaPages, pageEncoding, type SpaPage } from './spa-pages.ts';
 
 /** Where the local TikTok sandbox is mounted when no TikTok app is configured. */
 const SANDBOX_PREFIX = '/sandbox/tiktok';
@@ -238,6 +239,8 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
       pathname.endsWith('.map') || pathname.split('/').some((segment) => segment.startsWith('.'))
     );
   };
+  // The page per route, naming the route's chunks for the browser to fetch at once (spa-pages.ts).
+  const pages = spaBuilt ? loadSpaPages(root) : new Map<string, SpaPage>();
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname.startsWith('/api/') || pathname.startsWith('/sandbox/');
@@ -248,7 +251,16 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
         .status(404)
         .send({ code: 'not_found', message: `No route ${request.method} ${pathname}` });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const page = pages.get(pathname.replace(/(.)\/+$/, '$1'));
+    if (page === undefined) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    void reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .header('etag', page.etag);
+    if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
+    const encoding = pageEncoding(request.headers['accept-encoding']);
+    if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+    return reply.type('text/html; charset=utf-8').send(page.bodies[encoding]);
   });
   if (!spaBuilt) return;
   await app.register(fastifyStatic, {

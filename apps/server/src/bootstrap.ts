@@ -47,6 +47,7 @@ import { createMemeRepository } from './modules/memes/repository.ts';
 import { createMemeStages } from './modules/memes/meme-stages.ts';
 import { createMemeService } from './modules/memes/service.ts';
 import { enqueuePublish } from './modules/publishing/jobs.ts';
+import { createWakeAnnouncer } from './modules/publishing/wake-timers.ts';
 import { createPasswordResetMailer } from './modules/users/password-reset-mail.ts';
 import { createEmailChangeService } from './modules/users/email-change.ts';
 import {
@@ -230,6 +231,7 @@ export async function bootstrap(
   });
 
   const postListingRepository = createPostListing(database.db);
+  const announceWake = createWakeAnnouncer(database, options.logger);
   const schedules = createScheduleService({
     tiktokWebBase: config.tiktok.authBase,
     repository: scheduleRepository,
@@ -242,7 +244,10 @@ export async function bootstrap(
     tiktok,
     media,
     users: createUserRepository(database.db),
-    wake: (postId, at) => enqueuePublish(boss, postId, at),
+    // The queue's job is the durable wake-up; the announcement arms the workers' timers.
+    wake: async (postId, at) => {
+      await Promise.all([enqueuePublish(boss, postId, at), announceWake(postId, at)]);
+    },
     logger: options.logger,
   });
 

@@ -71,6 +71,77 @@ describe('the built web app, compressed at build time', () => {
   });
 });
 
+describe("a route's page, naming its chunks for the browser to fetch at once", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cadence-web-dist-'));
+  const html = `<!doctype html><html><head><title>Cadence</title>${'<meta name="x">'.repeat(100)}</head><body><script type="module" src="/assets/index-e1.js"></script></body></html>`;
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(path.join(root, '.vite'));
+  writeFileSync(path.join(root, 'index.html'), html);
+  writeFileSync(path.join(root, 'index.html.br'), brotliCompressSync(html));
+  // What apps/web/scripts/route-budgets.mjs writes: each route's files beyond the entry.
+  const scheduler = {
+    js: ['assets/router-a1.js', 'assets/scheduler-page-b2.js'],
+    css: ['assets/scheduler-c3.css'],
+  };
+  writeFileSync(
+    path.join(root, '.vite/route-preloads.json'),
+    JSON.stringify({ '/scheduler': scheduler, '/scheduler/history': scheduler }),
+  );
+
+  let app: ReturnType<typeof Fastify>;
+  beforeAll(async () => {
+    app = Fastify();
+    await registerSpa(app, root);
+  });
+  afterAll(() => app.close());
+
+  const preloadsIn = (page: string) =>
+    [...page.matchAll(/<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g)].map(
+      (match) => `${match[1]} ${match[2]}`,
+    );
+
+  it.each([
+    ['/scheduler', 'br, gzip', 'br', brotliDecompressSync],
+    ['/scheduler/', 'gzip', 'gzip', gunzipSync],
+    ['/scheduler/history', '', undefined, (body: Buffer) => body],
+  ] as const)(
+    'GET %s (accepting %j) → %s, the files in its head',
+    async (url, accept, encoding, decode) => {
+      const response = await app.inject({ url, headers: { 'accept-encoding': accept } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      const page = decode(response.rawPayload).toString();
+      expect(preloadsIn(page)).toEqual([
+        'stylesheet /assets/scheduler-c3.css',
+        'modulepreload /assets/router-a1.js',
+        'modulepreload /assets/scheduler-page-b2.js',
+      ]);
+      // The page is index.html otherwise: the links sit in its head, before the entry runs.
+      expect(page.indexOf('modulepreload')).toBeLessThan(page.indexOf('</head>'));
+      expect(page.replace(/\s*<link [^>]+>/g, '').replace(/\s*<\/head>/, '</head>')).toBe(html);
+    },
+  );
+
+  it('answers a page the browser holds with 304', async () => {
+    const first = await app.inject({ url: '/scheduler', headers: { 'accept-encoding': 'br' } });
+    const again = await app.inject({
+      url: '/scheduler',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+  });
+
+  it('sends index.html as built to a route with nothing to preload (/auth)', async () => {
+    const response = await app.inject({ url: '/auth', headers: { 'accept-encoding': 'br' } });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(html);
+  });
+});
+
 describe('API answers', () => {
   let test: TestApp;
   let cookie: string;

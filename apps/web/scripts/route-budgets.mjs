@@ -1,8 +1,11 @@
 // After `vite build`: prints what each route's first load downloads (JavaScript and CSS, as the
 // brotli copies the server sends) and fails the build when a route outgrows its budget, or when a
 // lazily loaded screen has no budget yet. Reads the module manifest Vite writes to
-// dist/.vite/manifest.json (never served: apps/server/src/app.ts).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+// dist/.vite/manifest.json (never served: apps/server/src/app.ts). Writes what each route loads
+// beyond the entry to dist/.vite/route-preloads.json: the server names those files in the page it
+// sends for the route (`<link rel="modulepreload">`), so the browser fetches them beside the entry
+// instead of one after the other (docs/decisions/037-first-load.md).
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
@@ -13,6 +16,7 @@ const dist = path.resolve(import.meta.dirname, '../dist');
  * without the router (src/main.tsx). Every other route also loads the app (the router and the
  * signed-in layout), the default language's strings, the person's schema, and `modules`: the
  * lazily loaded modules it renders (docs/decisions/032-route-budgets.md, 037-first-load.md).
+ * `paths`: the other addresses that open the same screens (their page preloads the same files).
  */
 const budgets = {
   '/auth': { modules: [], js: 110, css: 15 },
@@ -25,15 +29,19 @@ const budgets = {
   // The email change link and the address confirmation link (one module, two pages).
   '/settings/email': {
     modules: ['src/features/settings/components/email-link-page.tsx'],
+    paths: ['/verify-email'],
     js: 180,
   },
-  '/tiktok': { modules: ['src/features/accounts/accounts-page.tsx'], js: 195 },
+  // '/' leads to /tiktok when signed in.
+  '/tiktok': { modules: ['src/features/accounts/accounts-page.tsx'], paths: ['/'], js: 195 },
   '/scheduler': {
     modules: [
       'src/features/scheduler/scheduler-page.tsx',
       'src/features/scheduler/components/post-list-view.tsx',
     ],
-    js: 230,
+    paths: ['/scheduler/history'],
+    // The form (uploads, covers, planning) loads when asked for: 218.7 -> 186.8 KiB.
+    js: 200,
   },
   '/scheduler/calendar': {
     modules: ['src/features/scheduler/calendar/calendar-page.tsx'],
@@ -84,20 +92,44 @@ const wireBytes = (file) => {
 const kib = (bytes) => bytes / 1024;
 const failures = [];
 const rows = [];
+/** Page path → the files to preload: those of the route's first load that the entry lacks. */
+const preloads = {};
+const entryChunks = closure(entryKey);
+const entryCss = new Set([...entryChunks].flatMap((key) => manifest[key].css ?? []));
+/**
+ * A route module's manifest key: its source path, or, when its chunk is shared with a chunk it
+ * loads itself (the scheduler's page holds what its lazy form also uses), the dynamic entry of the
+ * same name, which the manifest keys by file.
+ */
+const keyOf = (module) =>
+  manifest[module]
+    ? module
+    : Object.keys(manifest).find(
+        (key) =>
+          manifest[key].isDynamicEntry &&
+          manifest[key].name === path.basename(module).replace(/\.[^.]+$/, ''),
+      );
 for (const [route, budget] of Object.entries(budgets)) {
-  const missing = budget.modules.filter((module) => !manifest[module]);
+  const missing = budget.modules.filter((module) => !keyOf(module));
   if (missing.length > 0) {
     failures.push(`${route}: ${missing.join(', ')} not in the build (renamed? update the budget)`);
     continue;
   }
   const chunks = closure(entryKey);
-  const loads = route === '/auth' ? [] : [...appKeys, ...appData, ...budget.modules];
+  const loads = route === '/auth' ? [] : [...appKeys, ...appData, ...budget.modules.map(keyOf)];
   for (const module of loads) closure(module, chunks);
   const files = [...new Set([...chunks].map((key) => manifest[key]))];
   const js = files.reduce((sum, chunk) => sum + wireBytes(chunk.file), 0);
   const cssFiles = new Set(files.flatMap((chunk) => chunk.css ?? []));
   const css = [...cssFiles].reduce((sum, file) => sum + wireBytes(file), 0);
   rows.push({ route, js: kib(js).toFixed(1), jsBudget: budget.js, css: kib(css).toFixed(1) });
+  const preload = {
+    js: [...chunks].filter((key) => !entryChunks.has(key)).map((key) => manifest[key].file),
+    css: [...cssFiles].filter((file) => !entryCss.has(file)),
+  };
+  if (preload.js.length > 0 || preload.css.length > 0) {
+    for (const page of [route, ...(budget.paths ?? [])]) preloads[page] = preload;
+  }
   if (kib(js) > budget.js)
     failures.push(`${route}: ${kib(js).toFixed(1)} KiB of JS > ${budget.js}`);
   const cssBudget = budget.css ?? 15;
@@ -114,6 +146,11 @@ for (const key of new Set(appKeys.flatMap((app) => manifest[app].dynamicImports 
     );
   }
 }
+
+writeFileSync(
+  path.join(dist, '.vite/route-preloads.json'),
+  `${JSON.stringify(preloads, null, 2)}\n`,
+);
 
 console.log('First load per route (KiB, brotli):');
 console.table(rows);

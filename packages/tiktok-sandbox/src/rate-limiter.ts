@@ -1,6 +1,7 @@
 /** Sliding one-minute window per key, driven by the injected clock (no timers). */
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
+  private readonly refused: { key: string; at: number }[] = [];
 
   constructor(private readonly now: () => number) {}
 
@@ -9,7 +10,9 @@ export class RateLimiter {
     const now = this.now();
     const recent = (this.hits.get(key) ?? []).filter((time) => time > now - 60_000);
     if (recent.length >= limit) {
+      // A refused request is not counted (TikTok does not say it is).
       this.hits.set(key, recent);
+      this.refused.push({ key, at: now });
       return false;
     }
     recent.push(now);
@@ -17,7 +20,13 @@ export class RateLimiter {
     return true;
   }
 
+  /** The requests refused so far, by key and time (for the ledger). */
+  refusals(): readonly { key: string; at: number }[] {
+    return this.refused;
+  }
+
   reset(): void {
     this.hits.clear();
+    this.refused.length = 0;
   }
 }

@@ -124,6 +124,35 @@ describe('sandbox v2 API', () => {
     });
   });
 
+  // TikTok: per token and endpoint, a sliding one-minute window; the ledger lists each 429.
+  it('counts a request for 60,000 ms exactly, does not count refused ones, and lists each 429', async () => {
+    const setup = await setUp({ rateLimits: { creator_info: 2 } });
+    const creatorInfo = async () =>
+      (
+        await setup.app.inject({
+          method: 'POST',
+          url: '/v2/post/publish/creator_info/query/',
+          headers: setup.auth,
+        })
+      ).statusCode;
+    const first = setup.clock.now;
+    expect(await creatorInfo()).toBe(200);
+    setup.clock.now += 10_000;
+    expect(await creatorInfo()).toBe(200);
+    expect(await creatorInfo()).toBe(429);
+    setup.clock.now = first + 59_999;
+    expect(await creatorInfo()).toBe(429);
+    // The first request leaves the window; the refused ones never entered it.
+    setup.clock.now = first + 60_000;
+    expect(await creatorInfo()).toBe(200);
+    expect(await creatorInfo()).toBe(429);
+    expect(setup.state.ledger().rate_limited).toEqual([
+      { endpoint: 'creator_info', at: new Date(first + 10_000).toISOString() },
+      { endpoint: 'creator_info', at: new Date(first + 59_999).toISOString() },
+      { endpoint: 'creator_info', at: new Date(first + 60_000).toISOString() },
+    ]);
+  });
+
   it('refuses a missing bearer token with access_token_invalid', async () => {
     const setup = await setUp();
     const response = await setup.app.inject({ url: '/v2/user/info/?fields=open_id' });

@@ -63,6 +63,8 @@ export interface SandboxLedger {
   users: LedgerUser[];
   tokens: LedgerToken[];
   posts: LedgerPost[];
+  /** Requests answered 429 rate_limit_exceeded by the per-token limits, oldest first. */
+  rate_limited: { endpoint: string; at: string }[];
 }
 
 function iso(ms: number | null): string | null {
@@ -176,6 +178,11 @@ export class SandboxState {
         upload_completed_at: iso(post.uploadCompletedAt),
       };
     });
-    return { users, tokens, posts };
+    const rateLimited = this.rateLimiter.refusals().map((refusal) => ({
+      // Keys are `endpoint\0token`: the token stays inside the sandbox.
+      endpoint: refusal.key.split('\u0000')[0] ?? '',
+      at: new Date(refusal.at).toISOString(),
+    }));
+    return { users, tokens, posts, rate_limited: rateLimited };
   }
 }

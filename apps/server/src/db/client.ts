@@ -24,6 +24,11 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** PGlite data directory; `memory://` for an in-memory database (tests). */
   pgliteDataDir: string;
+  /**
+   * A PGlite data directory dumped by `dumpDataDir('none')` to start from instead of running
+   * initdb (tests: a database already migrated, in a fraction of initdb's time).
+   */
+  pgliteLoadDataDir?: Blob;
   poolSize?: number;
   /**
    * An idle pooled connection died (PostgreSQL restarted, or an admin terminated it). The pool
@@ -35,6 +40,31 @@ export interface DatabaseOptions {
 
 // Timestamps come back as Date and bigint counters as numbers in both drivers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/**
+ * PostgreSQL settings for embedded PGlite, sized for one process on a small machine (decision
+ * 040). PGlite's initdb writes PostgreSQL's server defaults into postgresql.conf, and its WASM heap
+ * holds everything PostgreSQL allocates: the 128 MB buffer pool alone was a third of the server's
+ * idle RSS, and a WASM memory never gives back what it grew to. Its data files are ordinary files,
+ * so the kernel's page cache still caches what the smaller pool does not. Passed on the command
+ * line, these win over postgresql.conf, so existing data directories get them too.
+ */
+export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '16MB',
+  // One backend in single-user mode: the shared lock and process tables need only a few slots.
+  max_connections: '10',
+  // CREATE INDEX in a migration may otherwise grow the heap by 64 MB for good.
+  maintenance_work_mem: '16MB',
+};
+
+const pgliteStartParams = (): string[] => [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
+/** The same settings written into postgresql.conf by initdb, for a new data directory. */
+const pgliteInitDbParams = (): string[] =>
+  Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['--set', `${name}=${value}`]);
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
@@ -68,7 +98,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(options.pgliteDataDir);
+    client = await PGlite.create({
+      dataDir: options.pgliteDataDir,
+      ...(options.pgliteLoadDataDir && { loadDataDir: options.pgliteLoadDataDir }),
+      startParams: pgliteStartParams(),
+      initDbStartParams: pgliteInitDbParams(),
+    });
   } catch (error) {
     dataDirLock?.release();
     throw error;

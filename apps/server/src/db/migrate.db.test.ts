@@ -6,7 +6,8 @@ import { listMigrations, migrate } from './migrate.ts';
 
 let database: DatabaseHandle;
 beforeAll(async () => {
-  database = await openTestDatabase();
+  // Bare, so that the migrations themselves run (test databases otherwise start migrated).
+  database = await openTestDatabase(undefined, { empty: true });
 });
 afterAll(() => database.close());
 

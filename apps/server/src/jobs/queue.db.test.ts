@@ -72,6 +72,41 @@ async function storyRow(id: string) {
 }
 
 describe('the job queue mechanism', () => {
+  it('drains a backlog without pausing between jobs, and starts a job sent in this process at once', async () => {
+    const queue = defineQueue({
+      name: `test.wakes-${randomUUID()}`,
+      payload: z.object({ v: z.literal(1), n: z.number() }),
+      expireInSeconds: 60,
+      retryDelaySeconds: 0,
+      describe: (payload) => ({ n: String(payload.n) }),
+    });
+    const ran: number[] = [];
+    // A backlog waiting before the worker starts: one job per fetch, the next fetch at once.
+    for (const n of [1, 2, 3]) await queue.send(t.context.boss, { v: 1, n });
+    await queue.work(t.context.boss, pino({ level: 'silent' }), {
+      concurrency: 1,
+      // Far longer than the deadline below: only the local wake-up can start these jobs in time.
+      pollingIntervalSeconds: 600,
+      run: (payload) => {
+        ran.push(payload.n);
+        return Promise.resolve();
+      },
+    });
+    await pollUntil(
+      async () => ran.length,
+      (count) => count === 3,
+      { timeoutMs: 20_000 },
+    );
+    // Now idle (its last fetch found nothing): a send in this process wakes it.
+    await queue.send(t.context.boss, { v: 1, n: 4 });
+    await pollUntil(
+      async () => ran.length,
+      (count) => count === 4,
+      { timeoutMs: 20_000 },
+    );
+    expect(ran).toEqual([1, 2, 3, 4]);
+  });
+
   it('fails only the job that throws, and after MAX_JOB_ATTEMPTS tries records why on its row', async () => {
     const queue = defineQueue({
       name: `test.throws-${randomUUID()}`,

@@ -38,8 +38,25 @@ export interface JobRun {
   signal: AbortSignal;
 }
 
+/**
+ * How often a worker looks for jobs sent by another process (pg-boss's own default). A job sent in
+ * this process wakes this process's workers of its queue at once (`notifyWorker`), so the embedded
+ * server (one process) answers without delay while idling at ~14 fetches a second instead of ~55
+ * with 0.5 s (issue 15: the fetches held up PGlite's only connection, and uploads with it). On
+ * PostgreSQL with separate workers, a job from the web process starts within this interval.
+ */
+export const DEFAULT_POLLING_SECONDS = 2;
+
+/** The workers this process runs, by pg-boss instance and queue: a local send wakes them. */
+const localWorkers = new WeakMap<PgBoss, Map<string, string[]>>();
+
+function wakeLocalWorkers(boss: PgBoss, queue: string): void {
+  for (const id of localWorkers.get(boss)?.get(queue) ?? []) boss.notifyWorker(id);
+}
+
 export interface QueueHandler<TPayload> {
   concurrency: QueueConcurrency;
+  /** Seconds between fetches of jobs sent by other processes (default DEFAULT_POLLING_SECONDS). */
   pollingIntervalSeconds?: number;
   /** Does the work; any throw or rejection fails this job only (retried up to MAX_JOB_ATTEMPTS). */
   run: (payload: TPayload, job: JobRun) => Promise<unknown>;
@@ -133,6 +150,20 @@ function fetchLoops(concurrency: QueueConcurrency): number[] {
   );
 }
 
+/** A job of a batch that threw (or was abandoned), with what it threw. */
+interface JobFailure {
+  jobId: string;
+  error: unknown;
+}
+
+/** The error pg-boss records on the failed jobs of a batch (each is also logged on its own). */
+function batchFailure(failures: JobFailure[]): Error {
+  const messages = failures.map(({ error }) =>
+    error instanceof Error ? error.message : String(error),
+  );
+  return new Error([...new Set(messages)].join('; '));
+}
+
 /** The queue mechanism every pg-boss queue of Cadence goes through. */
 export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
   // Names are constants of the code; the check keeps them fit for the SQL that creates them.
@@ -171,6 +202,13 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
         ...(options.startAfter !== undefined && { startAfter: options.startAfter }),
         ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
       });
+      const { startAfter } = options;
+      const dueNow =
+        startAfter === undefined ||
+        (typeof startAfter === 'number' ? startAfter <= 0 : startAfter.getTime() <= Date.now());
+      if (dueNow) {
+        wakeLocalWorkers(boss, spec.name);
+      }
     },
 
     /** Registers the handler in this process (and the cron schedule of a periodic queue). */
@@ -178,7 +216,8 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
       await ensure(boss);
       if (spec.cron) await boss.schedule(spec.name, spec.cron, undefined, policy);
 
-      async function runJob(job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
+      /** Runs one job of a batch: undefined when it succeeded, else why it failed. */
+      async function runJob(job: PgBoss.JobWithMetadata<unknown>): Promise<JobFailure | undefined> {
         const attempt = job.retryCount + 1;
         const context = { queue: spec.name, jobId: job.id, attempt };
         const parsed = spec.payload.safeParse(job.data);
@@ -188,7 +227,7 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
             { ...context, data: preview(job.data), issues: parsed.error.issues },
             'malformed job payload dropped',
           );
-          return;
+          return undefined;
         }
         const payload = parsed.data;
         const fields = { ...context, ...spec.describe?.(payload) };
@@ -209,7 +248,7 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
             ),
             abandoned,
           ]);
-          return;
+          return undefined;
         } catch (error) {
           controller.abort(error);
           if (attempt < MAX_JOB_ATTEMPTS) {
@@ -222,36 +261,47 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
               logger.error({ ...fields, err: recordError }, 'could not record why a job gave up');
             }
           }
-          // Fails this job only (a batch's other jobs complete); past the limit pg-boss stops.
-          await boss.fail(spec.name, job.id, {
-            message: error instanceof Error ? error.message : String(error),
-          });
+          return { jobId: job.id, error };
         }
       }
 
+      const byQueue = localWorkers.get(boss) ?? new Map<string, string[]>();
+      localWorkers.set(boss, byQueue);
       for (const batchSize of fetchLoops(handler.concurrency)) {
-        await boss.work<unknown>(
+        // Filled once pg-boss names the worker; its first batch can only arrive after that.
+        const worker: { id?: string } = {};
+        worker.id = await boss.work<unknown>(
           spec.name,
           {
             batchSize,
             includeMetadata: true,
-            pollingIntervalSeconds: handler.pollingIntervalSeconds ?? 0.5,
+            pollingIntervalSeconds: handler.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS,
           },
           async (jobs) => {
-            await Promise.all(
-              jobs.map((job) =>
-                runJob(job).catch((error: unknown) => {
-                  // Only the bookkeeping above can land here (e.g. the database went away while
-                  // failing the job): pg-boss's expiry retries the job later.
-                  logger.error(
-                    { queue: spec.name, jobId: job.id, err: error },
-                    'job bookkeeping failed',
-                  );
-                }),
-              ),
-            );
+            const failures = (
+              await Promise.all(
+                jobs.map((job) =>
+                  runJob(job).catch((error: unknown): JobFailure => ({ jobId: job.id, error })),
+                ),
+              )
+            ).filter((failure) => failure !== undefined);
+            // pg-boss 10 waits the polling interval after a batch even when jobs remain: a loop
+            // that found work looks again at once, so a backlog drains at the pace of the work,
+            // and only an empty fetch waits. The batch's jobs stay 'active' until pg-boss settles
+            // them below, so that fetch cannot take one of them again.
+            if (jobs.length > 0 && worker.id !== undefined) boss.notifyWorker(worker.id);
+            if (failures.length === 0) return; // pg-boss completes the batch
+            // Fails the failed jobs only: the others are completed here first, then the throw
+            // has pg-boss fail what is still active (retried up to MAX_JOB_ATTEMPTS). Failing a
+            // job here instead would race pg-boss's own completion of the batch, which it sends
+            // without waiting: a retried job fetched again in between was marked completed.
+            const failed = new Set(failures.map((failure) => failure.jobId));
+            const succeeded = jobs.filter((job) => !failed.has(job.id)).map((job) => job.id);
+            if (succeeded.length > 0) await boss.complete(spec.name, succeeded);
+            throw batchFailure(failures);
           },
         );
+        byQueue.set(spec.name, [...(byQueue.get(spec.name) ?? []), worker.id]);
       }
     },
   };

@@ -41,7 +41,7 @@ const purgeSessionsQueue = defineQueue({
 /** What the worker process runs jobs with (the same names as in AppContext, nothing more). */
 export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurrency' | 'pullUrls'> {
   boss: PgBoss;
-  database: { db: Kysely<Database> };
+  database: { db: Kysely<Database>; connectionString?: string | null };
   config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'tiktok'> & {
     worker: { concurrency: number };
     stories: { renderConcurrency: number };
@@ -92,6 +92,7 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       dailyPostCap: deps.config.planning.dailyPostCap,
       notify: (event) => deps.notifications.notify(event),
       pullUrls: createPullUrls(deps.config),
+      connectionString: database.connectionString ?? null,
     },
     logger,
   );

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { runMediaTool } from '../media/ffmpeg.ts';
 import type { FfmpegBinaries } from '../media/ffmpeg.ts';
 import type { ProbedVideo } from '../media/probe.ts';
@@ -125,6 +126,40 @@ export async function makeVideo(
   outputPath: string,
   options: FixtureVideoOptions = {},
   ffmpegPath: string = testBinaries.ffmpeg,
+): Promise<string> {
+  // Another ffmpeg (a test's stand-in) makes its own file every time.
+  if (ffmpegPath !== testBinaries.ffmpeg) return encodeVideo(outputPath, options, ffmpegPath);
+  // The same options give the same file: it is encoded once per machine and copied after that
+  // (the server suite runs twice, and many files make the same small clip).
+  const extension = extname(outputPath);
+  const key = createHash('sha256')
+    .update(JSON.stringify([FIXTURE_CACHE_VERSION, options, extension]))
+    .digest('hex')
+    .slice(0, 20);
+  const cached = join(fixtureCacheDir, `${key}${extension}`);
+  try {
+    await copyFile(cached, outputPath);
+    return outputPath;
+  } catch {
+    // Not encoded yet on this machine.
+  }
+  await encodeVideo(outputPath, options, ffmpegPath);
+  await mkdir(fixtureCacheDir, { recursive: true });
+  // Two workers may encode the same clip at once: each copies to its own name, then renames.
+  const staging = `${cached}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await copyFile(outputPath, staging);
+  await rename(staging, cached);
+  return outputPath;
+}
+
+/** Where makeVideo keeps the clips it encoded; bump the version when encodeVideo changes. */
+const fixtureCacheDir = join(tmpdir(), 'cadence-video-fixtures');
+const FIXTURE_CACHE_VERSION = 1;
+
+async function encodeVideo(
+  outputPath: string,
+  options: FixtureVideoOptions,
+  ffmpegPath: string,
 ): Promise<string> {
   const width = options.width ?? 320;
   const height = options.height ?? 240;

@@ -2,7 +2,7 @@ import type { Language } from '@cadence/shared/errors';
 import { useTranslation } from 'react-i18next';
 import { useUpdateLanguage } from '../lib/me.ts';
 
-import { applyLanguage, isLanguage } from '../lib/i18n.ts';
+import { applyLanguage, isLanguage, languagePickerIntent } from '../lib/i18n.ts';
 
 export const languageChosenWhileSignedOutKey = 'cadence.language.chosen-signed-out';
 
@@ -39,6 +39,7 @@ export function LanguageToggle({
     <div
       role="group"
       aria-label={t('nav.language')}
+      {...languagePickerIntent}
       className={`inline-flex rounded-lg p-0.5 text-xs font-semibold ${tone === 'light' ? 'bg-slate-100' : 'bg-white/5'}`}
     >
       {(['fr', 'en'] as const).map((language) => (

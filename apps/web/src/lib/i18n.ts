@@ -93,15 +93,23 @@ export async function loadAllStrings(): Promise<void> {
 }
 
 /**
- * The other languages' strings, once the app is shown (main.tsx, when the browser is idle), so
- * that switching is instant: a language picker shows the choice at once. Until they are there, a
- * switch waits for them.
+ * The other languages' strings, fetched when a language picker is about to be used (pointer over
+ * it, focus, touch: `languagePickerIntent`), so the switch is all but instant. Not while the page
+ * loads: most people never switch, and parsing them then would hold up the screen's first render.
+ * A switch made before they arrive waits for them (`applyLanguage`).
  */
 export function loadOtherLanguages(): void {
   for (const language of languages.filter((other) => other !== i18n.language)) {
     loadStrings(language, i18n).catch(() => undefined); // Offline: the switch loads them again.
   }
 }
+
+/** Handlers for a language picker's container: they fetch the other languages' strings first. */
+export const languagePickerIntent = {
+  onPointerEnter: loadOtherLanguages,
+  onFocus: loadOtherLanguages,
+  onTouchStart: loadOtherLanguages,
+};
 
 /**
  * Whether a key that arrived as data (a server's field message, a zod message) has a text in the

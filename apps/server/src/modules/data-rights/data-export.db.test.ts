@@ -19,7 +19,11 @@ import {
   type TestUser,
 } from '../schedules/test-kit.ts';
 import { createDataExportRepository } from './export-repository.ts';
-import { createDataExportService, dataExportKey } from './export-service.ts';
+import {
+  createDataExportService,
+  dataExportKey,
+  type DataExportService,
+} from './export-service.ts';
 
 const kit = useScheduleTestApp('cadence-export-');
 
@@ -37,6 +41,23 @@ function json(entries: Map<string, Buffer>, name: string): Record<string, unknow
   const parsed: unknown = JSON.parse(bytes.toString('utf8'));
   if (!Array.isArray(parsed)) throw new Error(`${name} is not a JSON array`);
   return parsed as Record<string, unknown>[];
+}
+
+/** The export service on the test app's database and storage, with some parts replaced. */
+function exportService(
+  overrides: Partial<Parameters<typeof createDataExportService>[0]> = {},
+): DataExportService {
+  const db = kit.t.context.database.db;
+  return createDataExportService({
+    repository: createDataExportRepository(db),
+    storage: kit.t.context.storage,
+    users: createUserRepository(db),
+    mail: { queue: () => Promise.resolve('mail-id') },
+    enqueue: () => Promise.resolve(),
+    publicUrl: kit.t.url,
+    logger: pino({ level: 'silent' }),
+    ...overrides,
+  });
 }
 
 describe('downloading my data', () => {
@@ -224,16 +245,7 @@ describe('downloading my data', () => {
       const bytes = await buffer(await kit.t.context.storage.createReadStream(key));
       await s3.put(key, Readable.from([bytes]), { contentType: 'application/octet-stream' });
     }
-    const repository = createDataExportRepository(db);
-    const service = createDataExportService({
-      repository,
-      storage: s3,
-      users: createUserRepository(db),
-      mail: { queue: () => Promise.resolve('mail-id') },
-      enqueue: () => Promise.resolve(),
-      publicUrl: kit.t.url,
-      logger: pino({ level: 'silent' }),
-    });
+    const service = exportService({ storage: s3 });
     const created = await service.request(alice.id);
     await service.build(created.id);
     expect((await service.current(alice.id))?.status).toBe('ready');
@@ -244,5 +256,44 @@ describe('downloading my data', () => {
     expect(json(entries, 'profile.json')).toEqual([expect.objectContaining({ id: alice.id })]);
     expect(fake.objects.has(dataExportKey(alice.id, created.id))).toBe(true);
     await expect(service.open(bob.id, created.id)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('leaves no archive in storage when its job gives up', async () => {
+    const storage = kit.t.context.storage;
+    // The database connection drops once the archive is written: the attempt fails with the
+    // archive in storage (a kill between the write and the update leaves the same).
+    const repository = createDataExportRepository(kit.t.context.database.db);
+    const service = exportService({
+      repository: {
+        ...repository,
+        markReady: () => Promise.reject(new Error('Connection terminated unexpectedly')),
+      },
+    });
+    const created = await service.request(bob.id);
+    await expect(service.build(created.id)).rejects.toThrow('Connection terminated');
+    const key = dataExportKey(bob.id, created.id);
+    expect(await storage.stat(key)).not.toBeNull();
+
+    // The queue's last failure: the row says so and the archive goes with it.
+    await service.giveUp(created.id, new Error('Connection terminated unexpectedly'));
+    expect(await service.current(bob.id)).toMatchObject({
+      id: created.id,
+      status: 'failed',
+      downloadUrl: null,
+    });
+    expect(await storage.stat(key)).toBeNull();
+  });
+
+  it('keeps a ready archive when a later step of its job gives up', async () => {
+    const storage = kit.t.context.storage;
+    // The archive is ready and linked; only the mail that announces it fails.
+    const service = exportService({
+      mail: { queue: () => Promise.reject(new Error('mail outbox unavailable')) },
+    });
+    const created = await service.request(bob.id);
+    await expect(service.build(created.id)).rejects.toThrow('mail outbox unavailable');
+    await service.giveUp(created.id, new Error('mail outbox unavailable'));
+    expect(await service.current(bob.id)).toMatchObject({ id: created.id, status: 'ready' });
+    expect(await storage.stat(dataExportKey(bob.id, created.id))).not.toBeNull();
   });
 });

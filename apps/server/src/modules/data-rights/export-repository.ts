@@ -102,13 +102,16 @@ export function createDataExportRepository(db: Kysely<Database>) {
       return result.numUpdatedRows > 0n;
     },
 
-    async markFailed(id: string, error: string): Promise<void> {
-      await db
+    /** Fails a pending or running export; returns its owner, or undefined when it had moved on. */
+    async markFailed(id: string, error: string): Promise<string | undefined> {
+      const row = await db
         .updateTable('data_exports')
         .set({ status: 'failed', error: error.slice(0, 500) })
         .where('id', '=', id)
         .where('status', 'in', ['pending', 'running'])
-        .execute();
+        .returning('user_id')
+        .executeTakeFirst();
+      return row?.user_id;
     },
 
     /** Ready exports of the person other than `keepId` (a new archive replaces the old ones). */

@@ -147,9 +147,17 @@ export function createDataExportService(deps: DataExportServiceDeps) {
       await mailReady(row, expiresAt);
     },
 
-    /** The job gave up: the page says so and the person can ask again. */
+    /**
+     * The job gave up: the page says so and the person can ask again. An archive an earlier
+     * attempt wrote (and could not mark ready) goes too: nothing would ever link to it. An export
+     * that had moved on (ready, expired) keeps what it has.
+     */
     async giveUp(exportId: string, error: unknown): Promise<void> {
-      await repository.markFailed(exportId, error instanceof Error ? error.message : String(error));
+      const userId = await repository.markFailed(
+        exportId,
+        error instanceof Error ? error.message : String(error),
+      );
+      if (userId !== undefined) await storage.delete(dataExportKey(userId, exportId));
     },
 
     /** data-export.purge: expired archives are deleted from storage; returns how many. */

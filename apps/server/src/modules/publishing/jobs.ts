@@ -10,6 +10,7 @@ import { createDailyCapGuard } from './daily-cap.ts';
 import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
 import type { PullUrls } from './pull-urls.ts';
 import { createPublishingRepository } from './repository.ts';
+import { startWakeTimers } from './wake-timers.ts';
 
 /** Wakes the publisher for one post: publish when due, resume an upload, poll TikTok's status. */
 export const PUBLISH_QUEUE = 'posts.publish';
@@ -48,12 +49,16 @@ export function enqueuePublish(boss: PgBoss, postId: string, startAfter: Date): 
 }
 
 /**
- * Fetch settings of the publish queue. pg-boss 10 waits `pollingIntervalSeconds` between fetches of
- * a loop even when it found work, so one process starts at most loops × batchSize / interval posts
- * per second (here 200/s): enough for a minute with thousands of posts due, while TikTok's own rate
- * limit (6 inits per minute per account) is enforced separately by the init pacing.
+ * Fetch settings of the publish queue: up to loops × batchSize posts at once per process. A loop
+ * that found work fetches again as soon as its batch is done (jobs/queue.ts), and an idle one looks
+ * every `pollingIntervalSeconds` for jobs sent by other processes (timers and NOTIFY wake due posts
+ * sooner: wake-timers.ts). TikTok's own rate limit (6 inits per minute per account) is enforced
+ * separately by the init pacing.
  */
 export const PUBLISH_FETCH = { loops: 4, batchSize: 25, pollingIntervalSeconds: 0.5 } as const;
+
+/** Timer runs at once on PGlite (one thread for the database and the publisher). */
+const PGLITE_TIMER_RUNS = 10;
 
 /** How many publish jobs one process works on at once (loops × batchSize), and how often it looks. */
 export interface PublishWorkerOptions {
@@ -79,6 +84,8 @@ export interface PublishingWorkerDeps extends Pick<
   pullUrls?: PullUrls | null;
   /** TIKTOK_DAILY_POST_CAP (default 15): posts beyond it are postponed to a day with room. */
   dailyPostCap?: number;
+  /** postgres://… : the wake-up timers LISTEN there for other processes' NOTIFY (decision 039). */
+  connectionString?: string | null;
 }
 
 /** Registers the publish queue, the minute sweep, and runs a first sweep (restart recovery). */
@@ -93,13 +100,20 @@ export async function startPublishingWorkers(
   boss.once('stopped', () => {
     workerProcess.stop().catch(() => undefined);
   });
+  // Bound below, once the publisher they run exists.
+  let timers: Awaited<ReturnType<typeof startWakeTimers>> | null = null;
+  const repository = createPublishingRepository(deps.db);
   const publisher = createPublisher({
     workerProcess,
-    repository: createPublishingRepository(deps.db),
+    repository,
     tiktok: deps.tiktok,
     tokens: deps.tokens,
     storage: deps.storage,
-    wake: (postId, at) => enqueuePublish(boss, postId, at),
+    // The timer is the precise wake-up, the job the durable one.
+    wake: (postId, at) => {
+      timers?.arm(postId, at);
+      return enqueuePublish(boss, postId, at);
+    },
     logger,
     dailyCap: createDailyCapGuard(deps.db, deps.dailyPostCap ?? DEFAULT_DAILY_POST_CAP),
     ...(deps.notify && { notify: deps.notify }),
@@ -124,6 +138,24 @@ export async function startPublishingWorkers(
     // unfinished_runs counted, so a poison post is failed as publisher_crashed by its next claim
     // after MAX_JOB_ATTEMPTS runs (deaths in company make it run alone first: decision 033).
     // Failing here instead would mark a post TikTok already has as failed.
+  });
+  const concurrency =
+    options.loops !== undefined || options.batchSize !== undefined
+      ? (options.loops ?? PUBLISH_FETCH.loops) * (options.batchSize ?? PUBLISH_FETCH.batchSize)
+      : deps.concurrency;
+  timers = await startWakeTimers({
+    db: deps.db,
+    connectionString: deps.connectionString ?? null,
+    wakingWithin: (horizonMs) => repository.wakingWithin(horizonMs),
+    run: (postId) => publisher.advance(postId),
+    // PGlite runs every query, the publisher and (in sandbox mode) TikTok's stand-in on one thread:
+    // a hundred runs at once made inits outlive the client's 30 s timeout (decision 039).
+    concurrency: deps.connectionString ? concurrency : Math.min(concurrency, PGLITE_TIMER_RUNS),
+    logger,
+  });
+  const started = timers;
+  boss.once('stopped', () => {
+    started.stop().catch(() => undefined);
   });
   await publishSweepQueue.work(boss, logger, {
     concurrency: 1,

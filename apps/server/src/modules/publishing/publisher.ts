@@ -16,6 +16,7 @@ import {
   type VideoContentType,
 } from '../../tiktok/tiktok-client.ts';
 import type { TranslationKey } from '@cadence/shared/translation-key';
+import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { TokenService } from '../accounts/token-service.ts';
 import type { DailyCapGuard } from './daily-cap.ts';
 import type { PullUrls } from './pull-urls.ts';
@@ -33,11 +34,28 @@ import {
   type PublishPhase,
 } from './publish-state.ts';
 import type { Notify } from '../notifications/service.ts';
-import type { PublishingRepository, PublishRow } from './repository.ts';
+import type { InitSlot, PublishingRepository, PublishRow } from './repository.ts';
 
 /** The lease was lost before video init was sent: nothing reached TikTok, another worker owns the post. */
 class InitLeaseLostError extends Error {
   override name = 'InitLeaseLostError';
+}
+
+/** The init's reserved slot lapsed before the request could leave, and no other was free. */
+class InitSlotLapsedError extends Error {
+  override name = 'InitSlotLapsedError';
+  constructor(readonly freeAt: Date) {
+    super('init slot lapsed');
+  }
+}
+
+/**
+ * The init slot a run holds (repository.reserveInit): `sent` once the request may have left, so
+ * that a run that sent nothing gives its slot back.
+ */
+interface HeldSlot {
+  slot: InitSlot;
+  sent: boolean;
 }
 
 /** A post whose TikTok account still exists. */
@@ -59,7 +77,7 @@ export interface PublisherDeps {
   storage: MediaStorage;
   /** Queue a wake-up for the post at `at` (a pg-boss job). */
   wake: (postId: string, at: Date) => Promise<void>;
-  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'> & Partial<Pick<Logger, 'debug'>>;
   /** How long a worker owns a post between heartbeats' renewals (default 10 s). */
   leaseMs?: number;
   /** Upper bound on any retry delay (tests shorten TikTok's one-minute windows; default none). */
@@ -123,6 +141,20 @@ export function createPublisher(deps: PublisherDeps) {
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const retryDelayCapMs = deps.retryDelayCapMs ?? Number.POSITIVE_INFINITY;
   const workerProcess = deps.workerProcess ?? createWorkerProcess();
+  /**
+   * Where a run's time goes between its start and TikTok's answer to the video init, logged at
+   * debug ('video init timings') for bench/publish-lateness.ts: milliseconds per phase.
+   */
+  const timelines = new Map<string, { last: number; phases: Record<string, number> }>();
+  /** Posts this process is advancing now. */
+  const advancing = new Set<string>();
+  const lap = (postId: string, phase: string) => {
+    const timeline = timelines.get(postId);
+    if (!timeline) return;
+    const now = performance.now();
+    timeline.phases[phase] = (timeline.phases[phase] ?? 0) + (now - timeline.last);
+    timeline.last = now;
+  };
 
   async function later(post: PublishRow, owner: string, delayMs: number, changes = {}) {
     const at = new Date(Date.now() + delayMs);
@@ -298,6 +330,7 @@ export function createPublisher(deps: PublisherDeps) {
     post: AccountPublishRow,
     owner: string,
     signal: AbortSignal,
+    held: HeldSlot,
   ): Promise<AdvanceOutcome> {
     const inbox = post.delivery === 'inbox';
     // Inbox drafts are not posts: TikTok's daily post cap does not count them (its own 5 pending
@@ -305,21 +338,25 @@ export function createPublisher(deps: PublisherDeps) {
     if (!inbox && deps.dailyCap && (await deps.dailyCap.reachedBefore(post, new Date()))) {
       return postpone(post, owner, postponeNotes.cadenceCap, 'spam_risk_too_many_posts');
     }
+    lap(post.id, 'dailyCap');
     // Before TikTok creates a post we could never upload to.
     if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
+    lap(post.id, 'storage');
     const plan = planChunks(post.size_bytes);
     const filePlan = { videoSize: post.size_bytes, ...plan };
     // TikTok pulls the video from a signed link (PULL_FROM_URL), or the worker uploads chunks.
     const pull = deps.pullUrls ? { videoUrl: deps.pullUrls.urlFor(post.id) } : null;
     if (inbox) {
       // The creator chooses caption, privacy and interactions in the TikTok app.
-      return sendInit(post, owner, signal, plan, (token) =>
+      return sendInit(post, owner, signal, plan, held, (token) =>
         pull ? tiktok.initInboxPostFromUrl(token, pull) : tiktok.initInboxPost(token, filePlan),
       );
     }
-    const creator = await tokens.withAccessToken(post.account_id, (token) =>
-      tiktok.queryCreatorInfo(token),
-    );
+    const creator = await tokens.withAccessToken(post.account_id, (token) => {
+      lap(post.id, 'token');
+      return tiktok.queryCreatorInfo(token);
+    });
+    lap(post.id, 'creatorInfo');
     if (post.privacy_level === null || !creator.privacyLevelOptions.includes(post.privacy_level)) {
       return fail(post, owner, 'privacy_level_option_mismatch');
     }
@@ -339,7 +376,7 @@ export function createPublisher(deps: PublisherDeps) {
       isAigc: post.is_aigc,
       ...(post.cover_timestamp_ms !== null && { videoCoverTimestampMs: post.cover_timestamp_ms }),
     };
-    return sendInit(post, owner, signal, plan, (token) =>
+    return sendInit(post, owner, signal, plan, held, (token) =>
       pull
         ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo })
         : tiktok.initDirectPost(token, { ...filePlan, postInfo }),
@@ -355,11 +392,24 @@ export function createPublisher(deps: PublisherDeps) {
     owner: string,
     signal: AbortSignal,
     plan: { chunkSize: number; totalChunkCount: number },
+    held: HeldSlot,
     send: (token: string) => Promise<{ publishId: string; uploadUrl?: string }>,
   ): Promise<AdvanceOutcome> {
     let result;
     try {
       result = await tokens.withAccessToken(post.account_id, async (token) => {
+        lap(post.id, 'token');
+        // The slot counts from now (not from its reservation, maybe seconds ago under load).
+        const confirmed = await repository.confirmInit(held.slot);
+        if (confirmed === null) {
+          held.sent = true; // lapsed: nothing left to give back
+          const again = await repository.reserveInit(post.account_id);
+          if ('freeAt' in again) throw new InitSlotLapsedError(again.freeAt);
+          held.sent = false;
+          held.slot = (await repository.confirmInit(again.slot)) ?? again.slot;
+        } else {
+          held.slot = confirmed;
+        }
         // From here until publish_id is stored, a crash leaves the outcome unknown (never
         // re-init). Marked once the token is in hand, right before the request leaves: a crash
         // while waiting for the token (a database read, maybe a refresh) sent nothing and must
@@ -371,11 +421,42 @@ export function createPublisher(deps: PublisherDeps) {
           { touch: false },
         );
         if (!marked) throw new InitLeaseLostError();
-        return send(token);
+        held.sent = true;
+        lap(post.id, 'confirm');
+        let answered = true;
+        try {
+          return await send(token);
+        } catch (error) {
+          // No answer (timeout, connection lost): the request may still reach TikTok later than
+          // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
+          answered = error instanceof TikTokApiError && error.httpStatus !== null;
+          throw error;
+        } finally {
+          lap(post.id, 'init');
+          // Answered: TikTok counted it, if at all, before now.
+          if (answered) {
+            await repository
+              .settleInit(held.slot)
+              .catch((error: unknown) =>
+                logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
+              );
+          }
+        }
       });
     } catch (error) {
       if (error instanceof InitLeaseLostError) return 'lease_lost';
+      if (error instanceof InitSlotLapsedError) {
+        const delayMs = Math.max(0, error.freeAt.getTime() - Date.now());
+        return (await later(post, owner, delayMs)) ? 'paced' : 'lease_lost';
+      }
       return react(post, owner, error, 'init');
+    }
+    const timeline = timelines.get(post.id);
+    if (timeline) {
+      const phases = Object.fromEntries(
+        Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
+      );
+      logger.debug?.({ postId: post.id, phases }, 'video init timings');
     }
     if (result.uploadUrl === undefined) {
       // PULL_FROM_URL: nothing to upload, TikTok downloads it (PROCESSING_DOWNLOAD) meanwhile.
@@ -627,8 +708,9 @@ export function createPublisher(deps: PublisherDeps) {
   async function step(
     row: PublishRow,
     owner: string,
-    reserved: boolean,
+    reserved: HeldSlot | null,
     signal: AbortSignal,
+    onSlot: (held: HeldSlot) => void,
   ): Promise<AdvanceOutcome> {
     // Its account was deleted meanwhile (the post stays in the history): nowhere to publish it.
     if (row.account_id === null) return fail(row, owner, 'account_deleted');
@@ -639,15 +721,17 @@ export function createPublisher(deps: PublisherDeps) {
         case 'init_outcome_unknown':
           return await fail(post, owner, INIT_OUTCOME_UNKNOWN);
         case 'init': {
-          if (!reserved) {
-            const freeAt = await repository.reserveInit(post.account_id);
-            if (freeAt !== null) {
-              return (await later(post, owner, Math.max(0, freeAt.getTime() - Date.now())))
-                ? 'paced'
-                : 'lease_lost';
+          let held = reserved;
+          if (held === null) {
+            const reservation = await repository.reserveInit(post.account_id);
+            if ('freeAt' in reservation) {
+              const delayMs = Math.max(0, reservation.freeAt.getTime() - Date.now());
+              return (await later(post, owner, delayMs)) ? 'paced' : 'lease_lost';
             }
+            held = { slot: reservation.slot, sent: false };
+            onSlot(held);
           }
-          return await init(post, owner, signal);
+          return await init(post, owner, signal, held);
         }
         case 'upload':
           return await upload(post, owner, true, signal);
@@ -662,31 +746,58 @@ export function createPublisher(deps: PublisherDeps) {
     }
   }
 
+  /** What `findStatus` said of the post before its run. */
+  type RunState = Pick<
+    NonNullable<Awaited<ReturnType<PublishingRepository['findStatus']>>>,
+    'status' | 'account_id' | 'last_run_unfinished' | 'woken'
+  >;
+
   /** An admitted run: takes the lease, then does the post's next step. */
   async function run(
     postId: string,
-    current: {
-      status: string;
-      account_id: string | null;
-      last_run_unfinished: boolean;
-      woken: boolean;
-    },
+    current: RunState,
     jobSignal: AbortSignal | undefined,
   ): Promise<AdvanceOutcome> {
-    let reserved = false;
+    const slots: HeldSlot[] = [];
+    try {
+      return await runHolding(postId, current, jobSignal, (held) => slots.push(held));
+    } finally {
+      // A slot nothing was sent on (failed, postponed, taken by another) frees at once.
+      for (const held of slots) {
+        if (!held.sent) {
+          await repository
+            .releaseInit(held.slot)
+            .catch((error: unknown) =>
+              logger.warn({ err: error, postId }, 'init slot not released: it lapses'),
+            );
+        }
+      }
+    }
+  }
+
+  async function runHolding(
+    postId: string,
+    current: RunState,
+    jobSignal: AbortSignal | undefined,
+    onSlot: (held: HeldSlot) => void,
+  ): Promise<AdvanceOutcome> {
+    let reserved: HeldSlot | null = null;
     if (current.status === 'pending' && current.account_id !== null) {
       // Reserve the init slot before taking the post, so a paced post simply stays pending.
-      const freeAt = await repository.reserveInit(current.account_id);
-      if (freeAt !== null) {
-        await wake(postId, freeAt);
+      const reservation = await repository.reserveInit(current.account_id);
+      if ('freeAt' in reservation) {
+        await wake(postId, reservation.freeAt);
         return 'paced';
       }
-      reserved = true;
+      lap(postId, 'reserve');
+      reserved = { slot: reservation.slot, sent: false };
+      onSlot(reserved);
     }
     const lease = newLease(leaseMs);
     const owner = lease.owner;
     const post = await repository.claim(postId, lease, workerProcess.id);
     if (!post) return 'busy';
+    lap(postId, 'claim');
     // Every earlier run on this post since the last release died alone in its process (or was
     // abandoned by a live one): another would take the worker down again. The claim counted this
     // run too; runs that died together with other posts are not counted (diedInCompany).
@@ -710,7 +821,7 @@ export function createPublisher(deps: PublisherDeps) {
       onError: (error) => logger.warn({ err: error, postId }, 'lease renewal failed'),
     });
     try {
-      const outcome = await step(post, owner, reserved, heartbeat.signal);
+      const outcome = await step(post, owner, reserved, heartbeat.signal, onSlot);
       if (outcome === 'lease_lost') await giveBackUnconfirmed(post, owner, heartbeat.signal);
       return outcome;
     } finally {
@@ -721,54 +832,82 @@ export function createPublisher(deps: PublisherDeps) {
   return {
     /** Does the next step for a post (the handler of every publish job). Never throws for TikTok errors. */
     async advance(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
-      const current = await repository.findStatus(postId);
-      if (current?.status === 'completed' && current.awaiting_post_id) {
-        return lookUpPostId(postId);
-      }
-      if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
-        return 'not_ready';
-      if (current.status === 'pending' && !current.due) return 'not_ready';
-      if (current.leased) return 'busy';
-      // A post whose runs died together with others twice in a row runs alone in its process, so
-      // that a death then is its own doing (a poison post), not a kill from outside.
-      const alone = current.runs_alone;
-      const admitted = alone ? await workerProcess.enterAlone() : workerProcess.enter();
-      if (!admitted) {
-        await wake(postId, new Date(Date.now() + (alone ? ALONE_RETRY_MS : DEFER_MS)));
-        return 'deferred';
-      }
-      if (alone) logger.warn({ postId }, 'post died with others twice in a row: it runs alone');
-      // An abandoned job's promise may never settle: its run ends with its signal.
-      let left = false;
-      const leave = () => {
-        if (left) return;
-        left = true;
-        workerProcess.leave();
-      };
-      jobSignal?.addEventListener('abort', leave, { once: true });
+      // Its timer and its job fired together here: the run already going decides (as its lease
+      // would), without a second round of queries. An abandoned job's run stops counting.
+      if (advancing.has(postId)) return 'busy';
+      advancing.add(postId);
+      const forget = () => advancing.delete(postId);
+      jobSignal?.addEventListener('abort', forget, { once: true });
       try {
-        return await run(postId, current, jobSignal);
+        return await advanceOnce(postId, jobSignal);
       } finally {
-        jobSignal?.removeEventListener('abort', leave);
-        leave();
+        jobSignal?.removeEventListener('abort', forget);
+        forget();
       }
     },
 
     /** Re-queues posts whose wake-up is `graceMs` overdue (lost job, dead worker); returns how many. */
-    async sweep(graceMs: number): Promise<number> {
-      const forgotten = await repository.takeForgotten(graceMs);
-      // A restarted worker may find hundreds of open posts: one send at a time took a minute under
-      // load, while its posts waited. A few sends at once, bounded so the pool is not exhausted.
-      let next = 0;
-      const sender = async () => {
-        for (let item = forgotten[next++]; item !== undefined; item = forgotten[next++]) {
-          await wake(item.id, item.wakeAt);
-        }
-      };
-      await Promise.all(Array.from({ length: SWEEP_SENDS_AT_ONCE }, sender));
-      return forgotten.length;
-    },
+    sweep,
   };
+
+  async function advanceOnce(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
+    timelines.set(postId, { last: performance.now(), phases: {} });
+    try {
+      return await advanceTimed(postId, jobSignal);
+    } finally {
+      timelines.delete(postId);
+    }
+  }
+
+  async function advanceTimed(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
+    const current = await repository.findStatus(postId);
+    lap(postId, 'status');
+    if (current?.status === 'completed' && current.awaiting_post_id) {
+      return lookUpPostId(postId);
+    }
+    if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
+      return 'not_ready';
+    if (current.status === 'pending' && !current.due) return 'not_ready';
+    if (current.leased) return 'busy';
+    // A post whose runs died together with others twice in a row runs alone in its process, so
+    // that a death then is its own doing (a poison post), not a kill from outside.
+    const alone = current.runs_alone;
+    const admitted = alone ? await workerProcess.enterAlone() : workerProcess.enter();
+    if (!admitted) {
+      await wake(postId, new Date(Date.now() + (alone ? ALONE_RETRY_MS : DEFER_MS)));
+      return 'deferred';
+    }
+    if (alone) logger.warn({ postId }, 'post died with others twice in a row: it runs alone');
+    // An abandoned job's promise may never settle: its run ends with its signal.
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      workerProcess.leave();
+    };
+    jobSignal?.addEventListener('abort', leave, { once: true });
+    try {
+      return await run(postId, current, jobSignal);
+    } finally {
+      jobSignal?.removeEventListener('abort', leave);
+      leave();
+    }
+  }
+
+  /** Re-queues posts whose wake-up is `graceMs` overdue (lost job, dead worker); returns how many. */
+  async function sweep(graceMs: number): Promise<number> {
+    const forgotten = await repository.takeForgotten(graceMs);
+    // A restarted worker may find hundreds of open posts: one send at a time took a minute under
+    // load, while its posts waited. A few sends at once, bounded so the pool is not exhausted.
+    let next = 0;
+    const sender = async () => {
+      for (let item = forgotten[next++]; item !== undefined; item = forgotten[next++]) {
+        await wake(item.id, item.wakeAt);
+      }
+    };
+    await Promise.all(Array.from({ length: SWEEP_SENDS_AT_ONCE }, sender));
+    return forgotten.length;
+  }
 }
 
 export type Publisher = ReturnType<typeof createPublisher>;

@@ -13,10 +13,32 @@ import '../schedules/db-types.ts';
 import type { PostTable } from '../schedules/db-types.ts';
 import type { PostRow } from '../schedules/repository.ts';
 
-/** TikTok: 6 video inits per minute per access token. */
+/** TikTok: 6 video inits per minute per access token, counted over a sliding 60 s window. */
 export const INITS_PER_WINDOW = 6;
-/** A second of slack over TikTok's minute, for clock differences between us and TikTok. */
-export const INIT_WINDOW_MS = 61_000;
+/** TikTok's own window (its rate-limit page: a sliding one-minute window). */
+export const TIKTOK_INIT_WINDOW_MS = 60_000;
+/**
+ * Added to TikTok's window. The stamps it is measured between are already on the safe side (the
+ * reservation of a new init, the answer to an old one), so this only covers how TikTok rounds its
+ * window's edge, which it does not document.
+ */
+export const INIT_WINDOW_MARGIN_MS = 1_000;
+/** Our window: an init counts until this long after its answer (docs/decisions/039). */
+export const INIT_WINDOW_MS = TIKTOK_INIT_WINDOW_MS + INIT_WINDOW_MARGIN_MS;
+/**
+ * An init not yet answered counts as if answered this long after its reservation (and again after
+ * its send): the client's 30 s request timeout and slack. If the process dies with it in flight,
+ * its slot frees itself at most this plus the window later.
+ */
+export const INIT_FLIGHT_MS = 45_000;
+/** A paced post whose window is full of inits still in flight asks again this soon. */
+export const INIT_IN_FLIGHT_RECHECK_MS = 1_000;
+
+/** An init slot reserved in `tiktok_init_pacing`: the stamp (microseconds, as text) that names it. */
+export interface InitSlot {
+  accountId: string;
+  stamp: string;
+}
 
 /** A claimed post with what publishing it needs: the video and the schedule's TikTok settings. */
 export type PublishRow = PostRow & {
@@ -35,6 +57,17 @@ export type PublishRow = PostRow & {
 };
 
 const now = () => sql<Date>`clock_timestamp()`;
+const ms = (value: number) => sql`${`${value} milliseconds`}::interval`;
+/** The account's inits TikTok may still be counting (stamps are never before their answer). */
+const counted = sql<
+  Date[]
+>`array(select t from unnest(recent_inits) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)} order by t)`;
+/**
+ * A new stamp, INIT_FLIGHT_MS ahead: unique on the row (one microsecond past any later one), so
+ * that replacing or removing it by value touches this slot only.
+ */
+const provisionalStamp = sql<Date>`greatest(clock_timestamp() + ${ms(INIT_FLIGHT_MS)},
+  (select max(t) from unnest(recent_inits) t) + interval '1 microsecond')`;
 
 /**
  * The post's latest run never finished (its lease was not released) and its process died with
@@ -45,6 +78,9 @@ const now = () => sql<Date>`clock_timestamp()`;
 const diedInCompany = sql<boolean>`(posts.lease_owner is not null and exists (
   select 1 from worker_processes w
   where w.id = posts.run_process and w.lease_until <= now() and w.holding > 1))`;
+
+/** Posts a wake-up is owed to: open ones, and completed ones whose public id is still awaited. */
+const awaitsWake = sql<boolean>`(status in ('pending', 'publishing') or post_id_checks is not null)`;
 
 /** From this many deaths in company in a row, a post runs alone in its process. */
 export const RUN_ALONE_AFTER_COMPANY_DEATHS = 2;
@@ -68,34 +104,35 @@ export function createPublishingRepository(db: Kysely<Database>) {
       /** The claiming process (jobs/worker-process.ts); null: one nobody will find registered. */
       processId: string | null = null,
     ): Promise<PublishRow | undefined> {
-      const claimed = await db
-        .updateTable('posts')
-        .set({
-          status: 'publishing',
-          attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
-          // A run that died in company hands its count to this one instead of adding to it.
-          unfinished_runs: sql<number>`unfinished_runs + case when ${diedInCompany} then 0 else 1 end`,
-          company_deaths: sql<number>`company_deaths + case when ${diedInCompany} then 1 else 0 end`,
-          run_process: processId,
-          ...holdLease(lease),
-          updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
-        })
-        .where('id', '=', postId)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', now())]),
-            eb('status', '=', 'publishing'),
-          ]),
-        )
-        .where(leaseFree())
-        .returning('id')
-        .executeTakeFirst();
-      if (!claimed) return undefined;
+      // One round trip: the UPDATE takes the row, the SELECT around it adds the video and settings.
       return db
-        .selectFrom('posts')
-        .innerJoin('media', 'media.id', 'posts.media_id')
-        .innerJoin('schedules', 'schedules.id', 'posts.schedule_id')
-        .selectAll('posts')
+        .with('claimed', (cte) =>
+          cte
+            .updateTable('posts')
+            .set({
+              status: 'publishing',
+              attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
+              // A run that died in company hands its count to this one instead of adding to it.
+              unfinished_runs: sql<number>`unfinished_runs + case when ${diedInCompany} then 0 else 1 end`,
+              company_deaths: sql<number>`company_deaths + case when ${diedInCompany} then 1 else 0 end`,
+              run_process: processId,
+              ...holdLease(lease),
+              updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
+            })
+            .where('id', '=', postId)
+            .where((eb) =>
+              eb.or([
+                eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', now())]),
+                eb('status', '=', 'publishing'),
+              ]),
+            )
+            .where(leaseFree())
+            .returningAll(),
+        )
+        .selectFrom('claimed')
+        .innerJoin('media', 'media.id', 'claimed.media_id')
+        .innerJoin('schedules', 'schedules.id', 'claimed.schedule_id')
+        .selectAll('claimed')
         .select([
           'media.storage_key',
           'media.content_type',
@@ -109,7 +146,6 @@ export function createPublishingRepository(db: Kysely<Database>) {
           'schedules.commercial_content',
           'schedules.is_aigc',
         ])
-        .where('posts.id', '=', postId)
         .executeTakeFirst();
     },
 
@@ -177,37 +213,101 @@ export function createPublishingRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Reserves one of the account's video inits for now. Returns null when reserved, else the
-     * time a slot frees up. One UPDATE on the account's row: concurrent workers queue on its lock.
+     * Reserves one of the account's video inits (decision 039): `{ slot }` when reserved, else
+     * `{ freeAt }`, when to ask again. The window is one array of stamps on the account's row and
+     * every change is one UPDATE of that row, so concurrent processes queue on its lock and each
+     * re-reads the array after the wait: at most INITS_PER_WINDOW are ever counted. A reserved
+     * init is stamped INIT_FLIGHT_MS ahead (it counts at least that long, even if its process
+     * dies), `confirmInit` stamps it again just before the request leaves, and `settleInit` puts
+     * the time of TikTok's answer once it is in: TikTok counted the request before that moment,
+     * so the next init goes out at least INIT_WINDOW_MS after TikTok's count of this one.
      */
-    async reserveInit(accountId: string): Promise<Date | null> {
-      await db
-        .insertInto('tiktok_init_pacing')
-        .values({ account_id: accountId })
-        .onConflict((oc) => oc.column('account_id').doNothing())
-        .execute();
-      const windowStart = sql`clock_timestamp() - ${`${INIT_WINDOW_MS} milliseconds`}::interval`;
-      const recent = sql<
-        Date[]
-      >`array(select t from unnest(recent_inits) t where t > ${windowStart})`;
-      const reserved = await db
-        .updateTable('tiktok_init_pacing')
-        .set({ recent_inits: sql<Date[]>`${recent} || clock_timestamp()` })
-        .where('account_id', '=', accountId)
-        .where(sql<number>`cardinality(${recent})`, '<', INITS_PER_WINDOW)
-        .returning('account_id')
-        .executeTakeFirst();
-      if (reserved) return null;
+    async reserveInit(accountId: string): Promise<{ slot: InitSlot } | { freeAt: Date }> {
+      for (let attempt = 0; ; attempt++) {
+        const reserved = await db
+          .updateTable('tiktok_init_pacing')
+          .set({ recent_inits: sql<Date[]>`${counted} || ${provisionalStamp}` })
+          .where('account_id', '=', accountId)
+          .where(sql<number>`cardinality(${counted})`, '<', INITS_PER_WINDOW)
+          .returning(sql<string>`(recent_inits[cardinality(recent_inits)])::text`.as('stamp'))
+          .executeTakeFirst();
+        if (reserved) return { slot: { accountId, stamp: reserved.stamp } };
+        const row = await db
+          .selectFrom('tiktok_init_pacing')
+          .select(
+            // A settled init frees its slot a window after its answer; one still in flight may
+            // be answered (or released) any moment: look again soon.
+            sql<Date | null>`(select min(case when t > clock_timestamp()
+                then clock_timestamp() + ${ms(INIT_IN_FLIGHT_RECHECK_MS)}
+                else t + ${ms(INIT_WINDOW_MS)} end)
+              from unnest(recent_inits) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)})`.as(
+              'free_at',
+            ),
+          )
+          .where('account_id', '=', accountId)
+          .executeTakeFirst();
+        if (row) return { freeAt: row.free_at ?? new Date() };
+        // The account's first init: its row does not exist yet.
+        if (attempt > 0) return { freeAt: new Date(Date.now() + INIT_IN_FLIGHT_RECHECK_MS) };
+        await db
+          .insertInto('tiktok_init_pacing')
+          .values({ account_id: accountId })
+          .onConflict((oc) => oc.column('account_id').doNothing())
+          .execute();
+      }
+    },
+
+    /**
+     * The request is about to leave: its slot is stamped INIT_FLIGHT_MS from now. False when the
+     * slot is gone (reserved so long ago that it lapsed): then it must not be sent on this slot.
+     */
+    async confirmInit(slot: InitSlot): Promise<InitSlot | null> {
       const row = await db
-        .selectFrom('tiktok_init_pacing')
-        .select(
-          sql<Date | null>`(select min(t) from unnest(recent_inits) t where t > ${windowStart}) + ${`${INIT_WINDOW_MS} milliseconds`}::interval`.as(
-            'free_at',
-          ),
-        )
-        .where('account_id', '=', accountId)
+        .updateTable('tiktok_init_pacing')
+        .set({
+          recent_inits: sql<
+            Date[]
+          >`array_replace(recent_inits, ${slot.stamp}::timestamptz, ${provisionalStamp})`,
+        })
+        .where('account_id', '=', slot.accountId)
+        .where(sql<boolean>`${slot.stamp}::timestamptz = any(${counted})`)
+        .returning(sql<string>`(select max(t) from unnest(recent_inits) t)::text`.as('stamp'))
         .executeTakeFirst();
-      return row?.free_at ?? new Date(Date.now() + 1000);
+      return row ? { accountId: slot.accountId, stamp: row.stamp } : null;
+    },
+
+    /** TikTok answered (or the request failed): the slot counts from now on, no longer ahead. */
+    async settleInit(slot: InitSlot): Promise<void> {
+      await db
+        .updateTable('tiktok_init_pacing')
+        .set({
+          recent_inits: sql<
+            Date[]
+          >`array_replace(recent_inits, ${slot.stamp}::timestamptz, clock_timestamp())`,
+        })
+        .where('account_id', '=', slot.accountId)
+        .execute();
+    },
+
+    /** Nothing was sent on the slot (the post failed, was postponed or taken): it frees at once. */
+    async releaseInit(slot: InitSlot): Promise<void> {
+      await db
+        .updateTable('tiktok_init_pacing')
+        .set({
+          recent_inits: sql<Date[]>`array_remove(recent_inits, ${slot.stamp}::timestamptz)`,
+        })
+        .where('account_id', '=', slot.accountId)
+        .execute();
+    },
+
+    /** Open posts whose wake-up falls within `horizonMs` (or is past): for the wake-up timers. */
+    wakingWithin(horizonMs: number) {
+      return db
+        .selectFrom('posts')
+        .select(['id', 'wake_at'])
+        .where(awaitsWake)
+        .where('wake_at', '<=', sql<Date>`clock_timestamp() + ${ms(horizonMs)}`)
+        .execute();
     },
 
     /**
@@ -225,18 +325,8 @@ export function createPublishingRepository(db: Kysely<Database>) {
           eb
             .selectFrom('posts')
             .select('id')
-            .where((eb) =>
-              eb.or([
-                eb('status', 'in', ['pending', 'publishing']),
-                // Completed posts whose public id is still awaited (migration 0019).
-                eb('post_id_checks', 'is not', null),
-              ]),
-            )
-            .where(
-              'wake_at',
-              '<=',
-              sql<Date>`clock_timestamp() - ${`${graceMs} milliseconds`}::interval`,
-            )
+            .where(awaitsWake)
+            .where('wake_at', '<=', sql<Date>`clock_timestamp() - ${ms(graceMs)}`)
             .orderBy('wake_at')
             .limit(limit),
         )

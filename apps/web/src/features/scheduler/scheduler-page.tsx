@@ -1,5 +1,5 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -15,12 +15,20 @@ import { CancelPostDialog } from './components/cancel-post-dialog.tsx';
 import { EditPostDialog } from './components/edit-post-dialog.tsx';
 import type { PostActions } from './components/post-item.tsx';
 import { RescheduleDialog } from './components/reschedule-dialog.tsx';
-import { ScheduleForm } from './components/schedule-form.tsx';
 import { UndoToast } from './components/undo-toast.tsx';
 import { ViewNav } from './components/view-nav.tsx';
 import { useErrorText } from '../../lib/error-text.ts';
 import { usePostEvents } from './hooks/use-post-events.ts';
 import type { SchedulerOutletContext } from './scheduler-outlet.ts';
+
+// The form (uploads, cover picker, planning) is a third of the screen's code and is not drawn
+// until asked for: it loads when the person reaches for 'Nouvelle programmation' (hover, focus,
+// touch) or a link opens it, so the lists show first (Lighthouse, issue 15).
+const loadScheduleForm = () => import('./components/schedule-form.tsx');
+const ScheduleForm = lazy(() =>
+  loadScheduleForm().then((module) => ({ default: module.ScheduleForm })),
+);
+const preloadScheduleForm = () => void loadScheduleForm();
 
 type Notice = { tone: 'success' | 'error'; text: string };
 
@@ -50,6 +58,9 @@ export function SchedulerPage() {
   const [open, setOpen] = useState(
     requested.accountId !== null || requested.mediaId !== null || requested.at !== null,
   );
+  // Mounted from the first opening on, so a closed form keeps what was typed and uploaded.
+  const [formUsed, setFormUsed] = useState(open);
+  if (open && !formUsed) setFormUsed(true);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [rescheduling, setRescheduling] = useState<Post | null>(null);
   const [editing, setEditing] = useState<Post | null>(null);
@@ -146,6 +157,9 @@ export function SchedulerPage() {
         actions={
           <Button
             onClick={openForm}
+            onPointerEnter={preloadScheduleForm}
+            onFocus={preloadScheduleForm}
+            onTouchStart={preloadScheduleForm}
             className="bg-gradient-to-r from-brand-600 to-brand-500 hover:from-brand-700 hover:to-brand-600"
           >
             <PlusIcon />
@@ -184,20 +198,24 @@ export function SchedulerPage() {
       <ViewNav />
       <Outlet context={outlet} />
 
-      <ScheduleForm
-        open={open}
-        onClose={closeForm}
-        onScheduled={() => {
-          setOpen(false);
-          setNotice({ tone: 'success', text: t('scheduler.success') });
-        }}
-        accounts={schedulable}
-        accountsLoading={accounts.isPending}
-        requestedAccountId={requested.accountId}
-        requestedMediaId={requested.mediaId}
-        requestedAt={requested.at}
-        isPro={me.data?.isPro ?? false}
-      />
+      {formUsed && (
+        <Suspense fallback={null}>
+          <ScheduleForm
+            open={open}
+            onClose={closeForm}
+            onScheduled={() => {
+              setOpen(false);
+              setNotice({ tone: 'success', text: t('scheduler.success') });
+            }}
+            accounts={schedulable}
+            accountsLoading={accounts.isPending}
+            requestedAccountId={requested.accountId}
+            requestedMediaId={requested.mediaId}
+            requestedAt={requested.at}
+            isPro={me.data?.isPro ?? false}
+          />
+        </Suspense>
+      )}
       <RescheduleDialog
         post={rescheduling}
         onClose={closeReschedule}

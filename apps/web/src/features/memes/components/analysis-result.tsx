@@ -13,7 +13,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useRecompileMemeAnalysis } from '../api/recompile-meme-analysis.ts';
 import { errorTextKey } from '../../../lib/error-text.ts';
 import { initialSelection, selectionSummary, toggleExtract } from '../extract-selection.ts';
-import { formatTimestamp } from '../format-time.ts';
+import { formatTimestamp } from '../../../lib/format-time.ts';
 import { LayoutPicker } from './layout-picker.tsx';
 
 /**

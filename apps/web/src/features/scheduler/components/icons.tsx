@@ -44,3 +44,5 @@ export const UndoIcon = (props: IconProps) => (
 export const InboxIcon = (props: IconProps) => (
   <Icon {...props} d={['M4 13h4l1.5 3h5L16 13h4', 'M5.5 5h13L21 13v6H3v-6z']} />
 );
+export const PlayIcon = (props: IconProps) => <Icon {...props} d="M8 5.5v13l11-6.5-11-6.5z" />;
+export const PauseIcon = (props: IconProps) => <Icon {...props} d={['M9 5v14', 'M15 5v14']} />;

@@ -30,7 +30,7 @@ export function PostFiltersBar({ list, filters }: { list: PostList; filters: Pos
     <div
       role="group"
       aria-label={t('scheduler.filters.label')}
-      className="grid grid-cols-2 gap-2 sm:flex sm:items-end sm:gap-3"
+      className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2 sm:flex sm:items-end sm:gap-3"
     >
       <div className="min-w-0 sm:w-48">
         <label htmlFor={accountId} className="mb-1 block text-xs font-medium text-slate-500">

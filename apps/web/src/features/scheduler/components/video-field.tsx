@@ -6,7 +6,7 @@ import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { CoverPicker } from './cover-picker.tsx';
-import { VideoIcon } from './icons.tsx';
+import { VideoThumb } from './video-thumb.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 /** A video in the form: a running/finished upload, or an existing media sent by another screen. */
@@ -136,8 +136,9 @@ function VideoCard({
   const counterId = useId();
   const captionErrorId = useId();
   const percent = Math.round(video.progress * 100);
+  const rejected = video.status === 'error';
   const problems: string[] = [];
-  if (video.status === 'error') {
+  if (rejected) {
     problems.push(
       ...(video.missing
         ? [t('scheduler.form.videos.missing')]
@@ -151,31 +152,14 @@ function VideoCard({
 
   return (
     <div
-      className={`flex gap-3 rounded-xl bg-white p-3 ring-1 ${problems.length > 0 ? 'ring-red-200' : 'ring-slate-200'}`}
+      className={`grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 rounded-xl bg-white p-3 ring-1 ${problems.length > 0 ? 'ring-red-200' : 'ring-slate-200'}`}
     >
-      <div className="relative h-32 w-[4.5rem] shrink-0 overflow-hidden rounded-lg bg-slate-900 sm:h-36 sm:w-20">
-        {video.previewUrl ? (
-          <video
-            src={video.previewUrl}
-            muted
-            playsInline
-            preload="metadata"
-            controls
-            className="h-full w-full object-cover"
-            aria-label={t('scheduler.form.videos.preview', { name: video.name })}
-          />
-        ) : video.thumbnailUrl ? (
-          <img
-            src={video.thumbnailUrl}
-            alt={t('scheduler.form.videos.preview', { name: video.name })}
-            className="h-full w-full object-cover"
-          />
-        ) : (
-          <div className="flex h-full w-full items-center justify-center text-slate-500">
-            <VideoIcon className="h-6 w-6" />
-          </div>
-        )}
-      </div>
+      <VideoThumb
+        name={video.name}
+        playUrl={rejected ? null : (video.previewUrl ?? video.coverSource?.url ?? null)}
+        posterUrl={video.thumbnailUrl}
+        durationSeconds={video.coverSource?.durationSeconds ?? null}
+      />
 
       <div className="min-w-0 flex-1">
         <div className="flex items-start gap-2">
@@ -204,32 +188,41 @@ function VideoCard({
           </p>
         ))}
 
-        <label htmlFor={captionId} className="sr-only">
-          {t('scheduler.form.videos.captionLabel', { name: video.name })}
-        </label>
-        <textarea
-          id={captionId}
-          value={caption}
-          rows={2}
-          placeholder={t('scheduler.form.videos.captionPlaceholder')}
-          onChange={(event) => onCaption(event.target.value)}
-          aria-describedby={describedBy}
-          aria-invalid={captionError ? true : undefined}
-          className={`${inputClass} mt-2 resize-y text-sm`}
-        />
-        <div className="mt-1 flex items-start justify-between gap-2">
-          <FieldError id={captionErrorId}>{captionError}</FieldError>
-          <p
-            id={counterId}
-            className={`ml-auto text-xs tabular-nums ${caption.length > MAX_TITLE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-500'}`}
-          >
-            {t('scheduler.form.videos.counter', {
-              n: caption.length,
-              max: MAX_TITLE_LENGTH,
-            })}
-          </p>
-        </div>
-        {video.coverSource && (
+        {/* A refused file goes nowhere: no caption or cover to fill in, only why and the ✕. */}
+        {!rejected && (
+          <>
+            <label htmlFor={captionId} className="sr-only">
+              {t('scheduler.form.videos.captionLabel', { name: video.name })}
+            </label>
+            <textarea
+              id={captionId}
+              value={caption}
+              rows={2}
+              placeholder={t('scheduler.form.videos.captionPlaceholder')}
+              onChange={(event) => onCaption(event.target.value)}
+              aria-describedby={describedBy}
+              aria-invalid={captionError ? true : undefined}
+              className={`${inputClass} mt-2 resize-y text-sm`}
+            />
+            <div className="mt-1 flex items-start justify-between gap-2">
+              <FieldError id={captionErrorId}>{captionError}</FieldError>
+              <p
+                id={counterId}
+                className={`ml-auto text-xs tabular-nums ${caption.length > MAX_TITLE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-500'}`}
+              >
+                {t('scheduler.form.videos.counter', {
+                  n: caption.length,
+                  max: MAX_TITLE_LENGTH,
+                })}
+              </p>
+            </div>
+          </>
+        )}
+      </div>
+      {/* Under the card's whole width on a narrow phone, where the column beside the poster
+          left its label and hint a word a line (320 px); beside the poster from 400 px. */}
+      {!rejected && video.coverSource && (
+        <div className="col-span-2 min-[400px]:col-span-1 min-[400px]:col-start-2">
           <CoverPicker
             name={video.name}
             src={video.coverSource.url}
@@ -237,8 +230,8 @@ function VideoCard({
             valueMs={coverMs}
             onChange={onCover}
           />
-        )}
-      </div>
+        </div>
+      )}
     </div>
   );
 }

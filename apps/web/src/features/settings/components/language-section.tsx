@@ -2,7 +2,7 @@ import { languages, type Language } from '@cadence/shared/errors';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { applyLanguage, isLanguage } from '../../../lib/i18n.ts';
+import { applyLanguage, isLanguage, languagePickerIntent } from '../../../lib/i18n.ts';
 import { useUpdateLanguage } from '../../../lib/me.ts';
 import { SettingsCard } from './settings-card.tsx';
 
@@ -14,10 +14,19 @@ export function LanguageSection() {
   const { t, i18n } = useTranslation();
   const updateLanguage = useUpdateLanguage();
   const [saved, setSaved] = useState(false);
-  const current: Language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  // The choice shows at once, while its strings may still be on their way: until the language
+  // in use changes (to it, or to another one through the header's toggle).
+  const [chosen, setChosen] = useState<{ language: Language; from: string } | null>(null);
+  const current: Language =
+    chosen?.from === i18n.language
+      ? chosen.language
+      : isLanguage(i18n.language)
+        ? i18n.language
+        : 'fr';
 
   function choose(language: Language) {
     setSaved(false);
+    setChosen({ language, from: i18n.language });
     void applyLanguage(language, i18n);
     updateLanguage.mutate(language, { onSuccess: () => setSaved(true) });
   }
@@ -27,7 +36,7 @@ export function LanguageSection() {
       title={t('settings.language.title')}
       description={t('settings.language.description')}
     >
-      <fieldset>
+      <fieldset {...languagePickerIntent}>
         <legend className="sr-only">{t('settings.language.title')}</legend>
         <div className="flex flex-wrap gap-3">
           {languages.map((language) => (

@@ -59,14 +59,16 @@ export function VideoPanel({
       aria-labelledby={headingId}
       className="flex flex-col rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5"
     >
-      <div className="flex items-start gap-3">
+      {/* The import button goes under the title when they would leave the hint a word a line
+          (320 px): the hint keeps at least 9rem. */}
+      <div className="flex flex-wrap items-start gap-3">
         <span
           className={`mt-0.5 flex h-9 w-9 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br text-white ${accent}`}
           aria-hidden="true"
         >
           <span className="text-xs font-bold">{side === 'top' ? '1' : '2'}</span>
         </span>
-        <div className="min-w-0 flex-1">
+        <div className="min-w-[9rem] flex-1">
           <h2 id={headingId} className="text-base font-semibold text-slate-900">
             {t(text.title)}
           </h2>

@@ -1,0 +1,120 @@
+// TikTok's 6 video inits per minute per token (sliding window), with several publishers at once
+// (docs/decisions/039-publishing-precision.md): the reservation is taken in the database, so no
+// publisher, in this process or another, can make TikTok answer rate_limit_exceeded.
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
+import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
+import { createPublisher, type Publisher } from './publisher.ts';
+import {
+  createPublishingRepository,
+  INITS_PER_WINDOW,
+  TIKTOK_INIT_WINDOW_MS,
+} from './repository.ts';
+import { usePublishingTestApp } from './test-kit.ts';
+
+const kit = usePublishingTestApp();
+/** More posts than one window holds: the seventh and eighth wait for TikTok's minute. */
+const POSTS = INITS_PER_WINDOW + 2;
+
+let second: DatabaseHandle | null = null;
+afterAll(async () => {
+  await second?.close();
+});
+
+describe('video init pacing', () => {
+  it(
+    'never draws a 429 when two publishers hammer one account, and spaces the inits by TikTok’s window',
+    async () => {
+      const { context } = kit.t;
+      // The second publisher has connections of its own on PostgreSQL, as another process would.
+      const url = context.database.connectionString;
+      if (url !== null) {
+        second = await openDatabase({ databaseUrl: url, pgliteDataDir: '', poolSize: 4 });
+      }
+      const db = second?.db ?? context.database.db;
+      // The first window's requests take seconds to reach TikTok (a loaded machine, a slow
+      // network), the next ones none: pacing from the moment of reservation would send the seventh
+      // init less than a minute after TikTok counted the first.
+      kit.sandbox().control.setLatency(1_500);
+      const startedAt = Date.now();
+      const { id: account } = await kit.freshAccount();
+      const titles = Array.from({ length: POSTS }, (_, index) => `Paced ${index}`);
+      const videos = [];
+      for (const title of titles) {
+        videos.push(await addVideo(kit.t, kit.user, kit.dir, title.replace(/\W/g, '_')));
+      }
+      const created = await createSchedule(kit.t, kit.user, {
+        ...scheduleBody(
+          account,
+          videos.map((video) => video.mediaId),
+        ),
+        posts: videos.map((video, index) => ({
+          mediaId: video.mediaId,
+          title: titles[index] ?? '',
+        })),
+      });
+      const ids = created.posts.map((post) => post.id);
+      expect(ids).toHaveLength(POSTS);
+
+      const hammer: Publisher = createPublisher({
+        repository: createPublishingRepository(db),
+        tiktok: context.tiktok,
+        tokens: context.tokens,
+        storage: context.storage,
+        // Its wake-ups are ignored: it comes back every 250 ms anyway.
+        wake: async () => undefined,
+        logger: pino({ level: 'silent' }),
+      });
+      const open = async () =>
+        (
+          await context.database.db
+            .selectFrom('posts')
+            .select('id')
+            .where('id', 'in', ids)
+            .where('status', 'in', ['pending', 'publishing'])
+            .execute()
+        ).length;
+      // Besides the app's own publisher (queue and timers), this one runs every open post over
+      // and over, also before the time it was told to come back.
+      const left = await pollUntil(
+        async () => {
+          await Promise.all(ids.map((id) => hammer.advance(id)));
+          const initsSoFar = kit
+            .sandbox()
+            .ledger()
+            .posts.filter((post) => titles.includes(post.post_info?.title ?? '')).length;
+          if (initsSoFar >= INITS_PER_WINDOW) kit.sandbox().control.setLatency(0);
+          return open();
+        },
+        (count) => count === 0,
+        { timeoutMs: 3 * TIKTOK_INIT_WINDOW_MS, intervalMs: 250 },
+      );
+      expect(left).toBe(0);
+
+      const statuses = await context.database.db
+        .selectFrom('posts')
+        .select(['status', 'fail_reason'])
+        .where('id', 'in', ids)
+        .execute();
+      expect(statuses.filter((row) => row.status !== 'completed')).toEqual([]);
+      const ledger = kit.sandbox().ledger();
+      const refused = ledger.rate_limited.filter(
+        (refusal) => Date.parse(refusal.at) >= startedAt && refusal.endpoint.endsWith('init'),
+      );
+      expect(refused).toEqual([]);
+      const inits = ledger.posts
+        .filter((post) => titles.includes(post.post_info?.title ?? ''))
+        .map((post) => Date.parse(post.init_at))
+        .sort((a, b) => a - b);
+      // Each post once, all published.
+      expect(inits).toHaveLength(POSTS);
+      for (let index = INITS_PER_WINDOW; index < inits.length; index++) {
+        const spacing = (inits[index] ?? 0) - (inits[index - INITS_PER_WINDOW] ?? 0);
+        expect(spacing).toBeGreaterThanOrEqual(TIKTOK_INIT_WINDOW_MS);
+      }
+    },
+    4 * TIKTOK_INIT_WINDOW_MS,
+  );
+});

@@ -1,0 +1,180 @@
+import { EventEmitter } from 'node:events';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * Precise wake-ups for the publisher (docs/decisions/039-publishing-precision.md). pg-boss polls
+ * its queue (every 0.5 s here, a second or two late under load) and stays the durable wake-up;
+ * on top of it each worker process keeps a timer for every post due within the horizon, armed
+ * from three sources: its own wake-ups, PostgreSQL NOTIFY from any other process (the web server
+ * scheduling or editing a post), and a scan of the table at start and every minute. A timer that
+ * fires runs the same `advance` a job would: duplicates are harmless, the row's lease decides.
+ */
+
+/** The NOTIFY channel; the payload is `postId wakeAtISO`. */
+export const WAKE_CHANNEL = 'cadence_publish_wake';
+/** Timers are kept for wake-ups at most this far ahead; later ones are armed by the scan. */
+export const WAKE_HORIZON_MS = 3 * 60_000;
+
+type WakeListener = (postId: string, at: Date) => void;
+
+/** In-process wake-ups, one bus per database (tests open several in one process). */
+const buses = new WeakMap<object, EventEmitter>();
+function busFor(db: object): EventEmitter {
+  let bus = buses.get(db);
+  if (!bus) {
+    bus = new EventEmitter();
+    bus.setMaxListeners(0);
+    buses.set(db, bus);
+  }
+  return bus;
+}
+
+/**
+ * Tells the publishers a post's wake-up: this process's at once, others' through NOTIFY (on
+ * PostgreSQL). A failed NOTIFY is only logged: the pg-boss job and the scan still wake the post.
+ */
+export function createWakeAnnouncer(
+  database: { db: Kysely<Database>; kind: 'pglite' | 'postgres' },
+  logger?: Pick<Logger, 'warn'>,
+) {
+  const bus = busFor(database.db);
+  return async (postId: string, at: Date): Promise<void> => {
+    bus.emit('wake', postId, at);
+    if (database.kind !== 'postgres') return;
+    try {
+      await sql`select pg_notify(${WAKE_CHANNEL}, ${`${postId} ${at.toISOString()}`})`.execute(
+        database.db,
+      );
+    } catch (error) {
+      logger?.warn({ err: error, postId }, 'publish wake-up not announced: the queue wakes it');
+    }
+  };
+}
+
+/** At most `limit` runs at once; the rest wait in order. */
+function createLimiter(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((go) => waiting.push(go));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export interface WakeTimerOptions {
+  db: Kysely<Database>;
+  /** postgres://… to LISTEN on (a connection of its own); null on PGlite (one process). */
+  connectionString: string | null;
+  /** Posts whose wake-up is within the horizon (repository.wakingWithin). */
+  wakingWithin: (horizonMs: number) => Promise<{ id: string; wake_at: Date }[]>;
+  /** What a timer runs (publisher.advance). */
+  run: (postId: string) => Promise<unknown>;
+  /** Runs at once from timers (the process's publish concurrency). */
+  concurrency: number;
+  logger: Pick<Logger, 'warn' | 'info'>;
+}
+
+/** The timers of one worker process; `stop` clears them and closes the LISTEN connection. */
+export async function startWakeTimers(options: WakeTimerOptions) {
+  const { db, run, logger } = options;
+  /** By `postId@time`: one timer per distinct wake-up of a post (an earlier one may be stale). */
+  const timers = new Map<string, NodeJS.Timeout>();
+  const limit = createLimiter(options.concurrency);
+  let stopped = false;
+
+  const fire = (key: string, postId: string) => {
+    timers.delete(key);
+    limit(() => (stopped ? Promise.resolve() : run(postId))).catch((error: unknown) =>
+      logger.warn({ err: error, postId }, 'timed publish wake-up failed: the queue retries'),
+    );
+  };
+
+  const arm: WakeListener = (postId, at) => {
+    if (stopped) return;
+    const delayMs = at.getTime() - Date.now();
+    if (delayMs > WAKE_HORIZON_MS) return;
+    const key = `${postId}@${at.getTime()}`;
+    if (timers.has(key)) return;
+    const timer = setTimeout(() => fire(key, postId), Math.max(0, delayMs));
+    timer.unref();
+    timers.set(key, timer);
+  };
+
+  /** Arms the posts whose wake-up falls within the horizon (start, and every minute). */
+  const scan = async () => {
+    const rows = await options.wakingWithin(WAKE_HORIZON_MS);
+    for (const row of rows) arm(row.id, row.wake_at);
+    return rows.length;
+  };
+
+  const bus = busFor(db);
+  bus.on('wake', arm);
+
+  let client: pg.Client | null = null;
+  let reconnect: NodeJS.Timeout | null = null;
+  const listen = async () => {
+    if (options.connectionString === null || stopped) return;
+    const next = new pg.Client({ connectionString: options.connectionString });
+    const retry = () => {
+      if (stopped || reconnect) return;
+      client = null;
+      // Wake-ups missed meanwhile come from the queue; the scan re-arms once connected.
+      reconnect = setTimeout(() => {
+        reconnect = null;
+        listen()
+          .then(scan)
+          .catch(() => retry());
+      }, 1_000);
+      reconnect.unref();
+    };
+    next.on('error', (error) => {
+      logger.warn({ err: error }, 'publish wake-up LISTEN connection lost: reconnecting');
+      next.end().catch(() => undefined);
+      retry();
+    });
+    next.on('notification', (message) => {
+      const [postId, iso] = (message.payload ?? '').split(' ');
+      const at = iso === undefined ? NaN : Date.parse(iso);
+      if (postId && Number.isFinite(at)) arm(postId, new Date(at));
+    });
+    await next.connect();
+    await next.query(`listen ${WAKE_CHANNEL}`);
+    client = next;
+  };
+
+  await listen();
+  const armed = await scan();
+  if (armed > 0) logger.info({ armed }, 'publish wake-up timers armed');
+  // Posts scheduled long ago come within the horizon: every process looks each minute.
+  const rescan = setInterval(() => {
+    scan().catch((error: unknown) =>
+      logger.warn({ err: error }, 'publish wake-up scan failed: the queue wakes the posts'),
+    );
+  }, WAKE_HORIZON_MS / 3);
+  rescan.unref();
+
+  return {
+    arm,
+    scan,
+    async stop() {
+      stopped = true;
+      clearInterval(rescan);
+      bus.off('wake', arm);
+      if (reconnect) clearTimeout(reconnect);
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      const open = client;
+      client = null;
+      await open?.end().catch(() => undefined);
+    },
+  };
+}
