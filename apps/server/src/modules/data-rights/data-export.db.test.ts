@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { DataExportState } from '@cadence/shared/schemas/user';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from '../../storage/s3-storage.ts';
@@ -18,6 +19,7 @@ import {
   useScheduleTestApp,
   type TestUser,
 } from '../schedules/test-kit.ts';
+import { dataExportBuildQueue, enqueueDataExport } from './export-jobs.ts';
 import { createDataExportRepository } from './export-repository.ts';
 import {
   createDataExportService,
@@ -295,5 +297,42 @@ describe('downloading my data', () => {
     await service.giveUp(created.id, new Error('mail outbox unavailable'));
     expect(await service.current(bob.id)).toMatchObject({ id: created.id, status: 'ready' });
     expect(await storage.stat(dataExportKey(bob.id, created.id))).not.toBeNull();
+  });
+  it('fails an export no job will finish any more, so its owner can ask again', async () => {
+    const carol = await signUp(kit.t, 'carol-export@example.com');
+    const { boss, database } = kit.t.context;
+    let clock = Date.now();
+    const service = exportService({
+      enqueue: (exportId) => enqueueDataExport(boss, exportId),
+      now: () => new Date(clock),
+    });
+    const stuck = await service.request(carol.id);
+    clock += 11 * 60_000;
+    // Its job is alive (queued, not run yet): nothing happens however old the export is.
+    expect(await service.failOrphaned(dataExportBuildQueue.name)).toBe(0);
+    expect(await service.current(carol.id)).toMatchObject({ id: stuck.id, status: 'pending' });
+
+    // Its worker was killed during the last attempt: pg-boss failed the job by timeout, and no
+    // give-up ran. Until now the export stayed 'pending' and every new request was a 409.
+    await sql`update pgboss.job set state = 'failed' where name = ${dataExportBuildQueue.name}
+      and singleton_key = ${stuck.id}`.execute(database.db);
+    expect(
+      (await service.request(carol.id).catch((error: unknown) => error)) instanceof Error,
+    ).toBe(true);
+    expect(await service.failOrphaned(dataExportBuildQueue.name)).toBe(1);
+    expect(await service.current(carol.id)).toMatchObject({ id: stuck.id, status: 'failed' });
+    const again = await service.request(carol.id);
+    expect(again).toMatchObject({ status: 'pending' });
+    expect(await service.failOrphaned(dataExportBuildQueue.name)).toBe(0);
+  });
+
+  it('does not hold the slot when its job could not be queued', async () => {
+    const dave = await signUp(kit.t, 'dave-export@example.com');
+    const broken = exportService({
+      enqueue: () => Promise.reject(new Error('Connection terminated unexpectedly')),
+    });
+    await expect(broken.request(dave.id)).rejects.toThrow('Connection terminated');
+    expect(await broken.current(dave.id)).toMatchObject({ status: 'failed' });
+    expect(await exportService().request(dave.id)).toMatchObject({ status: 'pending' });
   });
 });

@@ -18,7 +18,10 @@ export const dataExportBuildQueue = defineQueue({
   describe: (payload) => ({ exportId: payload.exportId }),
 });
 
-/** Hourly: archives past their expiry are deleted from storage. No payload (cron sends null). */
+/**
+ * Hourly: archives past their expiry are deleted from storage, and exports no job will finish any
+ * more are failed. No payload (cron sends null).
+ */
 export const dataExportPurgeQueue = defineQueue({
   name: 'data-export.purge',
   payload: z.unknown(),
@@ -33,7 +36,7 @@ export function enqueueDataExport(boss: PgBoss, exportId: string): Promise<void>
 
 export async function startDataExportWorkers(
   boss: PgBoss,
-  exports: Pick<DataExportService, 'build' | 'giveUp' | 'purgeExpired'>,
+  exports: Pick<DataExportService, 'build' | 'giveUp' | 'purgeExpired' | 'failOrphaned'>,
   options: { logger: Logger },
 ): Promise<void> {
   // One archive at a time per process: each is a long stream of disk or S3 I/O.
@@ -47,6 +50,8 @@ export async function startDataExportWorkers(
     run: async () => {
       const deleted = await exports.purgeExpired();
       if (deleted > 0) options.logger.info({ deleted }, 'expired data exports deleted');
+      const orphaned = await exports.failOrphaned(dataExportBuildQueue.name);
+      if (orphaned > 0) options.logger.warn({ orphaned }, 'data exports without a job failed');
     },
   });
 }

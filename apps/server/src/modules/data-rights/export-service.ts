@@ -11,6 +11,9 @@ import type { DataExportRepository, DataExportRow } from './export-repository.ts
 /** How long a ready archive can be downloaded before data-export.purge deletes it. */
 export const DATA_EXPORT_RETENTION_DAYS = 7;
 
+/** An export this old with no live job is orphaned (its request's job is queued right away). */
+const ORPHAN_GRACE_MS = 10 * 60_000;
+
 /** Progress is written at most this often while files are added (one UPDATE per step). */
 const PROGRESS_STEP = 5;
 
@@ -91,6 +94,19 @@ export function createDataExportService(deps: DataExportServiceDeps) {
     });
   }
 
+  /**
+   * The job gave up: the page says so and the person can ask again. An archive an earlier
+   * attempt wrote (and could not mark ready) goes too: nothing would ever link to it. An export
+   * that had moved on (ready, expired) keeps what it has.
+   */
+  async function giveUp(exportId: string, error: unknown): Promise<void> {
+    const userId = await repository.markFailed(
+      exportId,
+      error instanceof Error ? error.message : String(error),
+    );
+    if (userId !== undefined) await storage.delete(dataExportKey(userId, exportId));
+  }
+
   return {
     /** Asks for a new archive; a 409 while one is being prepared (one at a time). */
     async request(userId: string): Promise<DataExport> {
@@ -100,7 +116,13 @@ export function createDataExportService(deps: DataExportServiceDeps) {
           _: 'settings.errors.exportInProgress',
         });
       }
-      await enqueue(row.id);
+      try {
+        await enqueue(row.id);
+      } catch (error) {
+        // Without its job the export would hold the one-at-a-time slot: the person can ask again.
+        await repository.markFailed(row.id, 'not queued').catch(() => undefined);
+        throw error;
+      }
       return toView(row);
     },
 
@@ -147,17 +169,19 @@ export function createDataExportService(deps: DataExportServiceDeps) {
       await mailReady(row, expiresAt);
     },
 
+    giveUp,
+
     /**
-     * The job gave up: the page says so and the person can ask again. An archive an earlier
-     * attempt wrote (and could not mark ready) goes too: nothing would ever link to it. An export
-     * that had moved on (ready, expired) keeps what it has.
+     * data-export.purge: pending or running exports that no job will finish any more (see
+     * `orphaned`) fail like a give-up, so the page says so and the person can ask again; returns
+     * how many. A grace period covers the moment between a request's insert and its job.
      */
-    async giveUp(exportId: string, error: unknown): Promise<void> {
-      const userId = await repository.markFailed(
-        exportId,
-        error instanceof Error ? error.message : String(error),
-      );
-      if (userId !== undefined) await storage.delete(dataExportKey(userId, exportId));
+    async failOrphaned(queue: string): Promise<number> {
+      const orphans = await repository.orphaned(new Date(now().getTime() - ORPHAN_GRACE_MS), queue);
+      for (const row of orphans) {
+        await giveUp(row.id, new Error('its job stopped without finishing'));
+      }
+      return orphans.length;
     },
 
     /** data-export.purge: expired archives are deleted from storage; returns how many. */
