@@ -16,6 +16,7 @@ import {
   defaultStartDate,
   initialFormState,
   serverFieldErrors,
+  shownAtFields,
   todayIsoDate,
   validateSchedule,
   type ScheduleFormState,
@@ -316,6 +317,20 @@ describe('scheduler form state', () => {
       'caption:0': 'errors.titleTooLong',
       form: 'errors.invalidField',
     });
+  });
+});
+
+describe('a refusal said once', () => {
+  it('lets the plan preview leave out what the form already shows at its fields', () => {
+    const pastDate = { date: 'errors.dateInPast' };
+    expect(shownAtFields(pastDate, { date: 'errors.dateInPast' })).toBe(true);
+    // Not yet shown there (before a submit), or another message there: the preview says it.
+    expect(shownAtFields(pastDate, {})).toBe(false);
+    expect(shownAtFields(pastDate, { date: 'errors.dateRequired' })).toBe(false);
+    expect(
+      shownAtFields({ ...pastDate, time: 'errors.timeRequired' }, { date: 'errors.dateInPast' }),
+    ).toBe(false);
+    expect(shownAtFields({}, {})).toBe(false);
   });
 });
 

@@ -384,6 +384,15 @@ export function serverFieldErrors(fields: Record<string, string>): FieldErrors {
   return errors;
 }
 
+/**
+ * Whether every field a refusal names already shows that very message in the form: the plan
+ * preview then does not repeat it (a past date is said once, under its field).
+ */
+export function shownAtFields(fields: Record<string, string>, errors: FieldErrors): boolean {
+  const named = Object.entries(serverFieldErrors(fields));
+  return named.length > 0 && named.every(([field, key]) => errors[field as FormField] === key);
+}
+
 /** Whether the account has preferences saved that 'Use my usual settings' could fill in. */
 export function hasUsualSettings(settings: Account['settings'] | undefined): boolean {
   return (

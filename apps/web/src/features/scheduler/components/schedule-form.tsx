@@ -26,6 +26,7 @@ import {
   offeredPrivacyLevels,
   submitBlockedKey,
   serverFieldErrors,
+  shownAtFields,
   type FormField,
 } from '../form-state.ts';
 import { useKeyText } from '../../../lib/error-text.ts';
@@ -126,6 +127,11 @@ export function ScheduleForm({
     250,
   );
   const preview = useSchedulePreview(previewBody);
+  // What the form already says at a field, the preview does not say again.
+  const previewError =
+    preview.error instanceof ApiError && shownAtFields(preview.error.fields, errors)
+      ? null
+      : preview.error;
   const message = (field: FormField) => {
     const key = errors[field];
     return key === undefined ? undefined : keyText(key);
@@ -382,7 +388,7 @@ export function ScheduleForm({
             <PlanPreview
               preview={preview.data}
               loading={preview.isFetching}
-              error={preview.error}
+              error={previewError}
               postpone={state.postponeOverCap}
               onPostpone={(postponeOverCap) => update({ postponeOverCap })}
             />
