@@ -89,8 +89,7 @@ async function upload(page: Page, files: string[]) {
 }
 
 async function chooseAccountAndPrivacy(page: Page) {
-  // By value: each option also reads the account's posts today against the daily cap.
-  await form(page).getByLabel('Compte TikTok').selectOption(accountId);
+  await chooseAccount(form(page).getByRole('combobox', { name: 'Compte TikTok' }), tiktokName);
   await form(page).getByTestId('creator-nickname').waitFor();
   await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
 }
@@ -158,7 +157,7 @@ describe('scheduler screen', () => {
     await dialog
       .getByText('Veuillez sélectionner au moins une vidéo')
       .waitFor({ state: 'detached' });
-    await dialog.getByLabel('Compte TikTok').selectOption(accountId);
+    await chooseAccount(dialog.getByRole('combobox', { name: 'Compte TikTok' }), tiktokName);
     await dialog.getByTestId('creator-nickname').waitFor();
     await dialog.getByText('Veuillez sélectionner un compte TikTok').waitFor({ state: 'detached' });
     // No privacy default, interactions unchecked, disclosure off.
@@ -280,7 +279,9 @@ describe('scheduler screen', () => {
     await form(page).waitFor();
     // Preselected as soon as the accounts are known, and TikTok's creator info follows.
     await form(page).getByTestId('creator-nickname').waitFor();
-    await expect(form(page).getByLabel('Compte TikTok').inputValue()).resolves.toBe(accountId);
+    await expect(
+      form(page).getByRole('combobox', { name: 'Compte TikTok' }).textContent(),
+    ).resolves.toMatch(new RegExp(`@${tiktokName}( ·|$)`));
     await page.waitForURL((url) => url.pathname === '/scheduler' && url.search === '');
 
     await upload(page, [firstClip()]);
@@ -420,7 +421,7 @@ describe('scheduler screen', () => {
     await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New schedule' });
-    await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await chooseAccount(dialog.getByRole('combobox', { name: 'TikTok account' }), tiktokName);
     await dialog.getByTestId('creator-nickname').waitFor();
     const privacy = dialog.getByLabel('Who can view this video');
     const publish = page.getByRole('button', { name: 'Schedule', exact: true });
@@ -647,7 +648,7 @@ describe('scheduler screen', () => {
     await page.getByRole('link', { name: 'View on TikTok' }).first().waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New schedule' });
-    await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await chooseAccount(dialog.getByRole('combobox', { name: 'TikTok account' }), tiktokName);
     await dialog.getByLabel('Who can view this video').waitFor();
     await dialog.getByRole('checkbox', { name: 'Send to my TikTok inbox' }).check();
     await dialog.getByText(/The video arrives as a draft in your TikTok inbox/).waitFor();

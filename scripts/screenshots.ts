@@ -95,7 +95,10 @@ async function openComposer(page: Page, language: 'fr' | 'en', width: number, us
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/Importer des vidéos|Upload videos/).setInputFiles(composerClip);
   await dialog.getByRole('slider').waitFor({ timeout: 30_000 });
-  await chooseAccount(dialog.getByLabel(/^(Compte TikTok|TikTok account)$/), username);
+  await chooseAccount(
+    dialog.getByRole('combobox', { name: /^(Compte TikTok|TikTok account)$/ }),
+    username,
+  );
   await dialog.getByTestId('creator-nickname').waitFor();
   const shot = async (name: string) => {
     // The slide-over scrolls inside itself: a tall window shows all of it.
