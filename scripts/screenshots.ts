@@ -15,7 +15,9 @@ import {
   addAccount,
   chooseAccount,
   connectThroughSandbox,
+  longestUsername,
   mismatchDialog,
+  showAsLongestUsername,
   signUp,
 } from '../e2e/support/actions.ts';
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
@@ -113,6 +115,14 @@ async function openComposer(page: Page, language: 'fr' | 'en', width: number, us
   return { dialog, shot };
 }
 
+/** A second connected account, shown with the longest username in the account pickers. */
+async function withLongestUsername(page: Page) {
+  await page.goto('/tiktok');
+  await addAccount(page, 'picker_second');
+  await connectThroughSandbox(page, 'picker_second', 'picker_second');
+  await showAsLongestUsername(page, 'picker_second');
+}
+
 /**
  * The composer as TikTok's audit sees it: nothing chosen for the creator, a video with its cover
  * scrubber, then the disclosure on with neither box ticked (publishing disabled with TikTok's text),
@@ -120,8 +130,19 @@ async function openComposer(page: Page, language: 'fr' | 'en', width: number, us
  * authorises another TikTok account than the card's.
  */
 async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
+  await withLongestUsername(page);
   const { dialog, shot } = await openComposer(page, language, width, 'camille');
   await shot('composer');
+  // The account picker (issue 15): open, then closed on the 100-character username.
+  const picker = dialog.getByRole('combobox', { name: /^(Compte TikTok|TikTok account)$/ });
+  await picker.click();
+  await dialog.getByRole('option', { name: new RegExp(`^@${longestUsername}`) }).waitFor();
+  await shot('composer-picker-open');
+  await chooseAccount(picker, longestUsername);
+  await dialog.getByTestId('creator-nickname').getByText('@picker_second').waitFor();
+  await shot('composer-picker-long');
+  await chooseAccount(picker, 'camille');
+  await dialog.getByTestId('creator-nickname').getByText('@camille').waitFor();
   await dialog.getByRole('switch').check();
   await dialog.getByLabel(/^(Contenu de marque|Branded content)/).waitFor();
   await shot('composer-disclosure');

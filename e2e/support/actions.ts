@@ -105,3 +105,22 @@ export async function pick(picker: Locator, name: RegExp | string): Promise<void
 export async function chooseAccount(picker: Locator, username: string): Promise<void> {
   await pick(picker, new RegExp(`^@${username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( ·|$)`));
 }
+
+/**
+ * The longest username the account pickers are made for (issue 15). Cadence's card form takes 64
+ * characters and the sandbox's consent page 24, so `showAsLongestUsername` puts it in the
+ * account list's answer.
+ */
+export const longestUsername = 'username_without_a_single_space_'.repeat(4).slice(0, 100);
+
+/** Rewrites `page`'s account list (GET /api/accounts) so `username` reads `longestUsername`. */
+export async function showAsLongestUsername(page: Page, username: string): Promise<void> {
+  await page.route('**/api/accounts', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { accounts: { username: string }[] };
+    for (const account of body.accounts) {
+      if (account.username === username) account.username = longestUsername;
+    }
+    await route.fulfill({ response, json: body });
+  });
+}
