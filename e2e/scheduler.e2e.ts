@@ -2,10 +2,11 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  chooseAccount,
   addAccount,
+  chooseAccount,
   connectThroughSandbox,
   logIn,
+  pick,
   signUp,
   type TestUser,
 } from './support/actions.ts';
@@ -474,6 +475,10 @@ describe('scheduler screen', () => {
     await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
     await openForm(page);
     const form_ = form(page);
+    // The form reopens as it was left (the usual settings ticked 'Comment'); the account chosen
+    // anew, after 'Choisir un compte…', starts from nothing chosen.
+    await expect(form_.getByLabel('Commenter', { exact: true }).isChecked()).resolves.toBe(true);
+    await pick(form_.getByRole('combobox', { name: 'Compte TikTok' }), 'Choisir un compte…');
     await chooseAccountAndPrivacy(page);
     await expect(form_.getByLabel('Commenter', { exact: true }).isChecked()).resolves.toBe(false);
     await form_.getByRole('switch', { name: 'Divulgation du contenu commercial' }).check();

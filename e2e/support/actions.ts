@@ -88,11 +88,11 @@ export async function pickerList(picker: Locator): Promise<Locator> {
 }
 
 /**
- * Opens `picker` with a click and clicks the option whose accessible name matches `name`, as a
+ * Opens `picker` with a click (unless it is open) and clicks the option whose accessible name matches `name`, as a
  * person would; waits for the list to close.
  */
 export async function pick(picker: Locator, name: RegExp | string): Promise<void> {
-  await picker.click();
+  if ((await picker.getAttribute('aria-expanded')) !== 'true') await picker.click();
   const list = await pickerList(picker);
   await list.getByRole('option', { name, exact: typeof name === 'string' }).click();
   await picker.and(picker.page().locator('[aria-expanded="false"]')).waitFor();
@@ -116,7 +116,14 @@ export const longestUsername = 'username_without_a_single_space_'.repeat(4).slic
 /** Rewrites `page`'s account list (GET /api/accounts) so `username` reads `longestUsername`. */
 export async function showAsLongestUsername(page: Page, username: string): Promise<void> {
   await page.route('**/api/accounts', async (route) => {
-    const response = await route.fetch();
+    // Adding a card (POST) goes through untouched.
+    if (route.request().method() !== 'GET') return route.fallback();
+    // A page closed meanwhile (its context disposed) has no use for the answer.
+    const response = await route.fetch().catch((error: unknown) => {
+      if (page.isClosed()) return null;
+      throw error;
+    });
+    if (response === null) return;
     const body = (await response.json()) as { accounts: { username: string }[] };
     for (const account of body.accounts) {
       if (account.username === username) account.username = longestUsername;

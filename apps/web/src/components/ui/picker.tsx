@@ -60,7 +60,7 @@ export function Picker<TOption extends PickerOption>({
     getMenuProps,
     getItemProps,
   } = useSelect<TOption>({
-    items: options as TOption[],
+    items: [...options],
     selectedItem,
     itemToString: (option) => option?.typeahead ?? '',
     itemToKey: (option) => option?.key,
