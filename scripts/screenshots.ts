@@ -159,6 +159,8 @@ async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
   await mismatchDialog(page)
     .getByRole('button', { name: /^(Annuler|Cancel)$/ })
     .click();
+  // The account list's rewrite ends before the page's context closes.
+  await page.unrouteAll({ behavior: 'wait' });
 }
 
 /** Runs `shoot` in a fresh page of `url` per language and width, the language already chosen. */

@@ -118,16 +118,16 @@ export async function showAsLongestUsername(page: Page, username: string): Promi
   await page.route('**/api/accounts', async (route) => {
     // Adding a card (POST) goes through untouched.
     if (route.request().method() !== 'GET') return route.fallback();
-    // A page closed meanwhile (its context disposed) has no use for the answer.
-    const response = await route.fetch().catch((error: unknown) => {
-      if (page.isClosed()) return null;
-      throw error;
-    });
-    if (response === null) return;
-    const body = (await response.json()) as { accounts: { username: string }[] };
-    for (const account of body.accounts) {
-      if (account.username === username) account.username = longestUsername;
+    try {
+      const response = await route.fetch();
+      const body = (await response.json()) as { accounts: { username: string }[] };
+      for (const account of body.accounts) {
+        if (account.username === username) account.username = longestUsername;
+      }
+      await route.fulfill({ response, json: body });
+    } catch (error) {
+      // A page closed meanwhile (its context disposed) has no use for the answer.
+      if (!page.isClosed()) throw error;
     }
-    await route.fulfill({ response, json: body });
   });
 }
