@@ -2,11 +2,21 @@
 // own text, at 320, 390 and 768 px in French and English, filled with the longest strings a
 // creator can type: a 100-character name, a 64-character card username and 2,200-character
 // captions without a single space, in the queue, the history and the calendar.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maxNameLength } from '@cadence/shared/schemas/auth';
 import { MAX_TITLE_LENGTH } from '@cadence/shared/schemas/schedule';
-import { addAccount, connectThroughSandbox, logIn, newUser, signUp } from './support/actions.ts';
+import {
+  addAccount,
+  connectThroughSandbox,
+  logIn,
+  longestUsername,
+  newUser,
+  pickerList,
+  showAsLongestUsername,
+  signUp,
+} from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
 import { schedulePosts } from './support/posts.ts';
 import { runAdmin, waitFor } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
@@ -19,6 +29,7 @@ const videos = useTempVideos('cadence-overflow-e2e-', { [clipName]: postableClip
 const widths = [320, 390, 768] as const;
 const handle = 'overflow_creator';
 const longHandle = `a${'very_long_username_'.repeat(3)}`.slice(0, 64);
+const secondHandle = 'zoe_overflow';
 const unbroken = (start: string) => `${start}${'x'.repeat(MAX_TITLE_LENGTH - start.length)}`;
 
 /**
@@ -117,6 +128,35 @@ async function sweep(page: Page, routes: readonly string[]): Promise<string[]> {
   return misfits;
 }
 
+/**
+ * What of `box` (an element) leaves the window or its own box sideways: the element itself, and
+ * each line of each of its texts ('"@name…" +N px'). Empty when every word is on screen.
+ */
+async function outOfBox(box: Locator): Promise<string[]> {
+  const id = await box.getAttribute('id');
+  if (id === null) throw new Error('outOfBox needs an element with an id');
+  return await box.page().evaluate<string[]>(`((element) => {
+    const found = [];
+    const edge = element.getBoundingClientRect();
+    if (edge.left < 0 || edge.right > window.innerWidth + 0.5)
+      found.push('box ' + Math.round(edge.left) + '..' + Math.round(edge.right) + ' px, window ' + window.innerWidth);
+    if (element.scrollWidth > element.clientWidth + 1)
+      found.push('scrolls sideways +' + (element.scrollWidth - element.clientWidth) + ' px');
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.trim();
+      if (!text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const line of range.getClientRects()) {
+        const over = Math.max(edge.left - line.left, line.right - edge.right);
+        if (over > 0.5) found.push('"' + text.slice(0, 30) + '" +' + Math.ceil(over) + ' px');
+      }
+    }
+    return found;
+  })(document.getElementById(${JSON.stringify(id)}))`);
+}
+
 const signedOut = [
   '/auth',
   '/auth/forgot',
@@ -129,6 +169,7 @@ const signedOut = [
 describe('every screen fits the window, with the longest texts', () => {
   let user: Awaited<ReturnType<typeof signUp>>;
   let signedIn: string[];
+  let accountId: string;
 
   beforeAll(async () => {
     const setup = await suite.openPage({ viewport: { width: 1280, height: 900 } });
@@ -140,11 +181,13 @@ describe('every screen fits the window, with the longest texts', () => {
     await addAccount(setup, handle);
     await connectThroughSandbox(setup, handle, handle);
     await addAccount(setup, longHandle);
+    await addAccount(setup, secondHandle);
+    await connectThroughSandbox(setup, secondHandle, secondHandle);
     const response = await setup.request.get('/api/accounts');
     const { accounts } = (await response.json()) as {
       accounts: { id: string; username: string }[];
     };
-    const accountId = accounts.find((account) => account.username === handle)!.id;
+    accountId = accounts.find((account) => account.username === handle)!.id;
     const tomorrow = new Date(Date.now() + 24 * 60 * 60_000).toISOString().slice(0, 10);
     await schedulePosts(
       setup,
@@ -198,4 +241,95 @@ describe('every screen fits the window, with the longest texts', () => {
       expect(await sweep(creator, signedIn)).toEqual([]);
     });
   }
+  // Issue 15: a native select cut '@camille · 0/15 aujourd'hui' mid-word at 320 px, and any long
+  // username at every width. The picker wraps both, closed and open.
+  for (const language of ['fr', 'en'] as const) {
+    it(`the account picker, closed and open, with a 100-character username (${language})`, async () => {
+      const creator = await suite.openPage();
+      await creator.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      await showAsLongestUsername(creator, handle);
+      await logIn(creator, user);
+      const misfits: string[] = [];
+      for (const width of widths) {
+        await creator.setViewportSize({ width, height: 800 });
+        await creator.goto(`/scheduler?account=${accountId}`);
+        const picker = creator.getByRole('combobox', {
+          name: language === 'fr' ? 'Compte TikTok' : 'TikTok account',
+          exact: true,
+        });
+        // The whole name and the day's count, in the closed picker.
+        await picker.getByText(`@${longestUsername}`, { exact: true }).waitFor();
+        await picker
+          .getByText(language === 'fr' ? /^· \d+\/15 aujourd'hui$/ : /^· \d+\/15 today$/)
+          .waitFor();
+        const where = `@ ${width}`;
+        for (const misfit of await outOfBox(picker)) misfits.push(`closed ${where}: ${misfit}`);
+        for (const clipped of await clippedTexts(creator)) {
+          misfits.push(`closed ${where}: clipped ${clipped}`);
+        }
+
+        await picker.click();
+        const list = await pickerList(creator.getByRole('combobox', { expanded: true }));
+        const options = list.getByRole('option');
+        await list
+          .getByRole('option', { name: new RegExp(`^@${longestUsername} · \\d+/15 `) })
+          .waitFor();
+        await expect(options.count()).resolves.toBe(3);
+        for (const misfit of await outOfBox(list)) misfits.push(`open ${where}: ${misfit}`);
+        for (const clipped of await clippedTexts(creator)) {
+          misfits.push(`open ${where}: clipped ${clipped}`);
+        }
+        await creator.keyboard.press('Escape');
+        await options.first().waitFor({ state: 'detached' });
+      }
+      expect(misfits).toEqual([]);
+    });
+  }
+
+  it('the account picker from the keyboard: type-ahead, Enter, Escape; axe on the open list', async () => {
+    const creator = await suite.openPage({ viewport: { width: 390, height: 800 } });
+    await logIn(creator, user);
+    await creator.goto('/scheduler');
+    const opener = creator.getByRole('button', { name: 'Nouvelle programmation' }).first();
+    await opener.click();
+    const dialog = creator.getByRole('dialog', { name: 'Nouvelle programmation' });
+    const picker = dialog.getByRole('combobox', { name: 'Compte TikTok', exact: true });
+    const pickerId = await picker.getAttribute('id');
+    const focusedId = () => creator.locator(':focus').getAttribute('id');
+    const expanded = () => picker.getAttribute('aria-expanded');
+    // Where Tab arrives after the video field.
+    await picker.focus();
+
+    // Down opens the list; typing 'zo' moves to @zoe_overflow; Enter chooses it and closes.
+    await creator.keyboard.press('ArrowDown');
+    await expect(expanded()).resolves.toBe('true');
+    await creator.keyboard.type('zo');
+    const active = await picker.getAttribute('aria-activedescendant');
+    await expect(creator.locator(`[id="${active}"]`).textContent()).resolves.toMatch(
+      new RegExp(`^@${secondHandle} · 0/15 aujourd'hui$`),
+    );
+    await creator.keyboard.press('Enter');
+    await expect(expanded()).resolves.toBe('false');
+    await dialog.getByTestId('creator-nickname').getByText(`@${secondHandle}`).waitFor();
+    await expect(picker.textContent()).resolves.toMatch(new RegExp(`@${secondHandle} · `));
+    await expect(focusedId()).resolves.toBe(pickerId);
+
+    // Space opens it again, on the chosen account; axe finds nothing in the dialog.
+    await creator.keyboard.press(' ');
+    await expect(expanded()).resolves.toBe('true');
+    const selected = (await pickerList(picker)).getByRole('option', { selected: true });
+    await expect(selected.textContent()).resolves.toMatch(new RegExp(`^@${secondHandle} · `));
+    expect(await axeViolations(creator, '[role="dialog"]')).toEqual([]);
+
+    // Escape closes the list only, keeps the choice and the focus; a second Escape closes the
+    // dialog and gives the focus back to the button that opened it.
+    await creator.keyboard.press('Escape');
+    await expect(expanded()).resolves.toBe('false');
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await expect(focusedId()).resolves.toBe(pickerId);
+    await expect(picker.textContent()).resolves.toMatch(new RegExp(`@${secondHandle} · `));
+    await creator.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await opener.and(creator.locator(':focus')).waitFor();
+  });
 });

@@ -296,7 +296,7 @@ describe('notifications', () => {
       await bar.elementHandle(),
       { timeout: 30_000 },
     );
-    await chooseAccount(form.getByLabel('Compte TikTok'), handle);
+    await chooseAccount(form.getByRole('combobox', { name: 'Compte TikTok' }), handle);
     await form.getByTestId('creator-nickname').waitFor();
     await form.getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
     await form.getByLabel(`Légende de ${path.basename(video)}`).fill(caption);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addAccount, connectThroughSandbox, signUp } from './support/actions.ts';
+import { addAccount, connectThroughSandbox, pick, signUp } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { schedulePosts } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
@@ -200,7 +200,7 @@ describe('scheduler queue and history', () => {
       await expect(page.getByLabel(t.status, { exact: true }).inputValue()).resolves.toBe('failed');
       await expect(published.count()).resolves.toBe(0);
       // The account filter goes along to the other tab; the status belongs to the history.
-      await page.getByLabel(t.account, { exact: true }).selectOption(accountId);
+      await pick(page.getByRole('combobox', { name: t.account, exact: true }), `@${handle}`);
       await page.waitForURL((url) => url.searchParams.get('accountId') === accountId);
       await page.getByRole('link', { name: t.queue }).click();
       await page.waitForURL(

@@ -2,10 +2,11 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  chooseAccount,
   addAccount,
+  chooseAccount,
   connectThroughSandbox,
   logIn,
+  pick,
   signUp,
   type TestUser,
 } from './support/actions.ts';
@@ -89,8 +90,7 @@ async function upload(page: Page, files: string[]) {
 }
 
 async function chooseAccountAndPrivacy(page: Page) {
-  // By value: each option also reads the account's posts today against the daily cap.
-  await form(page).getByLabel('Compte TikTok').selectOption(accountId);
+  await chooseAccount(form(page).getByRole('combobox', { name: 'Compte TikTok' }), tiktokName);
   await form(page).getByTestId('creator-nickname').waitFor();
   await form(page).getByLabel('Qui peut voir cette vidéo').selectOption('SELF_ONLY');
 }
@@ -158,7 +158,7 @@ describe('scheduler screen', () => {
     await dialog
       .getByText('Veuillez sélectionner au moins une vidéo')
       .waitFor({ state: 'detached' });
-    await dialog.getByLabel('Compte TikTok').selectOption(accountId);
+    await chooseAccount(dialog.getByRole('combobox', { name: 'Compte TikTok' }), tiktokName);
     await dialog.getByTestId('creator-nickname').waitFor();
     await dialog.getByText('Veuillez sélectionner un compte TikTok').waitFor({ state: 'detached' });
     // No privacy default, interactions unchecked, disclosure off.
@@ -280,7 +280,9 @@ describe('scheduler screen', () => {
     await form(page).waitFor();
     // Preselected as soon as the accounts are known, and TikTok's creator info follows.
     await form(page).getByTestId('creator-nickname').waitFor();
-    await expect(form(page).getByLabel('Compte TikTok').inputValue()).resolves.toBe(accountId);
+    await expect(
+      form(page).getByRole('combobox', { name: 'Compte TikTok' }).textContent(),
+    ).resolves.toMatch(new RegExp(`@${tiktokName}( ·|$)`));
     await page.waitForURL((url) => url.pathname === '/scheduler' && url.search === '');
 
     await upload(page, [firstClip()]);
@@ -420,7 +422,7 @@ describe('scheduler screen', () => {
     await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New schedule' });
-    await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await chooseAccount(dialog.getByRole('combobox', { name: 'TikTok account' }), tiktokName);
     await dialog.getByTestId('creator-nickname').waitFor();
     const privacy = dialog.getByLabel('Who can view this video');
     const publish = page.getByRole('button', { name: 'Schedule', exact: true });
@@ -473,6 +475,9 @@ describe('scheduler screen', () => {
     await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
     await openForm(page);
     const form_ = form(page);
+    // The form may reopen as it was left (the usual settings ticked 'Comment'): the account
+    // chosen anew, after 'Choisir un compte…', starts from nothing chosen.
+    await pick(form_.getByRole('combobox', { name: 'Compte TikTok' }), 'Choisir un compte…');
     await chooseAccountAndPrivacy(page);
     await expect(form_.getByLabel('Commenter', { exact: true }).isChecked()).resolves.toBe(false);
     await form_.getByRole('switch', { name: 'Divulgation du contenu commercial' }).check();
@@ -647,7 +652,7 @@ describe('scheduler screen', () => {
     await page.getByRole('link', { name: 'View on TikTok' }).first().waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New schedule' });
-    await chooseAccount(dialog.getByLabel('TikTok account'), tiktokName);
+    await chooseAccount(dialog.getByRole('combobox', { name: 'TikTok account' }), tiktokName);
     await dialog.getByLabel('Who can view this video').waitFor();
     await dialog.getByRole('checkbox', { name: 'Send to my TikTok inbox' }).check();
     await dialog.getByText(/The video arrives as a draft in your TikTok inbox/).waitFor();

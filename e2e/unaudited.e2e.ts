@@ -52,7 +52,7 @@ async function checkComposer(
 ) {
   const text = texts[language];
   const form = dialog(page, language);
-  await chooseAccount(form.getByLabel(text.account, { exact: true }), account);
+  await chooseAccount(form.getByRole('combobox', { name: text.account, exact: true }), account);
   const notice = form.getByTestId('unaudited-notice');
   await notice.getByText(text.title, { exact: true }).waitFor();
   await notice.getByText(text.body, { exact: true }).waitFor();
@@ -139,7 +139,10 @@ describe('the composer of an app TikTok has not audited', () => {
     await page.goto('/scheduler');
     await page.getByRole('button', { name: texts.fr.form }).first().click();
     const form = dialog(page, 'fr');
-    await chooseAccount(form.getByLabel(texts.fr.account, { exact: true }), 'phone_open');
+    await chooseAccount(
+      form.getByRole('combobox', { name: texts.fr.account, exact: true }),
+      'phone_open',
+    );
     await form.getByTestId('unaudited-notice').getByText(texts.fr.publicAccount).waitFor();
     const box = await form.getByTestId('unaudited-notice').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);

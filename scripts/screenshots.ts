@@ -15,7 +15,9 @@ import {
   addAccount,
   chooseAccount,
   connectThroughSandbox,
+  longestUsername,
   mismatchDialog,
+  showAsLongestUsername,
   signUp,
 } from '../e2e/support/actions.ts';
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
@@ -95,7 +97,10 @@ async function openComposer(page: Page, language: 'fr' | 'en', width: number, us
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/Importer des vidéos|Upload videos/).setInputFiles(composerClip);
   await dialog.getByRole('slider').waitFor({ timeout: 30_000 });
-  await chooseAccount(dialog.getByLabel(/^(Compte TikTok|TikTok account)$/), username);
+  await chooseAccount(
+    dialog.getByRole('combobox', { name: /^(Compte TikTok|TikTok account)$/ }),
+    username,
+  );
   await dialog.getByTestId('creator-nickname').waitFor();
   const shot = async (name: string) => {
     // The slide-over scrolls inside itself: a tall window shows all of it.
@@ -110,6 +115,14 @@ async function openComposer(page: Page, language: 'fr' | 'en', width: number, us
   return { dialog, shot };
 }
 
+/** A second connected account, shown with the longest username in the account pickers. */
+async function withLongestUsername(page: Page) {
+  await page.goto('/tiktok');
+  await addAccount(page, 'picker_second');
+  await connectThroughSandbox(page, 'picker_second', 'picker_second');
+  await showAsLongestUsername(page, 'picker_second');
+}
+
 /**
  * The composer as TikTok's audit sees it: nothing chosen for the creator, a video with its cover
  * scrubber, then the disclosure on with neither box ticked (publishing disabled with TikTok's text),
@@ -117,8 +130,19 @@ async function openComposer(page: Page, language: 'fr' | 'en', width: number, us
  * authorises another TikTok account than the card's.
  */
 async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
+  await withLongestUsername(page);
   const { dialog, shot } = await openComposer(page, language, width, 'camille');
   await shot('composer');
+  // The account picker (issue 15): open, then closed on the 100-character username.
+  const picker = dialog.getByRole('combobox', { name: /^(Compte TikTok|TikTok account)$/ });
+  await picker.click();
+  await dialog.getByRole('option', { name: new RegExp(`^@${longestUsername}`) }).waitFor();
+  await shot('composer-picker-open');
+  await chooseAccount(picker, longestUsername);
+  await dialog.getByTestId('creator-nickname').getByText('@picker_second').waitFor();
+  await shot('composer-picker-long');
+  await chooseAccount(picker, 'camille');
+  await dialog.getByTestId('creator-nickname').getByText('@camille').waitFor();
   await dialog.getByRole('switch').check();
   await dialog.getByLabel(/^(Contenu de marque|Branded content)/).waitFor();
   await shot('composer-disclosure');
@@ -135,6 +159,8 @@ async function shootComposer(page: Page, language: 'fr' | 'en', width: number) {
   await mismatchDialog(page)
     .getByRole('button', { name: /^(Annuler|Cancel)$/ })
     .click();
+  // The account list's rewrite ends before the page's context closes.
+  await page.unrouteAll({ behavior: 'wait' });
 }
 
 /** Runs `shoot` in a fresh page of `url` per language and width, the language already chosen. */

@@ -42,7 +42,8 @@ export function Dialog({
         : [];
     (focusable()[0] ?? panel)?.focus();
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape') {
+      // A control inside that handled Escape itself (an open picker) prevents its default.
+      if (event.key === 'Escape' && !event.defaultPrevented) {
         event.preventDefault();
         onClose();
         return;

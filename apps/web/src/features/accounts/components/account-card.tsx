@@ -15,7 +15,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
 import { useConnectAccount } from '../api/mutate-accounts.ts';
-import { AccountAvatar } from './account-avatar.tsx';
+import { AccountAvatar } from '../../../components/ui/account-avatar.tsx';
 import { SettingsIcon } from './icons.tsx';
 import { StatusChip } from './status-chip.tsx';
 

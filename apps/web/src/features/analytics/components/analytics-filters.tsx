@@ -5,7 +5,9 @@ import {
 } from '@cadence/shared/schemas/analytics';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccountOption } from '../../../components/ui/account-option.tsx';
 import { buttonClassName } from '../../../components/ui/button.tsx';
+import { Picker } from '../../../components/ui/picker.tsx';
 
 // The scheduler's field look (a feature never imports another: the class is repeated here).
 const fieldClass =
@@ -43,30 +45,30 @@ export function AnalyticsFilters({
   return (
     <div className="mb-6 flex flex-col gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <div className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
-        <div className="flex min-w-0 flex-col gap-1">
-          <label htmlFor={`${id}-account`} className="text-sm font-medium text-slate-700">
-            {t('analytics.account')}
-          </label>
-          <select
+        <div className="min-w-0 sm:w-72">
+          <Picker
             id={`${id}-account`}
-            className={`${fieldClass} w-full pr-8 sm:w-72`}
+            label={t('analytics.account')}
+            labelClassName="mb-1 block text-sm font-medium text-slate-700"
+            size="sm"
+            options={[
+              { key: '', typeahead: t('analytics.allAccounts') },
+              ...accounts.map((account) => ({ key: account.id, typeahead: account.username })),
+            ]}
             value={value.accountId ?? ''}
-            onChange={(event) =>
-              onChange({
-                ...value,
-                accountId: event.target.value === '' ? null : event.target.value,
-              })
-            }
-          >
-            <option value="">{t('analytics.allAccounts')}</option>
-            {accounts.map((account) => (
-              <option key={account.id} value={account.id}>
-                {account.connected
-                  ? `@${account.username}`
-                  : t('analytics.disconnected', { username: `@${account.username}` })}
-              </option>
-            ))}
-          </select>
+            onChange={(chosen) => onChange({ ...value, accountId: chosen === '' ? null : chosen })}
+            renderOption={(option) => {
+              const account = accounts.find((candidate) => candidate.id === option.key);
+              if (!account) return t('analytics.allAccounts');
+              const name = `@${account.username}`;
+              return (
+                <AccountOption
+                  account={account}
+                  name={account.connected ? name : t('analytics.disconnected', { username: name })}
+                />
+              );
+            }}
+          />
         </div>
         <fieldset className="min-w-0">
           <legend className="mb-1 text-sm font-medium text-slate-700">

@@ -2,13 +2,15 @@ import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { AccountOption } from '../../../components/ui/account-option.tsx';
 import { AlertIcon } from '../../../components/ui/icons.tsx';
+import { Picker } from '../../../components/ui/picker.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import { useErrorText } from '../../../lib/error-text.ts';
-import { FieldError, inputClass, labelClass } from './form-controls.tsx';
+import { FieldError, labelClass } from './form-controls.tsx';
 
-/** The account select, then who TikTok says will post (creator_info), or why they cannot. */
+/** The account picker, then who TikTok says will post (creator_info), or why they cannot. */
 export function AccountField({
   selectId,
   accounts,
@@ -34,29 +36,34 @@ export function AccountField({
     today && t('planner.todayCount', { n: today.counts.get(accountId) ?? 0, cap: today.cap });
   const errorId = useId();
   const errorText = useErrorText('scheduler.form.account.creatorFailed');
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  // '' first, as the native select had it: 'Choisir un compte…' can be chosen again.
+  const options = [
+    { key: '', typeahead: '' },
+    ...accounts.map((account) => ({ key: account.id, typeahead: account.username })),
+  ];
 
   return (
     <div>
-      <label htmlFor={selectId} className={labelClass}>
-        {t('scheduler.form.account.label')}
-      </label>
-      <select
+      <Picker
         id={selectId}
+        label={t('scheduler.form.account.label')}
+        labelClassName={labelClass}
+        options={options}
         value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className={`${inputClass} pr-10`}
+        onChange={onChange}
         disabled={accountsLoading}
-      >
-        <option value="">{t('scheduler.form.account.placeholder')}</option>
-        {accounts.map((account) => (
-          <option key={account.id} value={account.id}>
-            @{account.username}
-            {today && ` · ${todayText(account.id)}`}
-          </option>
-        ))}
-      </select>
+        invalid={error !== undefined}
+        describedBy={error ? errorId : undefined}
+        renderOption={(option) => {
+          const account = byId.get(option.key);
+          return account ? (
+            <AccountOption account={account} detail={todayText(account.id)} />
+          ) : (
+            <span className="text-slate-500">{t('scheduler.form.account.placeholder')}</span>
+          );
+        }}
+      />
       <FieldError id={errorId}>{error}</FieldError>
 
       {!accountsLoading && accounts.length === 0 && (

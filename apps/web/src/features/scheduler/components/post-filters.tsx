@@ -2,18 +2,24 @@ import type { PostStatus } from '@cadence/shared/schemas/schedule';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { AccountOption } from '../../../components/ui/account-option.tsx';
+import { Picker } from '../../../components/ui/picker.tsx';
 import { useAccounts } from '../../../lib/accounts.ts';
 import { listStatuses, type PostFilters, type PostList } from '../api/get-post-pages.ts';
 import { filterParams } from '../post-lists.ts';
 import { statusLabelKeys } from './status-badge.tsx';
 
+const filterLabelClass = 'mb-1 block text-xs font-medium text-slate-500';
 const selectClass =
   'block w-full min-w-0 rounded-lg border-0 bg-white py-1.5 pl-2 pr-6 text-sm sm:pl-3 sm:pr-8 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
 
-/** Account and status filters, kept in the URL's search parameters (a link shows the same list). */
+/**
+ * Account and status filters, kept in the URL's search parameters (a link shows the same list).
+ * The account is a `Picker`: a username can be 64 characters, which a native select cuts.
+ */
 export function PostFiltersBar({ list, filters }: { list: PostList; filters: PostFilters }) {
   const { t } = useTranslation();
-  const accounts = useAccounts();
+  const accountList = useAccounts().data ?? [];
   const [, setSearch] = useSearchParams();
   const accountId = useId();
   const statusId = useId();
@@ -32,26 +38,30 @@ export function PostFiltersBar({ list, filters }: { list: PostList; filters: Pos
       aria-label={t('scheduler.filters.label')}
       className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2 sm:flex sm:items-end sm:gap-3"
     >
-      <div className="min-w-0 sm:w-48">
-        <label htmlFor={accountId} className="mb-1 block text-xs font-medium text-slate-500">
-          {t('scheduler.filters.account')}
-        </label>
-        <select
+      <div className="min-w-0 sm:w-64">
+        <Picker
           id={accountId}
+          size="sm"
+          label={t('scheduler.filters.account')}
+          labelClassName={filterLabelClass}
+          options={[
+            { key: '', typeahead: t('scheduler.filters.allAccounts') },
+            ...accountList.map((account) => ({ key: account.id, typeahead: account.username })),
+          ]}
           value={filters.accountId ?? ''}
-          onChange={(event) => set(filterParams.accountId, event.target.value)}
-          className={selectClass}
-        >
-          <option value="">{t('scheduler.filters.allAccounts')}</option>
-          {(accounts.data ?? []).map((account) => (
-            <option key={account.id} value={account.id}>
-              @{account.username}
-            </option>
-          ))}
-        </select>
+          onChange={(chosen) => set(filterParams.accountId, chosen)}
+          renderOption={(option) => {
+            const account = accountList.find((candidate) => candidate.id === option.key);
+            return account ? (
+              <AccountOption account={account} />
+            ) : (
+              t('scheduler.filters.allAccounts')
+            );
+          }}
+        />
       </div>
       <div className="min-w-0 sm:w-44">
-        <label htmlFor={statusId} className="mb-1 block text-xs font-medium text-slate-500">
+        <label htmlFor={statusId} className={filterLabelClass}>
           {t('scheduler.filters.status')}
         </label>
         <select
