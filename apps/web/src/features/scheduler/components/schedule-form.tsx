@@ -137,17 +137,6 @@ export function ScheduleForm({
     return key === undefined ? undefined : keyText(key);
   };
   const update = (patch: DraftEdit) => dispatch({ type: 'edit', patch });
-  // A refusal the form already shows beside its fields (a date already past, after a submit) is
-  // said there, not again under the plan: whichever of the two answers comes first.
-  const previewRefusal =
-    preview.error instanceof ApiError ? Object.keys(serverFieldErrors(preview.error.fields)) : [];
-  const previewError =
-    previewRefusal.length > 0 &&
-    previewRefusal.every((field) =>
-      Object.entries(errors).some(([shown, key]) => shown === field && key !== undefined),
-    )
-      ? null
-      : preview.error;
 
   const uploading = videos.some((video) => video.status === 'uploading');
   const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
