@@ -163,5 +163,16 @@ export async function createApp(...to: Parameters<AuthNavigate> | []): Promise<R
   const router = createBrowserRouter(routes);
   const [path, options] = to;
   if (path !== undefined) await router.navigate(path, options);
+  // The screen's lazy module is loaded before the first render: the layout and the screen are then
+  // drawn in one (sliced) render rather than the layout first and the screen in a second pass.
+  if (!router.state.initialized) {
+    await new Promise<void>((resolve) => {
+      const stop = router.subscribe((state) => {
+        if (!state.initialized) return;
+        stop();
+        resolve();
+      });
+    });
+  }
   return <RouterProvider router={router} />;
 }
