@@ -45,7 +45,7 @@ async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
     loadAllStrings(),
     firstData,
   ]);
-  const app = await createApp(...to);
+  const app = await createApp(queryClient, ...to);
   // As a transition, React renders the layout and the first screen in slices of a few
   // milliseconds while the spinner stays up, instead of one long task that blocks input (the
   // 0.2-0.5 s of blocking time Lighthouse measured on /tiktok and /scheduler).
