@@ -237,7 +237,6 @@ function Day({ group, now, children }: { group: DayGroup; now: Date; children: R
   );
 }
 
-/** /scheduler (the default view). */
 /** A list's first page under the address's filters: the first screen is drawn with it (app/router.tsx). */
 function listFirstData(list: PostList) {
   return (client: QueryClient, url: URL): Promise<void> =>
@@ -249,6 +248,7 @@ function listFirstData(list: PostList) {
 export const queueFirstData = listFirstData('queue');
 export const historyFirstData = listFirstData('history');
 
+/** /scheduler (the default view). */
 export function QueueView() {
   return <PostListView list="queue" />;
 }
