@@ -18,29 +18,13 @@ import {
  */
 export class ConnectionLock {
   #tail: Promise<void> = Promise.resolve();
-  /** Callers waiting for the connection. */
-  #waiting = 0;
 
   async acquire(): Promise<() => void> {
     let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      // PGlite answers in microtasks: a queue of queries handed from one to the next that way
-      // would starve the event loop (sockets, files, timers) until the queue is empty, so every
-      // HTTP request of every run waited for the last query of all (decision 039). With callers
-      // waiting, the connection passes on after the loop has had its turn.
-      release = () => {
-        if (this.#waiting > 0) setImmediate(resolve);
-        else resolve();
-      };
-    });
+    const next = new Promise<void>((resolve) => (release = resolve));
     const previous = this.#tail;
     this.#tail = previous.then(() => next);
-    this.#waiting += 1;
-    try {
-      await previous;
-    } finally {
-      this.#waiting -= 1;
-    }
+    await previous;
     return release;
   }
 

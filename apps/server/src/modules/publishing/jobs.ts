@@ -70,7 +70,7 @@ export function enqueueFallback(boss: PgBoss, postId: string, at: Date): Promise
 export const PUBLISH_FETCH = { loops: 4, batchSize: 25, pollingIntervalSeconds: 0.5 } as const;
 
 /** Timer runs at once on PGlite (one thread for the database and the publisher). */
-const PGLITE_TIMER_RUNS = 10;
+const PGLITE_TIMER_RUNS = 50;
 
 /** How many publish jobs one process works on at once (loops × batchSize), and how often it looks. */
 export interface PublishWorkerOptions {
