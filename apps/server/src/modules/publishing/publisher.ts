@@ -437,46 +437,60 @@ export function createPublisher(deps: PublisherDeps) {
     held: HeldSlot,
     prepare: (token: string) => Promise<PreparedInit>,
   ): Promise<AdvanceOutcome> {
+    // The claim read the account's token: no query of its own between the claim and the init.
+    const known =
+      post.account_status === undefined || post.account_status === null
+        ? undefined
+        : {
+            status: post.account_status,
+            access_token_enc: post.access_token_enc ?? null,
+            refresh_token_enc: post.refresh_token_enc ?? null,
+            access_token_expires_at: post.access_token_expires_at ?? null,
+          };
     let result;
     try {
-      result = await tokens.withAccessToken(post.account_id, async (token) => {
-        lap(post.id, 'token');
-        let prepared;
-        try {
-          prepared = await prepare(token);
-        } catch (error) {
-          // Nothing was sent: the error is the preparation's (step() reacts as before the init).
-          throw new PrepareFailedError(error);
-        }
-        if ('refuse' in prepared) return prepared;
-        // The slot counts from now (not from its reservation, maybe seconds ago under load), and
-        // from here until publish_id is stored, a crash leaves the outcome unknown (never
-        // re-init). Marked once the token is in hand, right before the request leaves: a crash
-        // while waiting for the token (a database read, maybe a refresh) sent nothing and must
-        // not make the post 'init outcome unknown'.
-        await confirmAndMark(post, owner, held);
-        held.sent = true;
-        lap(post.id, 'confirm');
-        let answered = true;
-        try {
-          return await prepared.send(token);
-        } catch (error) {
-          // No answer (timeout, connection lost): the request may still reach TikTok later than
-          // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
-          answered = error instanceof TikTokApiError && error.httpStatus !== null;
-          throw error;
-        } finally {
-          lap(post.id, 'init');
-          // Answered: TikTok counted it, if at all, before now.
-          if (answered) {
-            await repository
-              .settleInit(held.slot)
-              .catch((error: unknown) =>
-                logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
-              );
+      result = await tokens.withAccessToken(
+        post.account_id,
+        async (token) => {
+          lap(post.id, 'token');
+          let prepared;
+          try {
+            prepared = await prepare(token);
+          } catch (error) {
+            // Nothing was sent: the error is the preparation's (step() reacts as before the init).
+            throw new PrepareFailedError(error);
           }
-        }
-      });
+          if ('refuse' in prepared) return prepared;
+          // The slot counts from now (not from its reservation, maybe seconds ago under load), and
+          // from here until publish_id is stored, a crash leaves the outcome unknown (never
+          // re-init). Marked once the token is in hand, right before the request leaves: a crash
+          // while waiting for the token (a database read, maybe a refresh) sent nothing and must
+          // not make the post 'init outcome unknown'.
+          await confirmAndMark(post, owner, held);
+          held.sent = true;
+          lap(post.id, 'confirm');
+          let answered = true;
+          try {
+            return await prepared.send(token);
+          } catch (error) {
+            // No answer (timeout, connection lost): the request may still reach TikTok later than
+            // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
+            answered = error instanceof TikTokApiError && error.httpStatus !== null;
+            throw error;
+          } finally {
+            lap(post.id, 'init');
+            // Answered: TikTok counted it, if at all, before now.
+            if (answered) {
+              await repository
+                .settleInit(held.slot)
+                .catch((error: unknown) =>
+                  logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
+                );
+            }
+          }
+        },
+        known,
+      );
     } catch (error) {
       if (error instanceof PrepareFailedError) throw error.cause;
       if (error instanceof InitLeaseLostError) return 'lease_lost';
@@ -563,6 +577,7 @@ export function createPublisher(deps: PublisherDeps) {
       return fail(post, owner, 'upload_url_expired');
     }
     const contentType = asVideoContentType(post.content_type);
+    const last = chunks.at(-1);
     for (const chunk of chunks.slice(start)) {
       const body = await storage.createReadStream(post.storage_key, {
         start: chunk.first,
@@ -582,7 +597,9 @@ export function createPublisher(deps: PublisherDeps) {
         if (signal?.aborted === true) return 'lease_lost';
         return react(post, owner, error, 'upload');
       }
+      // The last chunk's progress is written with the first status check's wake-up, below.
       if (
+        chunk !== last &&
         !(await repository.update(
           post.id,
           owner,

@@ -12,6 +12,7 @@ import type { Database } from '../../db/schema.ts';
 import '../schedules/db-types.ts';
 import type { PostTable } from '../schedules/db-types.ts';
 import type { PostRow } from '../schedules/repository.ts';
+import type { GrantSource } from '../accounts/token-service.ts';
 
 /** TikTok: 6 video inits per minute per access token, counted over a sliding 60 s window. */
 export const INITS_PER_WINDOW = 6;
@@ -31,8 +32,14 @@ export const INIT_WINDOW_MS = TIKTOK_INIT_WINDOW_MS + INIT_WINDOW_MARGIN_MS;
  * its slot frees itself at most this plus the window later.
  */
 export const INIT_FLIGHT_MS = 45_000;
-/** A paced post whose window is full of inits still in flight asks again this soon. */
-export const INIT_IN_FLIGHT_RECHECK_MS = 1_000;
+/**
+ * A paced post whose window is full of inits still in flight asks again this soon. An answered
+ * init frees its slot a full window after its answer, so asking sooner only catches a slot given
+ * back unsent (releaseInit); with 1 s, 800 paced posts of a 2,000-post batch asked 800 times a
+ * second (each ask a few queries and a queued job) while the first 1,200 inits were still going
+ * out (decision 039).
+ */
+export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
 
 /** An init slot reserved in `tiktok_init_pacing`: the stamp (microseconds, as text) that names it. */
 export interface InitSlot {
@@ -56,6 +63,11 @@ export type PublishRow = PostRow & {
   is_aigc: boolean;
   /** Whose days the daily cap counts in: the user's time zone, else the schedule's. */
   zone?: string;
+  /** The account's token columns as the claim read them (null: no account). */
+  account_status?: GrantSource['status'] | null;
+  access_token_enc?: string | null;
+  refresh_token_enc?: string | null;
+  access_token_expires_at?: Date | null;
 };
 
 const now = () => sql<Date>`clock_timestamp()`;
@@ -137,8 +149,14 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .innerJoin('media', 'media.id', 'claimed.media_id')
         .innerJoin('schedules', 'schedules.id', 'claimed.schedule_id')
         .leftJoin('user', 'user.id', 'schedules.user_id')
+        .leftJoin('tiktok_accounts', 'tiktok_accounts.id', 'claimed.account_id')
         .selectAll('claimed')
         .select([
+          // The token, read here rather than by a query of its own before the init.
+          'tiktok_accounts.status as account_status',
+          'tiktok_accounts.access_token_enc',
+          'tiktok_accounts.refresh_token_enc',
+          'tiktok_accounts.access_token_expires_at',
           // The daily cap's day (daily-cap.ts): the user's zone, else the schedule's.
           sql<string>`coalesce(${sql.ref('user.timeZone')}, schedules.time_zone)`.as('zone'),
           'media.storage_key',
