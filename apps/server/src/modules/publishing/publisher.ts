@@ -49,14 +49,6 @@ class InitSlotLapsedError extends Error {
   }
 }
 
-/** creator_info (or the inbox, nothing) failed before any init was sent. */
-class PrepareFailedError extends Error {
-  override name = 'PrepareFailedError';
-  constructor(override readonly cause: unknown) {
-    super('preparing the video init failed');
-  }
-}
-
 /** What to send as the video init, or why the post cannot go (nothing is sent). */
 type PreparedInit =
   | { send: (token: string) => Promise<{ publishId: string; uploadUrl?: string }> }
@@ -448,19 +440,18 @@ export function createPublisher(deps: PublisherDeps) {
             access_token_expires_at: post.access_token_expires_at ?? null,
           };
     let result;
+    /** Set once the request may leave: an error before it is the preparation's (creator_info). */
+    let leaving = false;
     try {
       result = await tokens.withAccessToken(
         post.account_id,
         async (token) => {
           lap(post.id, 'token');
-          let prepared;
-          try {
-            prepared = await prepare(token);
-          } catch (error) {
-            // Nothing was sent: the error is the preparation's (step() reacts as before the init).
-            throw new PrepareFailedError(error);
-          }
+          // A 401 from creator_info is refreshed and retried by withAccessToken, as any call's.
+          leaving = false;
+          const prepared = await prepare(token);
           if ('refuse' in prepared) return prepared;
+          leaving = true;
           // The slot counts from now (not from its reservation, maybe seconds ago under load), and
           // from here until publish_id is stored, a crash leaves the outcome unknown (never
           // re-init). Marked once the token is in hand, right before the request leaves: a crash
@@ -492,7 +483,8 @@ export function createPublisher(deps: PublisherDeps) {
         known,
       );
     } catch (error) {
-      if (error instanceof PrepareFailedError) throw error.cause;
+      // Nothing was sent: step() reacts as to any error before the init.
+      if (!leaving) throw error;
       if (error instanceof InitLeaseLostError) return 'lease_lost';
       if (error instanceof InitSlotLapsedError) {
         const delayMs = Math.max(0, error.freeAt.getTime() - Date.now());
