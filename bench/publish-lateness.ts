@@ -25,7 +25,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import type { AppContext } from '../apps/server/src/context.ts';
 import { tokenUpdateFrom } from '../apps/server/src/modules/accounts/token-service.ts';
 import {
-  enqueuePublish,
+  enqueueFallback,
   PUBLISH_FETCH,
   startPublishingWorkers,
 } from '../apps/server/src/modules/publishing/jobs.ts';
@@ -261,7 +261,7 @@ async function release(context: AppContext, fixture: Fixture): Promise<void> {
   let next = 0;
   const sender = async () => {
     for (let id = fixture.postIds[next++]; id !== undefined; id = fixture.postIds[next++]) {
-      await enqueuePublish(context.boss, id, dueAt);
+      await enqueueFallback(context.boss, id, dueAt);
       await announce(id, dueAt);
     }
   };

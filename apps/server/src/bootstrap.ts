@@ -46,7 +46,7 @@ import { enqueueMemeAnalysis, enqueueMemeCompilation } from './modules/memes/job
 import { createMemeRepository } from './modules/memes/repository.ts';
 import { createMemeStages } from './modules/memes/meme-stages.ts';
 import { createMemeService } from './modules/memes/service.ts';
-import { enqueuePublish } from './modules/publishing/jobs.ts';
+import { enqueueFallback } from './modules/publishing/jobs.ts';
 import { createWakeAnnouncer } from './modules/publishing/wake-timers.ts';
 import { createPasswordResetMailer } from './modules/users/password-reset-mail.ts';
 import { createEmailChangeService } from './modules/users/email-change.ts';
@@ -246,7 +246,7 @@ export async function bootstrap(
     users: createUserRepository(database.db),
     // The queue's job is the durable wake-up; the announcement arms the workers' timers.
     wake: async (postId, at) => {
-      await Promise.all([enqueuePublish(boss, postId, at), announceWake(postId, at)]);
+      await Promise.all([enqueueFallback(boss, postId, at), announceWake(postId, at)]);
     },
     logger: options.logger,
   });

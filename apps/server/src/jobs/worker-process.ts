@@ -143,3 +143,13 @@ export async function registerWorkerProcess(
     },
   };
 }
+
+/** The ids of the worker processes alive now (their registration not expired). */
+export async function liveWorkerProcesses(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('worker_processes')
+    .select('id')
+    .where('lease_until', '>', sql<Date>`now()`)
+    .execute();
+  return rows.map((row) => row.id);
+}

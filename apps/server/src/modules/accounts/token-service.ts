@@ -9,6 +9,12 @@ import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository, AccountRow, TokenUpdate } from './repository.ts';
 
 /** Refresh this long before expiry, so a publish never starts with a token about to die. */
+
+/** The columns of an account a grant is read from. */
+export type GrantSource = Pick<
+  AccountRow,
+  'status' | 'access_token_enc' | 'refresh_token_enc' | 'access_token_expires_at'
+>;
 export const REFRESH_AHEAD_MS = 10 * 60 * 1000;
 /**
  * An account's refresh lock lease: longer than one refresh call can take (the TikTok client gives
@@ -107,7 +113,7 @@ export function createTokenService(deps: {
   }
 
   /** The account's stored grant, or why there is none to use. */
-  function usableGrant(accountId: string, account: AccountRow | undefined): Grant {
+  function usableGrant(accountId: string, account: GrantSource | undefined): Grant {
     if (!account) throw new AccountDeletedError(accountId);
     if (account.status !== 'connected' || !account.access_token_enc || !account.refresh_token_enc)
       throw new AccountNeedsReconnectError(accountId);
@@ -220,8 +226,8 @@ export function createTokenService(deps: {
     }
   }
 
-  async function freshGrant(accountId: string): Promise<Grant> {
-    const account = await accounts.findById(accountId);
+  async function freshGrant(accountId: string, known?: GrantSource): Promise<Grant> {
+    const account = known ?? (await accounts.findById(accountId));
     const grant = usableGrant(accountId, account);
     const expiresAt = account?.access_token_expires_at?.getTime() ?? 0;
     if (expiresAt - now() > REFRESH_AHEAD_MS) return grant;
@@ -242,8 +248,10 @@ export function createTokenService(deps: {
     async withAccessToken<TResult>(
       accountId: string,
       call: (accessToken: string) => Promise<TResult>,
+      /** The account's token columns, when the caller read them a moment ago (a post's claim). */
+      known?: GrantSource,
     ): Promise<TResult> {
-      const grant = await freshGrant(accountId);
+      const grant = await freshGrant(accountId, known);
       try {
         return await call(grant.accessToken);
       } catch (error) {

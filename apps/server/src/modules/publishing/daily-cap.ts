@@ -17,6 +17,8 @@ export interface CappedPost {
   account_id: string;
   schedule_id: string;
   due_at: Date;
+  /** The user's zone, else the schedule's, when the caller has it (the claim reads it). */
+  zone?: string;
 }
 
 export interface DailyCapGuard {
@@ -38,6 +40,7 @@ export function createDailyCapGuard(db: Kysely<Database>, cap: number): DailyCap
   const schedules = createScheduleRepository(db);
 
   async function zoneOf(post: CappedPost): Promise<string> {
+    if (post.zone !== undefined) return post.zone;
     const row = await db
       .selectFrom('schedules')
       .innerJoin('user', 'user.id', 'schedules.user_id')

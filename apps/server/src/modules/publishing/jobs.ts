@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { defineQueue } from '../../jobs/queue.ts';
-import { registerWorkerProcess } from '../../jobs/worker-process.ts';
+import { liveWorkerProcesses, registerWorkerProcess } from '../../jobs/worker-process.ts';
 import { DEFAULT_DAILY_POST_CAP } from '@cadence/shared/schedule/daily-cap';
 import { createDailyCapGuard } from './daily-cap.ts';
 import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
@@ -49,6 +49,18 @@ export function enqueuePublish(boss: PgBoss, postId: string, startAfter: Date): 
 }
 
 /**
+ * How long after a post's wake-up its pg-boss job comes due when a timer wakes it (decision 039):
+ * the job only stands in for a timer that was lost (a process died, a notification missed), so
+ * it does not run the post's queries a second time, in another process, at the due moment.
+ */
+export const JOB_FALLBACK_MS = 2_000;
+
+/** The durable wake-up behind a timer's: the job, JOB_FALLBACK_MS after `at`. */
+export function enqueueFallback(boss: PgBoss, postId: string, at: Date): Promise<void> {
+  return enqueuePublish(boss, postId, new Date(at.getTime() + JOB_FALLBACK_MS));
+}
+
+/**
  * Fetch settings of the publish queue: up to loops × batchSize posts at once per process. A loop
  * that found work fetches again as soon as its batch is done (jobs/queue.ts), and an idle one looks
  * every `pollingIntervalSeconds` for jobs sent by other processes (timers and NOTIFY wake due posts
@@ -58,7 +70,7 @@ export function enqueuePublish(boss: PgBoss, postId: string, startAfter: Date): 
 export const PUBLISH_FETCH = { loops: 4, batchSize: 25, pollingIntervalSeconds: 0.5 } as const;
 
 /** Timer runs at once on PGlite (one thread for the database and the publisher). */
-const PGLITE_TIMER_RUNS = 10;
+const PGLITE_TIMER_RUNS = 50;
 
 /** How many publish jobs one process works on at once (loops × batchSize), and how often it looks. */
 export interface PublishWorkerOptions {
@@ -109,10 +121,11 @@ export async function startPublishingWorkers(
     tiktok: deps.tiktok,
     tokens: deps.tokens,
     storage: deps.storage,
-    // The timer is the precise wake-up, the job the durable one.
+    // The timer is the precise wake-up (here: only this process knows of it), the job the
+    // durable one.
     wake: (postId, at) => {
       timers?.arm(postId, at);
-      return enqueuePublish(boss, postId, at);
+      return enqueueFallback(boss, postId, at);
     },
     logger,
     dailyCap: createDailyCapGuard(deps.db, deps.dailyPostCap ?? DEFAULT_DAILY_POST_CAP),
@@ -148,6 +161,9 @@ export async function startPublishingWorkers(
     connectionString: deps.connectionString ?? null,
     wakingWithin: (horizonMs) => repository.wakingWithin(horizonMs),
     run: (postId) => publisher.advance(postId),
+    // Each post's announced wake-up goes to one live process (decision 039).
+    processId: workerProcess.id,
+    liveProcesses: () => liveWorkerProcesses(deps.db),
     // PGlite runs every query, the publisher and (in sandbox mode) TikTok's stand-in on one thread:
     // a hundred runs at once made inits outlive the client's 30 s timeout (decision 039).
     concurrency: deps.connectionString ? concurrency : Math.min(concurrency, PGLITE_TIMER_RUNS),

@@ -49,6 +49,11 @@ class InitSlotLapsedError extends Error {
   }
 }
 
+/** What to send as the video init, or why the post cannot go (nothing is sent). */
+type PreparedInit =
+  | { send: (token: string) => Promise<{ publishId: string; uploadUrl?: string }> }
+  | { refuse: PublishFailReason };
+
 /**
  * The init slot a run holds (repository.reserveInit): `sent` once the request may have left, so
  * that a run that sent nothing gives its slot back.
@@ -348,44 +353,73 @@ export function createPublisher(deps: PublisherDeps) {
     const pull = deps.pullUrls ? { videoUrl: deps.pullUrls.urlFor(post.id) } : null;
     if (inbox) {
       // The creator chooses caption, privacy and interactions in the TikTok app.
-      return sendInit(post, owner, signal, plan, held, (token) =>
-        pull ? tiktok.initInboxPostFromUrl(token, pull) : tiktok.initInboxPost(token, filePlan),
-      );
+      return sendInit(post, owner, signal, plan, held, async () => ({
+        send: (token) =>
+          pull ? tiktok.initInboxPostFromUrl(token, pull) : tiktok.initInboxPost(token, filePlan),
+      }));
     }
-    const creator = await tokens.withAccessToken(post.account_id, (token) => {
-      lap(post.id, 'token');
-      return tiktok.queryCreatorInfo(token);
+    // creator_info and the init with one token read: TikTok's answer says how the post may go.
+    return sendInit(post, owner, signal, plan, held, async (token) => {
+      const creator = await tiktok.queryCreatorInfo(token);
+      lap(post.id, 'creatorInfo');
+      if (
+        post.privacy_level === null ||
+        !creator.privacyLevelOptions.includes(post.privacy_level)
+      ) {
+        return { refuse: 'privacy_level_option_mismatch' };
+      }
+      if (exceedsDurationLimit(post.duration_seconds, creator.maxVideoPostDurationSec)) {
+        return { refuse: 'video_too_long' };
+      }
+      const privacyLevel = privacyLevels.find((level) => level === post.privacy_level);
+      if (privacyLevel === undefined) return { refuse: 'privacy_level_option_mismatch' };
+      const postInfo: DirectPostInfo = {
+        title: post.title,
+        privacyLevel,
+        disableComment: !post.allow_comment || creator.commentDisabled,
+        disableDuet: !post.allow_duet || creator.duetDisabled,
+        disableStitch: !post.allow_stitch || creator.stitchDisabled,
+        brandContentToggle:
+          post.commercial_content.enabled && post.commercial_content.brandedContent,
+        brandOrganicToggle: post.commercial_content.enabled && post.commercial_content.yourBrand,
+        isAigc: post.is_aigc,
+        ...(post.cover_timestamp_ms !== null && { videoCoverTimestampMs: post.cover_timestamp_ms }),
+      };
+      return {
+        send: (token) =>
+          pull
+            ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo })
+            : tiktok.initDirectPost(token, { ...filePlan, postInfo }),
+      };
     });
-    lap(post.id, 'creatorInfo');
-    if (post.privacy_level === null || !creator.privacyLevelOptions.includes(post.privacy_level)) {
-      return fail(post, owner, 'privacy_level_option_mismatch');
+  }
+
+  /** Stamps the held slot as leaving now and marks the post's init as started, in one statement. */
+  async function confirmAndMark(post: AccountPublishRow, owner: string, held: HeldSlot) {
+    const startedAt = new Date();
+    const confirmed = await repository.confirmAndMarkInit(held.slot, post.id, owner, startedAt);
+    if (confirmed.stamp !== null) {
+      held.slot = { accountId: held.slot.accountId, stamp: confirmed.stamp };
+      if (!confirmed.marked) throw new InitLeaseLostError();
+      return;
     }
-    if (exceedsDurationLimit(post.duration_seconds, creator.maxVideoPostDurationSec)) {
-      return fail(post, owner, 'video_too_long');
-    }
-    const privacyLevel = privacyLevels.find((level) => level === post.privacy_level);
-    if (privacyLevel === undefined) return fail(post, owner, 'privacy_level_option_mismatch');
-    const postInfo: DirectPostInfo = {
-      title: post.title,
-      privacyLevel,
-      disableComment: !post.allow_comment || creator.commentDisabled,
-      disableDuet: !post.allow_duet || creator.duetDisabled,
-      disableStitch: !post.allow_stitch || creator.stitchDisabled,
-      brandContentToggle: post.commercial_content.enabled && post.commercial_content.brandedContent,
-      brandOrganicToggle: post.commercial_content.enabled && post.commercial_content.yourBrand,
-      isAigc: post.is_aigc,
-      ...(post.cover_timestamp_ms !== null && { videoCoverTimestampMs: post.cover_timestamp_ms }),
-    };
-    return sendInit(post, owner, signal, plan, held, (token) =>
-      pull
-        ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo })
-        : tiktok.initDirectPost(token, { ...filePlan, postInfo }),
-    );
+    // Lapsed (the run took minutes): nothing left to give back; another slot, or pace the post.
+    held.sent = true;
+    const again = await repository.reserveInit(post.account_id);
+    if ('freeAt' in again) throw new InitSlotLapsedError(again.freeAt);
+    held.sent = false;
+    held.slot = again.slot;
+    const retried = await repository.confirmAndMarkInit(held.slot, post.id, owner, startedAt);
+    if (retried.stamp !== null)
+      held.slot = { accountId: held.slot.accountId, stamp: retried.stamp };
+    if (!retried.marked) throw new InitLeaseLostError();
   }
 
   /**
-   * Sends a video init (direct or inbox), records its publish_id, then uploads. From the moment
-   * the request may leave until publish_id is stored, a crash leaves the outcome unknown.
+   * Sends a video init (direct or inbox), records its publish_id, then uploads. `prepare` runs
+   * first with the same token (creator_info): it says what to send, or why the post cannot go.
+   * From the moment the request may leave until publish_id is stored, a crash leaves the outcome
+   * unknown.
    */
   async function sendInit(
     post: AccountPublishRow,
@@ -393,57 +427,64 @@ export function createPublisher(deps: PublisherDeps) {
     signal: AbortSignal,
     plan: { chunkSize: number; totalChunkCount: number },
     held: HeldSlot,
-    send: (token: string) => Promise<{ publishId: string; uploadUrl?: string }>,
+    prepare: (token: string) => Promise<PreparedInit>,
   ): Promise<AdvanceOutcome> {
+    // The claim read the account's token: no query of its own between the claim and the init.
+    const known =
+      post.account_status === undefined || post.account_status === null
+        ? undefined
+        : {
+            status: post.account_status,
+            access_token_enc: post.access_token_enc ?? null,
+            refresh_token_enc: post.refresh_token_enc ?? null,
+            access_token_expires_at: post.access_token_expires_at ?? null,
+          };
     let result;
+    /** Set once the request may leave: an error before it is the preparation's (creator_info). */
+    let leaving = false;
     try {
-      result = await tokens.withAccessToken(post.account_id, async (token) => {
-        lap(post.id, 'token');
-        // The slot counts from now (not from its reservation, maybe seconds ago under load).
-        const confirmed = await repository.confirmInit(held.slot);
-        if (confirmed === null) {
-          held.sent = true; // lapsed: nothing left to give back
-          const again = await repository.reserveInit(post.account_id);
-          if ('freeAt' in again) throw new InitSlotLapsedError(again.freeAt);
-          held.sent = false;
-          held.slot = (await repository.confirmInit(again.slot)) ?? again.slot;
-        } else {
-          held.slot = confirmed;
-        }
-        // From here until publish_id is stored, a crash leaves the outcome unknown (never
-        // re-init). Marked once the token is in hand, right before the request leaves: a crash
-        // while waiting for the token (a database read, maybe a refresh) sent nothing and must
-        // not make the post 'init outcome unknown'.
-        const marked = await repository.update(
-          post.id,
-          owner,
-          { init_started_at: new Date() },
-          { touch: false },
-        );
-        if (!marked) throw new InitLeaseLostError();
-        held.sent = true;
-        lap(post.id, 'confirm');
-        let answered = true;
-        try {
-          return await send(token);
-        } catch (error) {
-          // No answer (timeout, connection lost): the request may still reach TikTok later than
-          // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
-          answered = error instanceof TikTokApiError && error.httpStatus !== null;
-          throw error;
-        } finally {
-          lap(post.id, 'init');
-          // Answered: TikTok counted it, if at all, before now.
-          if (answered) {
-            await repository
-              .settleInit(held.slot)
-              .catch((error: unknown) =>
-                logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
-              );
+      result = await tokens.withAccessToken(
+        post.account_id,
+        async (token) => {
+          lap(post.id, 'token');
+          // A 401 from creator_info is refreshed and retried by withAccessToken, as any call's.
+          leaving = false;
+          const prepared = await prepare(token);
+          if ('refuse' in prepared) return prepared;
+          leaving = true;
+          // The slot counts from now (not from its reservation, maybe seconds ago under load), and
+          // from here until publish_id is stored, a crash leaves the outcome unknown (never
+          // re-init). Marked once the token is in hand, right before the request leaves: a crash
+          // while waiting for the token (a database read, maybe a refresh) sent nothing and must
+          // not make the post 'init outcome unknown'.
+          await confirmAndMark(post, owner, held);
+          held.sent = true;
+          lap(post.id, 'confirm');
+          let answered = true;
+          try {
+            return await prepared.send(token);
+          } catch (error) {
+            // No answer (timeout, connection lost): the request may still reach TikTok later than
+            // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
+            answered = error instanceof TikTokApiError && error.httpStatus !== null;
+            throw error;
+          } finally {
+            lap(post.id, 'init');
+            // Answered: TikTok counted it, if at all, before now.
+            if (answered) {
+              await repository
+                .settleInit(held.slot)
+                .catch((error: unknown) =>
+                  logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
+                );
+            }
           }
-        }
-      });
+        },
+        known,
+      );
     } catch (error) {
+      // Nothing was sent: step() reacts as to any error before the init.
+      if (!leaving) throw error;
       if (error instanceof InitLeaseLostError) return 'lease_lost';
       if (error instanceof InitSlotLapsedError) {
         const delayMs = Math.max(0, error.freeAt.getTime() - Date.now());
@@ -451,6 +492,7 @@ export function createPublisher(deps: PublisherDeps) {
       }
       return react(post, owner, error, 'init');
     }
+    if ('refuse' in result) return fail(post, owner, result.refuse);
     const timeline = timelines.get(post.id);
     if (timeline) {
       const phases = Object.fromEntries(
@@ -527,6 +569,7 @@ export function createPublisher(deps: PublisherDeps) {
       return fail(post, owner, 'upload_url_expired');
     }
     const contentType = asVideoContentType(post.content_type);
+    const last = chunks.at(-1);
     for (const chunk of chunks.slice(start)) {
       const body = await storage.createReadStream(post.storage_key, {
         start: chunk.first,
@@ -546,7 +589,9 @@ export function createPublisher(deps: PublisherDeps) {
         if (signal?.aborted === true) return 'lease_lost';
         return react(post, owner, error, 'upload');
       }
+      // The last chunk's progress is written with the first status check's wake-up, below.
       if (
+        chunk !== last &&
         !(await repository.update(
           post.id,
           owner,

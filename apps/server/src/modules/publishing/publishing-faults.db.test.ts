@@ -21,6 +21,22 @@ describe('publishing through TikTok faults', () => {
     expect(published[0]?.sha256).toBe(sha256);
   });
 
+  it('refreshes the token when TikTok refuses it at creator_info, then publishes once', async () => {
+    // creator_info and the init share one token read: a refused token is still refreshed and the
+    // post goes on, instead of failing before anything was sent.
+    sandbox().control.failNext('creator_info', {
+      type: 'error_body',
+      code: 'access_token_invalid',
+      status: 401,
+    });
+    const { post, sha256 } = await publishNow('Token refused at creator_info');
+    const done = await waitForStatus(post.id, ['completed', 'failed'], 30_000);
+    expect(done.status, done.failReason ?? '').toBe('completed');
+    const published = ledgerPostsTitled('Token refused at creator_info');
+    expect(published).toHaveLength(1);
+    expect(published[0]?.sha256).toBe(sha256);
+  });
+
   it('fails at once with TikTok’s reason on a permanent init error, posting nothing', async () => {
     sandbox().control.failNext('video_init', {
       type: 'error_body',

@@ -12,6 +12,7 @@ import type { Database } from '../../db/schema.ts';
 import '../schedules/db-types.ts';
 import type { PostTable } from '../schedules/db-types.ts';
 import type { PostRow } from '../schedules/repository.ts';
+import type { GrantSource } from '../accounts/token-service.ts';
 
 /** TikTok: 6 video inits per minute per access token, counted over a sliding 60 s window. */
 export const INITS_PER_WINDOW = 6;
@@ -31,8 +32,14 @@ export const INIT_WINDOW_MS = TIKTOK_INIT_WINDOW_MS + INIT_WINDOW_MARGIN_MS;
  * its slot frees itself at most this plus the window later.
  */
 export const INIT_FLIGHT_MS = 45_000;
-/** A paced post whose window is full of inits still in flight asks again this soon. */
-export const INIT_IN_FLIGHT_RECHECK_MS = 1_000;
+/**
+ * A paced post whose window is full of inits still in flight asks again this soon. An answered
+ * init frees its slot a full window after its answer, so asking sooner only catches a slot given
+ * back unsent (releaseInit); with 1 s, 800 paced posts of a 2,000-post batch asked 800 times a
+ * second (each ask a few queries and a queued job) while the first 1,200 inits were still going
+ * out (decision 039).
+ */
+export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
 
 /** An init slot reserved in `tiktok_init_pacing`: the stamp (microseconds, as text) that names it. */
 export interface InitSlot {
@@ -54,20 +61,29 @@ export type PublishRow = PostRow & {
   allow_stitch: boolean;
   commercial_content: CommercialContent;
   is_aigc: boolean;
+  /** Whose days the daily cap counts in: the user's time zone, else the schedule's. */
+  zone?: string;
+  /** The account's token columns as the claim read them (null: no account). */
+  account_status?: GrantSource['status'] | null;
+  access_token_enc?: string | null;
+  refresh_token_enc?: string | null;
+  access_token_expires_at?: Date | null;
 };
 
 const now = () => sql<Date>`clock_timestamp()`;
 const ms = (value: number) => sql`${`${value} milliseconds`}::interval`;
+/** The stamps column; qualified where ON CONFLICT would make it ambiguous with `excluded`. */
+const stamps = sql.ref('tiktok_init_pacing.recent_inits');
 /** The account's inits TikTok may still be counting (stamps are never before their answer). */
 const counted = sql<
   Date[]
->`array(select t from unnest(recent_inits) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)} order by t)`;
+>`array(select t from unnest(${stamps}) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)} order by t)`;
 /**
  * A new stamp, INIT_FLIGHT_MS ahead: unique on the row (one microsecond past any later one), so
  * that replacing or removing it by value touches this slot only.
  */
 const provisionalStamp = sql<Date>`greatest(clock_timestamp() + ${ms(INIT_FLIGHT_MS)},
-  (select max(t) from unnest(recent_inits) t) + interval '1 microsecond')`;
+  (select max(t) from unnest(${stamps}) t) + interval '1 microsecond')`;
 
 /**
  * The post's latest run never finished (its lease was not released) and its process died with
@@ -132,8 +148,17 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .selectFrom('claimed')
         .innerJoin('media', 'media.id', 'claimed.media_id')
         .innerJoin('schedules', 'schedules.id', 'claimed.schedule_id')
+        .leftJoin('user', 'user.id', 'schedules.user_id')
+        .leftJoin('tiktok_accounts', 'tiktok_accounts.id', 'claimed.account_id')
         .selectAll('claimed')
         .select([
+          // The token, read here rather than by a query of its own before the init.
+          'tiktok_accounts.status as account_status',
+          'tiktok_accounts.access_token_enc',
+          'tiktok_accounts.refresh_token_enc',
+          'tiktok_accounts.access_token_expires_at',
+          // The daily cap's day (daily-cap.ts): the user's zone, else the schedule's.
+          sql<string>`coalesce(${sql.ref('user.timeZone')}, schedules.time_zone)`.as('zone'),
           'media.storage_key',
           'media.content_type',
           'media.size_bytes',
@@ -223,38 +248,38 @@ export function createPublishingRepository(db: Kysely<Database>) {
      * so the next init goes out at least INIT_WINDOW_MS after TikTok's count of this one.
      */
     async reserveInit(accountId: string): Promise<{ slot: InitSlot } | { freeAt: Date }> {
-      for (let attempt = 0; ; attempt++) {
-        const reserved = await db
-          .updateTable('tiktok_init_pacing')
-          .set({ recent_inits: sql<Date[]>`${counted} || ${provisionalStamp}` })
-          .where('account_id', '=', accountId)
-          .where(sql<number>`cardinality(${counted})`, '<', INITS_PER_WINDOW)
-          .returning(sql<string>`(recent_inits[cardinality(recent_inits)])::text`.as('stamp'))
-          .executeTakeFirst();
-        if (reserved) return { slot: { accountId, stamp: reserved.stamp } };
-        const row = await db
-          .selectFrom('tiktok_init_pacing')
-          .select(
-            // A settled init frees its slot a window after its answer; one still in flight may
-            // be answered (or released) any moment: look again soon.
-            sql<Date | null>`(select min(case when t > clock_timestamp()
-                then clock_timestamp() + ${ms(INIT_IN_FLIGHT_RECHECK_MS)}
-                else t + ${ms(INIT_WINDOW_MS)} end)
-              from unnest(recent_inits) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)})`.as(
-              'free_at',
-            ),
-          )
-          .where('account_id', '=', accountId)
-          .executeTakeFirst();
-        if (row) return { freeAt: row.free_at ?? new Date() };
-        // The account's first init: its row does not exist yet.
-        if (attempt > 0) return { freeAt: new Date(Date.now() + INIT_IN_FLIGHT_RECHECK_MS) };
-        await db
-          .insertInto('tiktok_init_pacing')
-          .values({ account_id: accountId })
-          .onConflict((oc) => oc.column('account_id').doNothing())
-          .execute();
-      }
+      // One statement: the account's first init inserts its row, any later one appends to it
+      // (ON CONFLICT takes the row lock and re-reads the latest version, as an UPDATE does).
+      const reserved = await db
+        .insertInto('tiktok_init_pacing')
+        .values({
+          account_id: accountId,
+          recent_inits: sql<Date[]>`array[clock_timestamp() + ${ms(INIT_FLIGHT_MS)}]`,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('account_id')
+            .doUpdateSet({ recent_inits: sql<Date[]>`${counted} || ${provisionalStamp}` })
+            .where(sql<number>`cardinality(${counted})`, '<', INITS_PER_WINDOW),
+        )
+        .returning(sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'))
+        .executeTakeFirst();
+      if (reserved) return { slot: { accountId, stamp: reserved.stamp } };
+      const row = await db
+        .selectFrom('tiktok_init_pacing')
+        .select(
+          // A settled init frees its slot a window after its answer; one still in flight may
+          // be answered (or released) any moment: look again soon.
+          sql<Date | null>`(select min(case when t > clock_timestamp()
+              then clock_timestamp() + ${ms(INIT_IN_FLIGHT_RECHECK_MS)}
+              else t + ${ms(INIT_WINDOW_MS)} end)
+            from unnest(recent_inits) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)})`.as(
+            'free_at',
+          ),
+        )
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return { freeAt: row?.free_at ?? new Date(Date.now() + INIT_IN_FLIGHT_RECHECK_MS) };
     },
 
     /**
@@ -274,6 +299,35 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .returning(sql<string>`(select max(t) from unnest(recent_inits) t)::text`.as('stamp'))
         .executeTakeFirst();
       return row ? { accountId: slot.accountId, stamp: row.stamp } : null;
+    },
+
+    /**
+     * `confirmInit` and the post's `init_started_at` in one round trip, right before the request
+     * leaves. `stamp` is the slot's new stamp (null: it lapsed, nothing was written), `marked`
+     * whether the post was still ours; a slot confirmed for a post no longer ours is the caller's
+     * to release.
+     */
+    async confirmAndMarkInit(
+      slot: InitSlot,
+      postId: string,
+      owner: string,
+      startedAt: Date,
+    ): Promise<{ stamp: string | null; marked: boolean }> {
+      const result = await sql<{ stamp: string | null; marked: boolean }>`
+        with confirmed as (
+          update tiktok_init_pacing
+          set recent_inits = array_replace(recent_inits, ${slot.stamp}::timestamptz, ${provisionalStamp})
+          where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(${counted})
+          returning (select max(t) from unnest(recent_inits) t)::text as stamp
+        ), marked as (
+          update posts set init_started_at = ${startedAt}
+          where id = ${postId} and ${heldBy(owner)} and exists (select 1 from confirmed)
+          returning id
+        )
+        select (select stamp from confirmed) as stamp, exists (select 1 from marked) as marked
+      `.execute(db);
+      const row = result.rows[0];
+      return { stamp: row?.stamp ?? null, marked: row?.marked === true };
     },
 
     /** TikTok answered (or the request failed): the slot counts from now on, no longer ahead. */

@@ -81,6 +81,29 @@ export interface WakeTimerOptions {
   /** Runs at once from timers (the process's publish concurrency). */
   concurrency: number;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /**
+   * This process's id and the live worker processes' (worker_processes): announced and scanned
+   * wake-ups are split between them, each post to one process (its own wake-ups stay here).
+   * Without them, this process arms every post.
+   */
+  processId?: string;
+  liveProcesses?: () => Promise<string[]>;
+  /** First wait before connecting LISTEN again after a failure (doubles, up to 30 s; tests shorten it). */
+  listenRetryMs?: number;
+}
+
+/** How often the list of live worker processes is read again (a process joined or died). */
+export const MEMBERSHIP_REFRESH_MS = 5_000;
+/** The longest wait between two attempts to connect the LISTEN connection. */
+const LISTEN_RETRY_CAP_MS = 30_000;
+
+/** Which of `n` processes a post's wake-ups go to: a hash of its id. */
+export function shareOf(postId: string, n: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < postId.length; index++) {
+    hash = Math.imul(hash ^ postId.charCodeAt(index), 0x01000193) >>> 0;
+  }
+  return hash % n;
 }
 
 /** The timers of one worker process; `stop` clears them and closes the LISTEN connection. */
@@ -98,7 +121,23 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     );
   };
 
-  const arm: WakeListener = (postId, at) => {
+  /** The live processes, sorted (null: unknown, every post is this process's). */
+  let members: string[] | null = null;
+  const refreshMembers = async () => {
+    if (!options.liveProcesses || options.processId === undefined) return;
+    const live = [...(await options.liveProcesses())].sort();
+    members = live.includes(options.processId) ? live : null;
+  };
+  /**
+   * Whether a post announced or scanned is this process's to wake: one process per post, so
+   * that two do not run its queries at once (decision 039). A post whose process died or is not
+   * known yet is woken by its pg-boss job (JOB_FALLBACK_MS later) until the next refresh.
+   */
+  const mine = (postId: string) =>
+    members === null || members[shareOf(postId, members.length)] === options.processId;
+
+  /** Arms a timer for the post's wake-up at `at`, whichever process it falls to. */
+  const armHere = (postId: string, at: Date) => {
     if (stopped) return;
     const delayMs = at.getTime() - Date.now();
     if (delayMs > WAKE_HORIZON_MS) return;
@@ -108,12 +147,22 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     timer.unref();
     timers.set(key, timer);
   };
+  /** A wake-up announced by another run or process, or found by the scan: its process arms it. */
+  const arm: WakeListener = (postId, at) => {
+    if (mine(postId)) armHere(postId, at);
+  };
 
   /** Arms the posts whose wake-up falls within the horizon (start, and every minute). */
   const scan = async () => {
+    await refreshMembers();
     const rows = await options.wakingWithin(WAKE_HORIZON_MS);
-    for (const row of rows) arm(row.id, row.wake_at);
-    return rows.length;
+    let armed = 0;
+    for (const row of rows) {
+      if (!mine(row.id)) continue;
+      armHere(row.id, row.wake_at);
+      armed += 1;
+    }
+    return armed;
   };
 
   const bus = busFor(db);
@@ -121,37 +170,67 @@ export async function startWakeTimers(options: WakeTimerOptions) {
 
   let client: pg.Client | null = null;
   let reconnect: NodeJS.Timeout | null = null;
+  const firstRetryMs = options.listenRetryMs ?? 1_000;
+  let retryMs = firstRetryMs;
+  /**
+   * Connects LISTEN, and again after any failure or loss, waiting longer each time (1, 2, 4 …
+   * 30 s): a worker starts whether or not PostgreSQL takes the connection now. Meanwhile wake-ups
+   * come from the queue, and the scan re-arms once connected.
+   */
+  const retry = () => {
+    if (stopped || reconnect) return;
+    client = null;
+    const waitMs = retryMs;
+    retryMs = Math.min(retryMs * 2, LISTEN_RETRY_CAP_MS);
+    reconnect = setTimeout(() => {
+      reconnect = null;
+      listen()
+        .then(scan)
+        .catch((error: unknown) => {
+          logger.warn({ err: error, retryInMs: retryMs }, 'publish wake-up LISTEN not connected');
+          retry();
+        });
+    }, waitMs);
+    reconnect.unref();
+  };
   const listen = async () => {
     if (options.connectionString === null || stopped) return;
     const next = new pg.Client({ connectionString: options.connectionString });
-    const retry = () => {
-      if (stopped || reconnect) return;
-      client = null;
-      // Wake-ups missed meanwhile come from the queue; the scan re-arms once connected.
-      reconnect = setTimeout(() => {
-        reconnect = null;
-        listen()
-          .then(scan)
-          .catch(() => retry());
-      }, 1_000);
-      reconnect.unref();
-    };
+    let lost = false;
     next.on('error', (error) => {
+      if (lost) return;
+      lost = true;
       logger.warn({ err: error }, 'publish wake-up LISTEN connection lost: reconnecting');
       next.end().catch(() => undefined);
-      retry();
+      if (client === next) retry();
     });
     next.on('notification', (message) => {
       const [postId, iso] = (message.payload ?? '').split(' ');
       const at = iso === undefined ? NaN : Date.parse(iso);
       if (postId && Number.isFinite(at)) arm(postId, new Date(at));
     });
-    await next.connect();
-    await next.query(`listen ${WAKE_CHANNEL}`);
+    try {
+      await next.connect();
+      await next.query(`listen ${WAKE_CHANNEL}`);
+    } catch (error) {
+      lost = true;
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => undefined);
+      return;
+    }
     client = next;
+    retryMs = firstRetryMs;
   };
 
-  await listen();
+  try {
+    await listen();
+  } catch (error) {
+    logger.warn({ err: error }, 'publish wake-up LISTEN not connected: retrying in the background');
+    retry();
+  }
   const armed = await scan();
   if (armed > 0) logger.info({ armed }, 'publish wake-up timers armed');
   // Posts scheduled long ago come within the horizon: every process looks each minute.
@@ -161,13 +240,24 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     );
   }, WAKE_HORIZON_MS / 3);
   rescan.unref();
+  // Processes that joined or died: their share of the posts moves within seconds.
+  const membership = setInterval(() => {
+    refreshMembers().catch((error: unknown) =>
+      logger.warn({ err: error }, 'live worker processes not read: keeping the last list'),
+    );
+  }, MEMBERSHIP_REFRESH_MS);
+  membership.unref();
 
   return {
-    arm,
+    /** This process's own wake-up for a post it ran (only it knows of it): armed here. */
+    arm: armHere,
     scan,
+    /** Whether the LISTEN connection is up (tests). */
+    listening: () => client !== null,
     async stop() {
       stopped = true;
       clearInterval(rescan);
+      clearInterval(membership);
       bus.off('wake', arm);
       if (reconnect) clearTimeout(reconnect);
       for (const timer of timers.values()) clearTimeout(timer);

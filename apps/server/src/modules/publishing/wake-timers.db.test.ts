@@ -1,0 +1,133 @@
+// The publisher's wake-up timers (docs/decisions/039-publishing-precision.md): a worker starts
+// even when PostgreSQL refuses its LISTEN connection, and hears NOTIFY once it connects; an
+// announced wake-up runs in one live worker process, not in every one.
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/schema.ts';
+import { testDatabaseKind, testPostgresUrl } from '../../test-support/database.ts';
+import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
+import { createWakeAnnouncer, startWakeTimers, WAKE_CHANNEL } from './wake-timers.ts';
+
+const logger = pino({ level: 'silent' });
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A port nothing listens on (yet): connections to it are refused. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((ready) => probe.listen(0, '127.0.0.1', ready));
+  const address = probe.address();
+  await new Promise<void>((closed) => probe.close(() => closed()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Forwards `port` to the test PostgreSQL server, from now on. */
+async function proxyToPostgres(port: number): Promise<void> {
+  const target = new URL(testPostgresUrl);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
+  cleanups.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((closed) => server.close(() => closed()));
+  });
+}
+
+describe('publish wake-up timers', () => {
+  it.skipIf(testDatabaseKind() !== 'postgres')(
+    'start while PostgreSQL refuses LISTEN, connect later with backoff, and then hear NOTIFY',
+    async () => {
+      const port = await freePort();
+      const url = new URL(testPostgresUrl);
+      url.host = `127.0.0.1:${port}`;
+      const ran: string[] = [];
+      const timers = await startWakeTimers({
+        db: {} as Kysely<Database>,
+        connectionString: url.toString(),
+        wakingWithin: async () => [],
+        run: async (postId) => {
+          ran.push(postId);
+        },
+        concurrency: 4,
+        logger,
+        listenRetryMs: 50,
+      });
+      cleanups.push(() => timers.stop());
+      // Started, though the connection was refused: the queue wakes posts meanwhile.
+      expect(timers.listening()).toBe(false);
+      await proxyToPostgres(port);
+      await pollUntil(
+        async () => timers.listening(),
+        (up) => up,
+        { timeoutMs: 15_000, intervalMs: 50 },
+      );
+      const postId = randomUUID();
+      const notifier = new pg.Client({ connectionString: testPostgresUrl });
+      await notifier.connect();
+      try {
+        await notifier.query('select pg_notify($1, $2)', [
+          WAKE_CHANNEL,
+          `${postId} ${new Date().toISOString()}`,
+        ]);
+      } finally {
+        await notifier.end();
+      }
+      await pollUntil(
+        async () => ran,
+        (posts) => posts.includes(postId),
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+    },
+  );
+
+  it('runs each announced wake-up in one of the live worker processes', async () => {
+    // Any object stands for the database: announcements go through its in-process bus.
+    const db = {} as Kysely<Database>;
+    const processes = ['process-a', 'process-b'];
+    const ranBy = new Map<string, string[]>();
+    for (const processId of processes) {
+      const timers = await startWakeTimers({
+        db,
+        connectionString: null,
+        wakingWithin: async () => [],
+        run: async (postId) => {
+          ranBy.set(postId, [...(ranBy.get(postId) ?? []), processId]);
+        },
+        concurrency: 4,
+        logger,
+        processId,
+        liveProcesses: async () => processes,
+      });
+      cleanups.push(() => timers.stop());
+    }
+    const announce = createWakeAnnouncer({ db, kind: 'pglite' });
+    const postIds = Array.from({ length: 40 }, () => randomUUID());
+    for (const postId of postIds) await announce(postId, new Date());
+    await pollUntil(
+      async () => ranBy.size,
+      (size) => size === postIds.length,
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    // Each post once, and both processes have a share.
+    expect([...ranBy.values()].every((by) => by.length === 1)).toBe(true);
+    const shares = processes.map(
+      (processId) => [...ranBy.values()].filter((by) => by[0] === processId).length,
+    );
+    expect(Math.min(...shares)).toBeGreaterThan(0);
+  });
+});
