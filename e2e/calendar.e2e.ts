@@ -134,9 +134,17 @@ const cell = (page: Page, date: string): Locator =>
 const hourSlot = (page: Page, date: string, hour: number): Locator =>
   page.locator(`[data-testid="calendar"] div[data-date="${date}"][data-hour="${hour}"]`);
 
+/**
+ * The calendar shows its latest answer (after a move it refetches): dnd-kit measures the cells
+ * when a drag starts, so a list that grows meanwhile would move the target under the pointer.
+ */
+async function settled(page: Page) {
+  await page.locator('[data-testid="calendar"][data-loaded="true"][aria-busy="false"]').waitFor();
+}
+
 async function openCalendar(page: Page, url: string) {
   await page.goto(url);
-  await page.locator('[data-testid="calendar"][data-loaded="true"]').waitFor();
+  await settled(page);
 }
 
 async function dueAtOf(page: Page, postId: string): Promise<string> {
@@ -146,6 +154,7 @@ async function dueAtOf(page: Page, postId: string): Promise<string> {
 
 /** Mouse down on the chip, a move in steps (dnd-kit starts after 6 px), up over the target. */
 async function dragWithMouse(page: Page, from: Locator, to: Locator) {
+  await settled(page);
   const start = await from.boundingBox();
   const end = await to.boundingBox();
   if (!start || !end) throw new Error('chip or target not on screen');

@@ -216,7 +216,12 @@ export function CalendarPage() {
           onDrop={drop}
           renderOverlay={(post) => <ChipPreview post={post} context={context} />}
         >
-          <div data-testid="calendar" data-view={view} data-loaded={!calendar.isPlaceholderData}>
+          <div
+            data-testid="calendar"
+            data-view={view}
+            data-loaded={!calendar.isPlaceholderData}
+            aria-busy={calendar.isFetching}
+          >
             {view === 'month' ? (
               <MonthView
                 weeks={weeks}
