@@ -5,6 +5,16 @@ import { usePublishingTestApp } from './test-kit.ts';
 const kit = usePublishingTestApp();
 const { sandbox, ledgerPostsTitled, waitForStatus, freshAccount, publishNow } = kit;
 
+/** Publishes a post now; it must complete, with exactly one post of its bytes at TikTok. */
+async function expectPublishedOnce(title: string): Promise<void> {
+  const { post, sha256 } = await publishNow(title);
+  const done = await waitForStatus(post.id, ['completed', 'failed'], 30_000);
+  expect(done.status, done.failReason ?? '').toBe('completed');
+  const published = ledgerPostsTitled(title);
+  expect(published).toHaveLength(1);
+  expect(published[0]?.sha256).toBe(sha256);
+}
+
 describe('publishing through TikTok faults', () => {
   it('survives 5xx and 429 answers to video init and publishes exactly once', async () => {
     sandbox().control.failNext('video_init', { type: 'http_error', status: 503 }, 2);
@@ -13,12 +23,7 @@ describe('publishing through TikTok faults', () => {
       { type: 'error_body', code: 'rate_limit_exceeded', status: 429 },
       1,
     );
-    const { post, sha256 } = await publishNow('Through faults');
-    const done = await waitForStatus(post.id, ['completed', 'failed'], 30_000);
-    expect(done.status, done.failReason ?? '').toBe('completed');
-    const published = ledgerPostsTitled('Through faults');
-    expect(published).toHaveLength(1);
-    expect(published[0]?.sha256).toBe(sha256);
+    await expectPublishedOnce('Through faults');
   });
 
   it('refreshes the token when TikTok refuses it at creator_info, then publishes once', async () => {
@@ -29,12 +34,7 @@ describe('publishing through TikTok faults', () => {
       code: 'access_token_invalid',
       status: 401,
     });
-    const { post, sha256 } = await publishNow('Token refused at creator_info');
-    const done = await waitForStatus(post.id, ['completed', 'failed'], 30_000);
-    expect(done.status, done.failReason ?? '').toBe('completed');
-    const published = ledgerPostsTitled('Token refused at creator_info');
-    expect(published).toHaveLength(1);
-    expect(published[0]?.sha256).toBe(sha256);
+    await expectPublishedOnce('Token refused at creator_info');
   });
 
   it('fails at once with TikTok’s reason on a permanent init error, posting nothing', async () => {
