@@ -29,7 +29,10 @@ import {
   PUBLISH_FETCH,
   startPublishingWorkers,
 } from '../apps/server/src/modules/publishing/jobs.ts';
-import { INITS_PER_WINDOW } from '../apps/server/src/modules/publishing/repository.ts';
+import {
+  INITS_PER_WINDOW,
+  TIKTOK_INIT_WINDOW_MS,
+} from '../apps/server/src/modules/publishing/repository.ts';
 import { createWakeAnnouncer } from '../apps/server/src/modules/publishing/wake-timers.ts';
 import { createScheduleRepository } from '../apps/server/src/modules/schedules/repository.ts';
 import { mediaKey } from '../apps/server/src/storage/media-storage.ts';
@@ -52,9 +55,6 @@ export interface Percentiles {
   p99: number;
   max: number;
 }
-
-/** TikTok's own window: 6 inits per 60 s per token, whatever the publisher does. */
-const TIKTOK_WINDOW_MS = 60_000;
 
 export interface LatenessResult {
   database: 'pglite' | 'postgres';
@@ -85,7 +85,8 @@ function rateLimitFloor(postsPerAccount: number[]): Percentiles {
   const floors: number[] = [];
   for (const count of postsPerAccount) {
     for (let k = 0; k < count; k++)
-      floors.push(Math.floor(k / INITS_PER_WINDOW) * TIKTOK_WINDOW_MS);
+      // TikTok's own window, whatever the publisher does.
+      floors.push(Math.floor(k / INITS_PER_WINDOW) * TIKTOK_INIT_WINDOW_MS);
   }
   return percentiles(floors);
 }
@@ -284,7 +285,9 @@ function phaseCollector() {
         try {
           const entry = JSON.parse(line) as { phases?: Record<string, number> };
           for (const [phase, ms] of Object.entries(entry.phases ?? {})) {
-            samples.set(phase, [...(samples.get(phase) ?? []), ms]);
+            const list = samples.get(phase) ?? [];
+            list.push(ms);
+            samples.set(phase, list);
           }
         } catch {
           // not a log line of ours

@@ -24,7 +24,7 @@ const escapeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
 /** index.html with the route's files named in its head. */
-export function pageWithPreloads(html: string, preloads: RoutePreloads): string {
+function pageWithPreloads(html: string, preloads: RoutePreloads): string {
   const links = [
     ...preloads.css.map(
       (file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`,

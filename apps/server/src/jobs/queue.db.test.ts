@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, signUpViaApi, type TestApp } from '../test-support/app.ts';
 import { pollUntil } from '../tiktok/sandbox-test-kit.ts';
-import { defineQueue, MAX_JOB_ATTEMPTS } from './queue.ts';
+import { defineQueue, MAX_JOB_ATTEMPTS, type QueueSpec } from './queue.ts';
 
 let t: TestApp;
 let userId: string;
@@ -71,15 +71,24 @@ async function storyRow(id: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** A queue of its own for one test: retried at once, so the test sees every attempt quickly. */
+function testQueue<TPayload>(
+  label: string,
+  payload: z.ZodType<TPayload>,
+  logFields?: QueueSpec<TPayload>['describe'],
+) {
+  return defineQueue({
+    name: `test.${label}-${randomUUID()}`,
+    payload,
+    expireInSeconds: 60,
+    retryDelaySeconds: 0,
+    ...(logFields && { describe: logFields }),
+  });
+}
+
 describe('the job queue mechanism', () => {
   it('drains a backlog without pausing between jobs, and starts a job sent in this process at once', async () => {
-    const queue = defineQueue({
-      name: `test.wakes-${randomUUID()}`,
-      payload: z.object({ v: z.literal(1), n: z.number() }),
-      expireInSeconds: 60,
-      retryDelaySeconds: 0,
-      describe: (payload) => ({ n: String(payload.n) }),
-    });
+    const queue = testQueue('wakes', z.object({ v: z.literal(1), n: z.number() }));
     const ran: number[] = [];
     // A backlog waiting before the worker starts: one job per fetch, the next fetch at once.
     for (const n of [1, 2, 3]) await queue.send(t.context.boss, { v: 1, n });
@@ -108,13 +117,11 @@ describe('the job queue mechanism', () => {
   });
 
   it('fails only the job that throws, and after MAX_JOB_ATTEMPTS tries records why on its row', async () => {
-    const queue = defineQueue({
-      name: `test.throws-${randomUUID()}`,
-      payload: z.object({ v: z.literal(1), storyId: z.string(), n: z.number() }),
-      expireInSeconds: 60,
-      retryDelaySeconds: 0,
-      describe: (payload) => ({ storyId: payload.storyId }),
-    });
+    const queue = testQueue(
+      'throws',
+      z.object({ v: z.literal(1), storyId: z.string(), n: z.number() }),
+      (payload) => ({ storyId: payload.storyId }),
+    );
     const { logger, lines } = recordingLogger();
     const doomed = await insertQueuedStory();
     const fine = await insertQueuedStory();
@@ -168,12 +175,7 @@ describe('the job queue mechanism', () => {
   }, 60_000);
 
   it('drops a malformed payload at once, with a warning, and never retries it', async () => {
-    const queue = defineQueue({
-      name: `test.malformed-${randomUUID()}`,
-      payload: z.object({ v: z.literal(1), storyId: z.string() }),
-      expireInSeconds: 60,
-      retryDelaySeconds: 0,
-    });
+    const queue = testQueue('malformed', z.object({ v: z.literal(1), storyId: z.string() }));
     const { logger, lines } = recordingLogger();
     let handled = 0;
     await queue.work(t.context.boss, logger, {
@@ -198,12 +200,7 @@ describe('the job queue mechanism', () => {
   }, 30_000);
 
   it('runs at most `concurrency` jobs of a queue at once in one process', async () => {
-    const queue = defineQueue({
-      name: `test.concurrency-${randomUUID()}`,
-      payload: z.object({ v: z.literal(1), n: z.number() }),
-      expireInSeconds: 60,
-      retryDelaySeconds: 0,
-    });
+    const queue = testQueue('concurrency', z.object({ v: z.literal(1), n: z.number() }));
     let running = 0;
     let most = 0;
     const waiting: (() => void)[] = [];

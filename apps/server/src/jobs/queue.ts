@@ -281,15 +281,19 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
             const failures = (
               await Promise.all(
                 jobs.map((job) =>
-                  runJob(job).catch((error: unknown): JobFailure => ({ jobId: job.id, error })),
+                  runJob(job).catch((error: unknown): JobFailure => {
+                    // Only a throw outside the handler lands here (e.g. `describe`): say so.
+                    logger.error({ queue: spec.name, jobId: job.id, err: error }, 'job failed');
+                    return { jobId: job.id, error };
+                  }),
                 ),
               )
             ).filter((failure) => failure !== undefined);
-            // pg-boss 10 waits the polling interval after a batch even when jobs remain: a loop
-            // that found work looks again at once, so a backlog drains at the pace of the work,
-            // and only an empty fetch waits. The batch's jobs stay 'active' until pg-boss settles
-            // them below, so that fetch cannot take one of them again.
-            if (jobs.length > 0 && worker.id !== undefined) boss.notifyWorker(worker.id);
+            // pg-boss 10 waits the polling interval after a batch even when jobs remain (it calls
+            // this only with jobs): a loop that found work looks again at once, so a backlog
+            // drains at the pace of the work, and only an empty fetch waits. The batch's jobs stay
+            // 'active' until pg-boss settles them below, so that fetch cannot take one again.
+            if (worker.id !== undefined) boss.notifyWorker(worker.id);
             if (failures.length === 0) return; // pg-boss completes the batch
             // Fails the failed jobs only: the others are completed here first, then the throw
             // has pg-boss fail what is still active (retried up to MAX_JOB_ATTEMPTS). Failing a

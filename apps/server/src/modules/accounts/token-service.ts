@@ -8,13 +8,13 @@ import type { TikTokClient, TikTokTokenSet } from '../../tiktok/tiktok-client.ts
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository, AccountRow, TokenUpdate } from './repository.ts';
 
-/** Refresh this long before expiry, so a publish never starts with a token about to die. */
-
 /** The columns of an account a grant is read from. */
 export type GrantSource = Pick<
   AccountRow,
   'status' | 'access_token_enc' | 'refresh_token_enc' | 'access_token_expires_at'
 >;
+
+/** Refresh this long before expiry, so a publish never starts with a token about to die. */
 export const REFRESH_AHEAD_MS = 10 * 60 * 1000;
 /**
  * An account's refresh lock lease: longer than one refresh call can take (the TikTok client gives

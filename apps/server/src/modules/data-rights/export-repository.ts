@@ -124,7 +124,7 @@ export function createDataExportRepository(db: Kysely<Database>) {
       const jobs = sql.table(`${BOSS_SCHEMA}.job`);
       return db
         .selectFrom('data_exports')
-        .selectAll()
+        .select('id')
         .where('status', 'in', ['pending', 'running'])
         .where('created_at', '<', createdBefore)
         .where(

@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { defineQueue } from '../../jobs/queue.ts';
+import { defineQueue, type QueueConcurrency } from '../../jobs/queue.ts';
 import { liveWorkerProcesses, registerWorkerProcess } from '../../jobs/worker-process.ts';
 import { DEFAULT_DAILY_POST_CAP } from '@cadence/shared/schedule/daily-cap';
 import { createDailyCapGuard } from './daily-cap.ts';
@@ -134,15 +134,17 @@ export async function startPublishingWorkers(
     ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
     ...(options.retryDelayCapMs !== undefined && { retryDelayCapMs: options.retryDelayCapMs }),
   });
+  // WORKER_CONCURRENCY: publish jobs mostly wait on TikTok and the database, so many run at once.
+  const fetch: QueueConcurrency =
+    options.loops !== undefined || options.batchSize !== undefined
+      ? {
+          loops: options.loops ?? PUBLISH_FETCH.loops,
+          batchSize: options.batchSize ?? PUBLISH_FETCH.batchSize,
+        }
+      : deps.concurrency;
+  const concurrency = typeof fetch === 'number' ? fetch : fetch.loops * fetch.batchSize;
   await publishQueue.work(boss, logger, {
-    // WORKER_CONCURRENCY: publish jobs mostly wait on TikTok and the database, so many run at once.
-    concurrency:
-      options.loops !== undefined || options.batchSize !== undefined
-        ? {
-            loops: options.loops ?? PUBLISH_FETCH.loops,
-            batchSize: options.batchSize ?? PUBLISH_FETCH.batchSize,
-          }
-        : deps.concurrency,
+    concurrency: fetch,
     pollingIntervalSeconds: options.pollingIntervalSeconds ?? PUBLISH_FETCH.pollingIntervalSeconds,
     run: (job, run) => publisher.advance(job.postId, run.signal),
     // No giveUp: a job's last failure does not fail its post. A throw before the claim (the
@@ -152,10 +154,6 @@ export async function startPublishingWorkers(
     // after MAX_JOB_ATTEMPTS runs (deaths in company make it run alone first: decision 033).
     // Failing here instead would mark a post TikTok already has as failed.
   });
-  const concurrency =
-    options.loops !== undefined || options.batchSize !== undefined
-      ? (options.loops ?? PUBLISH_FETCH.loops) * (options.batchSize ?? PUBLISH_FETCH.batchSize)
-      : deps.concurrency;
   timers = await startWakeTimers({
     db: deps.db,
     connectionString: deps.connectionString ?? null,

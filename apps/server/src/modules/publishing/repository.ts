@@ -243,7 +243,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
      * every change is one UPDATE of that row, so concurrent processes queue on its lock and each
      * re-reads the array after the wait: at most INITS_PER_WINDOW are ever counted. A reserved
      * init is stamped INIT_FLIGHT_MS ahead (it counts at least that long, even if its process
-     * dies), `confirmInit` stamps it again just before the request leaves, and `settleInit` puts
+     * dies), `confirmAndMarkInit` stamps it again just before the request leaves, and `settleInit` puts
      * the time of TikTok's answer once it is in: TikTok counted the request before that moment,
      * so the next init goes out at least INIT_WINDOW_MS after TikTok's count of this one.
      */
@@ -283,27 +283,9 @@ export function createPublishingRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The request is about to leave: its slot is stamped INIT_FLIGHT_MS from now. False when the
-     * slot is gone (reserved so long ago that it lapsed): then it must not be sent on this slot.
-     */
-    async confirmInit(slot: InitSlot): Promise<InitSlot | null> {
-      const row = await db
-        .updateTable('tiktok_init_pacing')
-        .set({
-          recent_inits: sql<
-            Date[]
-          >`array_replace(recent_inits, ${slot.stamp}::timestamptz, ${provisionalStamp})`,
-        })
-        .where('account_id', '=', slot.accountId)
-        .where(sql<boolean>`${slot.stamp}::timestamptz = any(${counted})`)
-        .returning(sql<string>`(select max(t) from unnest(recent_inits) t)::text`.as('stamp'))
-        .executeTakeFirst();
-      return row ? { accountId: slot.accountId, stamp: row.stamp } : null;
-    },
-
-    /**
-     * `confirmInit` and the post's `init_started_at` in one round trip, right before the request
-     * leaves. `stamp` is the slot's new stamp (null: it lapsed, nothing was written), `marked`
+     * The request is about to leave: its slot is stamped INIT_FLIGHT_MS from now, and the post's
+     * `init_started_at` is set, in one round trip. `stamp` is the slot's new stamp (null: reserved
+     * so long ago that it lapsed; nothing was written, and it must not be sent on it), `marked`
      * whether the post was still ours; a slot confirmed for a post no longer ours is the caller's
      * to release.
      */

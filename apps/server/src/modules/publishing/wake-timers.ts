@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 
 /**
@@ -15,6 +16,10 @@ import type { Database } from '../../db/schema.ts';
 
 /** The NOTIFY channel; the payload is `postId wakeAtISO`. */
 export const WAKE_CHANNEL = 'cadence_publish_wake';
+
+/** A NOTIFY payload, split at its space: the post and when it is due. */
+const wakeNotice = z.tuple([z.uuid(), z.iso.datetime()]);
+
 /** Timers are kept for wake-ups at most this far ahead; later ones are armed by the scan. */
 export const WAKE_HORIZON_MS = 3 * 60_000;
 
@@ -168,6 +173,8 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   const bus = busFor(db);
   bus.on('wake', arm);
 
+  const scanFailed = (error: unknown) =>
+    logger.warn({ err: error }, 'publish wake-up scan failed: the queue wakes the posts');
   let client: pg.Client | null = null;
   let reconnect: NodeJS.Timeout | null = null;
   const firstRetryMs = options.listenRetryMs ?? 1_000;
@@ -184,12 +191,14 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     retryMs = Math.min(retryMs * 2, LISTEN_RETRY_CAP_MS);
     reconnect = setTimeout(() => {
       reconnect = null;
-      listen()
-        .then(scan)
-        .catch((error: unknown) => {
+      listen().then(
+        // Connected: a scan that fails is not a lost connection (retrying would leave it open).
+        () => scan().catch(scanFailed),
+        (error: unknown) => {
           logger.warn({ err: error, retryInMs: retryMs }, 'publish wake-up LISTEN not connected');
           retry();
-        });
+        },
+      );
     }, waitMs);
     reconnect.unref();
   };
@@ -205,9 +214,9 @@ export async function startWakeTimers(options: WakeTimerOptions) {
       if (client === next) retry();
     });
     next.on('notification', (message) => {
-      const [postId, iso] = (message.payload ?? '').split(' ');
-      const at = iso === undefined ? NaN : Date.parse(iso);
-      if (postId && Number.isFinite(at)) arm(postId, new Date(at));
+      // Anyone with the database can NOTIFY: only a post id and a time are armed.
+      const notice = wakeNotice.safeParse((message.payload ?? '').split(' '));
+      if (notice.success) arm(notice.data[0], new Date(notice.data[1]));
     });
     try {
       await next.connect();
@@ -235,9 +244,7 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   if (armed > 0) logger.info({ armed }, 'publish wake-up timers armed');
   // Posts scheduled long ago come within the horizon: every process looks each minute.
   const rescan = setInterval(() => {
-    scan().catch((error: unknown) =>
-      logger.warn({ err: error }, 'publish wake-up scan failed: the queue wakes the posts'),
-    );
+    scan().catch(scanFailed);
   }, WAKE_HORIZON_MS / 3);
   rescan.unref();
   // Processes that joined or died: their share of the posts moves within seconds.
