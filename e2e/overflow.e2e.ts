@@ -297,7 +297,7 @@ describe('every screen fits the window, with the longest texts', () => {
     const pickerId = await picker.getAttribute('id');
     const focusedId = () => creator.locator(':focus').getAttribute('id');
     const expanded = () => picker.getAttribute('aria-expanded');
-    // Where Tab arrives after the video field.
+    // The field as Tab reaches it (after the video field).
     await picker.focus();
 
     // Down opens the list; typing 'zo' moves to @zoe_overflow; Enter chooses it and closes.

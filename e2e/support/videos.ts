@@ -46,14 +46,15 @@ export function useTempVideos<TName extends string>(
     await temp?.cleanup();
   });
 
+  const pathOf = (name: TName): string => {
+    const file = made.get(name);
+    if (file === undefined) throw new Error(`${name} is made in beforeAll: use it in a test`);
+    return file;
+  };
   return {
-    path(name) {
-      const file = made.get(name);
-      if (file === undefined) throw new Error(`${name} is made in beforeAll: use it in a test`);
-      return file;
-    },
+    path: pathOf,
     paths() {
-      return Object.keys(videos).map((name) => this.path(name as TName));
+      return Object.keys(videos).map((name) => pathOf(name as TName));
     },
     dir() {
       if (temp === undefined) throw new Error('the videos folder is made in beforeAll');

@@ -115,7 +115,7 @@ for (const [route, budget] of Object.entries(budgets)) {
     failures.push(`${route}: ${missing.join(', ')} not in the build (renamed? update the budget)`);
     continue;
   }
-  const chunks = closure(entryKey);
+  const chunks = new Set(entryChunks);
   const loads = route === '/auth' ? [] : [...appKeys, ...appData, ...budget.modules.map(keyOf)];
   for (const module of loads) closure(module, chunks);
   const files = [...new Set([...chunks].map((key) => manifest[key]))];

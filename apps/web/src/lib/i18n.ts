@@ -98,7 +98,7 @@ export async function loadAllStrings(): Promise<void> {
  * loads: most people never switch, and parsing them then would hold up the screen's first render.
  * A switch made before they arrive waits for them (`applyLanguage`).
  */
-export function loadOtherLanguages(): void {
+function loadOtherLanguages(): void {
   for (const language of languages.filter((other) => other !== i18n.language)) {
     loadStrings(language, i18n).catch(() => undefined); // Offline: the switch loads them again.
   }

@@ -1,4 +1,21 @@
 import { AccountAvatar } from './account-avatar.tsx';
+import type { PickerOption } from './picker.tsx';
+
+/** A `Picker` choice that is an account, or the empty choice ('all', 'choose…') with none. */
+export interface AccountChoice<TAccount> extends PickerOption {
+  account: TAccount | null;
+}
+
+/** The empty choice (key ''), then one choice per account: type-ahead on the bare username. */
+export function accountChoices<TAccount extends { id: string; username: string }>(
+  accounts: readonly TAccount[],
+  emptyTypeahead: string,
+): AccountChoice<TAccount>[] {
+  return [
+    { key: '', typeahead: emptyTypeahead, account: null },
+    ...accounts.map((account) => ({ key: account.id, typeahead: account.username, account })),
+  ];
+}
 
 /**
  * An account as a `Picker` choice: its picture, then its name and what the screen adds about it

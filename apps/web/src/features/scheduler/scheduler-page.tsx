@@ -6,6 +6,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../../lib/me.ts';
 import { useAccounts } from '../../lib/accounts.ts';
 import { canScheduleTo } from './schedulable.ts';
@@ -29,6 +30,20 @@ const ScheduleForm = lazy(() =>
   loadScheduleForm().then((module) => ({ default: module.ScheduleForm })),
 );
 const preloadScheduleForm = () => void loadScheduleForm();
+
+/** While the form's code arrives after a press (a slow network): the press visibly did something. */
+function FormLoading() {
+  const { t } = useTranslation();
+  return (
+    <div
+      role="status"
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-950/30 text-white"
+    >
+      <Spinner className="h-8 w-8" />
+      <span className="sr-only">{t('app.loading')}</span>
+    </div>
+  );
+}
 
 type Notice = { tone: 'success' | 'error'; text: string };
 
@@ -199,7 +214,7 @@ export function SchedulerPage() {
       <Outlet context={outlet} />
 
       {formUsed && (
-        <Suspense fallback={null}>
+        <Suspense fallback={<FormLoading />}>
           <ScheduleForm
             open={open}
             onClose={closeForm}

@@ -5,7 +5,7 @@ import {
 } from '@cadence/shared/schemas/analytics';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AccountOption } from '../../../components/ui/account-option.tsx';
+import { accountChoices, AccountOption } from '../../../components/ui/account-option.tsx';
 import { buttonClassName } from '../../../components/ui/button.tsx';
 import { Picker } from '../../../components/ui/picker.tsx';
 
@@ -51,14 +51,10 @@ export function AnalyticsFilters({
             label={t('analytics.account')}
             labelClassName="mb-1 block text-sm font-medium text-slate-700"
             size="sm"
-            options={[
-              { key: '', typeahead: t('analytics.allAccounts') },
-              ...accounts.map((account) => ({ key: account.id, typeahead: account.username })),
-            ]}
+            options={accountChoices(accounts, t('analytics.allAccounts'))}
             value={value.accountId ?? ''}
             onChange={(chosen) => onChange({ ...value, accountId: chosen === '' ? null : chosen })}
-            renderOption={(option) => {
-              const account = accounts.find((candidate) => candidate.id === option.key);
+            renderOption={({ account }) => {
               if (!account) return t('analytics.allAccounts');
               const name = `@${account.username}`;
               return (

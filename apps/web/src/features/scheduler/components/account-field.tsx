@@ -2,7 +2,7 @@ import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { AccountOption } from '../../../components/ui/account-option.tsx';
+import { accountChoices, AccountOption } from '../../../components/ui/account-option.tsx';
 import { AlertIcon } from '../../../components/ui/icons.tsx';
 import { Picker } from '../../../components/ui/picker.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -36,12 +36,8 @@ export function AccountField({
     today && t('planner.todayCount', { n: today.counts.get(accountId) ?? 0, cap: today.cap });
   const errorId = useId();
   const errorText = useErrorText('scheduler.form.account.creatorFailed');
-  const byId = new Map(accounts.map((account) => [account.id, account]));
   // '' first, as the native select had it: 'Choisir un compte…' can be chosen again.
-  const options = [
-    { key: '', typeahead: '' },
-    ...accounts.map((account) => ({ key: account.id, typeahead: account.username })),
-  ];
+  const options = accountChoices(accounts, '');
 
   return (
     <div>
@@ -55,14 +51,13 @@ export function AccountField({
         disabled={accountsLoading}
         invalid={error !== undefined}
         describedBy={error ? errorId : undefined}
-        renderOption={(option) => {
-          const account = byId.get(option.key);
-          return account ? (
+        renderOption={({ account }) =>
+          account ? (
             <AccountOption account={account} detail={todayText(account.id)} />
           ) : (
             <span className="text-slate-500">{t('scheduler.form.account.placeholder')}</span>
-          );
-        }}
+          )
+        }
       />
       <FieldError id={errorId}>{error}</FieldError>
 

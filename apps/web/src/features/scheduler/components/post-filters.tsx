@@ -2,7 +2,7 @@ import type { PostStatus } from '@cadence/shared/schemas/schedule';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { AccountOption } from '../../../components/ui/account-option.tsx';
+import { accountChoices, AccountOption } from '../../../components/ui/account-option.tsx';
 import { Picker } from '../../../components/ui/picker.tsx';
 import { useAccounts } from '../../../lib/accounts.ts';
 import { listStatuses, type PostFilters, type PostList } from '../api/get-post-pages.ts';
@@ -44,20 +44,12 @@ export function PostFiltersBar({ list, filters }: { list: PostList; filters: Pos
           size="sm"
           label={t('scheduler.filters.account')}
           labelClassName={filterLabelClass}
-          options={[
-            { key: '', typeahead: t('scheduler.filters.allAccounts') },
-            ...accountList.map((account) => ({ key: account.id, typeahead: account.username })),
-          ]}
+          options={accountChoices(accountList, t('scheduler.filters.allAccounts'))}
           value={filters.accountId ?? ''}
           onChange={(chosen) => set(filterParams.accountId, chosen)}
-          renderOption={(option) => {
-            const account = accountList.find((candidate) => candidate.id === option.key);
-            return account ? (
-              <AccountOption account={account} />
-            ) : (
-              t('scheduler.filters.allAccounts')
-            );
-          }}
+          renderOption={({ account }) =>
+            account ? <AccountOption account={account} /> : t('scheduler.filters.allAccounts')
+          }
         />
       </div>
       <div className="min-w-0 sm:w-44">
