@@ -11,7 +11,7 @@ import { statusLabelKeys } from './status-badge.tsx';
 
 const filterLabelClass = 'mb-1 block text-xs font-medium text-slate-500';
 const selectClass =
-  'block w-full min-w-0 rounded-lg border-0 bg-white py-1.5 pl-2 pr-6 text-sm sm:pl-3 sm:pr-8 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
+  'block min-h-8 w-full min-w-0 rounded-lg border-0 bg-white py-1.5 pl-2 pr-6 text-sm sm:pl-3 sm:pr-8 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-inset focus:ring-brand-500';
 
 /**
  * Account and status filters, kept in the URL's search parameters (a link shows the same list).
