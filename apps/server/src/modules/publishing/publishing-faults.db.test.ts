@@ -1,13 +1,23 @@
+import type { CreateScheduleInput } from '@cadence/shared/schemas/schedule';
+import { sql } from 'kysely';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import type { TokenService } from '../accounts/token-service.ts';
 import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
+import { createPublisher } from './publisher.ts';
+import { createPublishingRepository, INITS_PER_WINDOW } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 const kit = usePublishingTestApp();
 const { sandbox, ledgerPostsTitled, waitForStatus, freshAccount, publishNow } = kit;
 
 /** Publishes a post now; it must complete, with exactly one post of its bytes at TikTok. */
-async function expectPublishedOnce(title: string): Promise<void> {
-  const { post, sha256 } = await publishNow(title);
+async function expectPublishedOnce(
+  title: string,
+  overrides: Partial<CreateScheduleInput> = {},
+): Promise<void> {
+  const { post, sha256 } = await publishNow(title, overrides);
   const done = await waitForStatus(post.id, ['completed', 'failed'], 30_000);
   expect(done.status, done.failReason ?? '').toBe('completed');
   const published = ledgerPostsTitled(title);
@@ -35,6 +45,75 @@ describe('publishing through TikTok faults', () => {
       status: 401,
     });
     await expectPublishedOnce('Token refused at creator_info');
+  });
+
+  it('refreshes the token when TikTok refuses it at video init, then publishes once, even with one slot left', async () => {
+    // The retry on the refreshed token used to confirm its init slot under the stamp it had
+    // before TikTok's answer (settling gives the slot a new one), found no such slot and reserved
+    // another. With the account's window full, the post was paced with init_started_at still set,
+    // and its next run failed it as init_outcome_unknown although TikTok had created nothing.
+    const { id: account } = await freshAccount();
+    // Five inits answered 50 s ago: the window holds one more for about 11 s.
+    await sql`insert into tiktok_init_pacing (account_id, recent_inits)
+      values (${account}, array(select clock_timestamp() - interval '50 seconds'
+        + n * interval '1 millisecond' from generate_series(1, ${INITS_PER_WINDOW - 1}) n))`.execute(
+      kit.t.context.database.db,
+    );
+    sandbox().control.failNext('video_init', {
+      type: 'error_body',
+      code: 'access_token_invalid',
+      status: 401,
+    });
+    await expectPublishedOnce('Token refused at video init', { accountId: account });
+  });
+
+  it('retries, instead of calling the outcome unknown, when the refresh after a refused init times out', async () => {
+    // The refresh's own timeout was taken for the init's (the init had been answered 401): the
+    // post failed as init_outcome_unknown although nothing of it was in flight at TikTok.
+    const { context } = kit.t;
+    const id = await kit.duePostNobodyWakes('Refresh timed out after a refused init');
+    const refreshTimesOut: TokenService = {
+      ...context.tokens,
+      withAccessToken: (accountId, call, known) =>
+        context.tokens.withAccessToken(
+          accountId,
+          async (token) => {
+            try {
+              return await call(token);
+            } catch (error) {
+              if (!(error instanceof TikTokApiError) || error.kind !== 'auth') throw error;
+              throw new TikTokApiError({ operation: 'token', code: 'timeout', httpStatus: null });
+            }
+          },
+          known,
+        ),
+    };
+    const publisher = createPublisher({
+      repository: createPublishingRepository(context.database.db),
+      tiktok: context.tiktok,
+      tokens: refreshTimesOut,
+      storage: context.storage,
+      wake: async () => undefined,
+      logger: pino({ level: 'silent' }),
+    });
+    sandbox().control.failNext('video_init', {
+      type: 'error_body',
+      code: 'access_token_invalid',
+      status: 401,
+    });
+    await expect(publisher.advance(id)).resolves.toBe('retrying');
+    const row = await context.database.db
+      .selectFrom('posts')
+      .select(['status', 'fail_reason', 'init_started_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ fail_reason: null, init_started_at: null });
+    expect(row.status).not.toBe('failed');
+    // The next run, with a token that works, publishes it once.
+    await kit.publisher.advance(id);
+    const done = await waitForStatus(id, ['completed', 'failed'], 30_000);
+    expect(done.status, done.failReason ?? '').toBe('completed');
+    expect(ledgerPostsTitled('Refresh timed out after a refused init')).toHaveLength(1);
   });
 
   it('fails at once with TikTok’s reason on a permanent init error, posting nothing', async () => {
