@@ -5,7 +5,7 @@ import { BOSS_SCHEMA } from './boss.ts';
  * A row this old whose job pg-boss no longer holds is orphaned: its job is queued right after the
  * row is inserted, and while it waits, retries or runs it stays live.
  */
-export const ORPHAN_GRACE_MS = 10 * 60_000;
+const ORPHAN_GRACE_MS = 10 * 60_000;
 
 /**
  * WHERE: pg-boss holds no job of `queue` keyed `singletonKey` (the row's id, sent as the job's
