@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import './export-db-types.ts';
 import type { DataExportTable } from './export-db-types.ts';
 import '../media/db-types.ts';
-import { BOSS_SCHEMA } from '../../jobs/boss.ts';
+import { noLiveJob } from '../../jobs/orphans.ts';
 
 export type DataExportRow = Selectable<DataExportTable>;
 
@@ -117,21 +117,15 @@ export function createDataExportRepository(db: Kysely<Database>) {
 
     /**
      * Pending or running exports created before `createdBefore` that no live job of `queue` will
-     * ever finish: their job's last attempt expired with a killed worker (pg-boss fails it without
-     * our give-up), or it was never queued. Each would hold its person's one-at-a-time slot forever.
+     * ever finish (jobs/orphans.ts). Each would hold its person's one-at-a-time slot forever.
      */
     orphaned(createdBefore: Date, queue: string) {
-      const jobs = sql.table(`${BOSS_SCHEMA}.job`);
       return db
         .selectFrom('data_exports')
         .select('id')
         .where('status', 'in', ['pending', 'running'])
         .where('created_at', '<', createdBefore)
-        .where(
-          sql<boolean>`not exists (select 1 from ${jobs} where name = ${queue}
-            and singleton_key = data_exports.id::text
-            and state in ('created', 'retry', 'active'))`,
-        )
+        .where(noLiveJob(queue, sql.ref('data_exports.id')))
         .execute();
     },
 

@@ -1,5 +1,6 @@
 import type { DataExport } from '@cadence/shared/schemas/user';
 import type { Logger } from 'pino';
+import { giveUpOrphans } from '../../jobs/orphans.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { dataExportReadyMail } from '../../mail/templates.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
@@ -10,9 +11,6 @@ import type { DataExportRepository, DataExportRow } from './export-repository.ts
 
 /** How long a ready archive can be downloaded before data-export.purge deletes it. */
 export const DATA_EXPORT_RETENTION_DAYS = 7;
-
-/** An export this old with no live job is orphaned (its request's job is queued right away). */
-const ORPHAN_GRACE_MS = 10 * 60_000;
 
 /** Progress is written at most this often while files are added (one UPDATE per step). */
 const PROGRESS_STEP = 5;
@@ -176,12 +174,12 @@ export function createDataExportService(deps: DataExportServiceDeps) {
      * `orphaned`) fail like a give-up, so the page says so and the person can ask again; returns
      * how many. A grace period covers the moment between a request's insert and its job.
      */
-    async failOrphaned(queue: string): Promise<number> {
-      const orphans = await repository.orphaned(new Date(now().getTime() - ORPHAN_GRACE_MS), queue);
-      for (const row of orphans) {
-        await giveUp(row.id, new Error('its job stopped without finishing'));
-      }
-      return orphans.length;
+    failOrphaned(queue: string): Promise<number> {
+      return giveUpOrphans(
+        (createdBefore) => repository.orphaned(createdBefore, queue),
+        giveUp,
+        now(),
+      );
     },
 
     /** data-export.purge: expired archives are deleted from storage; returns how many. */

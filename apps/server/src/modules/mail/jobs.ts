@@ -19,13 +19,16 @@ export const mailSendQueue = defineQueue({
   describe: (payload) => ({ mailId: payload.messageId }),
 });
 
-/** Daily: outbox rows older than 30 days are deleted. No payload (pg-boss's cron sends null). */
+/**
+ * Hourly: outbox rows older than 30 days are deleted, and messages no job will deliver any more
+ * are given up. No payload (pg-boss's cron sends null).
+ */
 export const mailPurgeQueue = defineQueue({
   name: 'mail.purge',
   payload: z.unknown(),
   expireInSeconds: 15 * 60,
   retryDelaySeconds: 60,
-  cron: '41 3 * * *',
+  cron: '41 * * * *',
 });
 
 /** Queues the delivery of one outbox row; a second call for the same row is a no-op. */
@@ -48,6 +51,8 @@ export async function startMailWorkers(
     run: async () => {
       const deleted = await mail.purgeOld();
       if (deleted > 0) options.logger.info({ deleted }, 'old outbox rows deleted');
+      const orphaned = await mail.failOrphaned(mailSendQueue.name);
+      if (orphaned > 0) options.logger.warn({ orphaned }, 'mail without a job given up');
     },
   });
 }

@@ -1,12 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOSS_SCHEMA } from '../../jobs/boss.ts';
 import { passwordResetMail } from '../../mail/templates.ts';
 import { waitFor } from '../../../../../e2e/support/server.ts';
 import { createTestApp, type TestApp } from '../../test-support/app.ts';
 import { startSmtpTestServer, type SmtpTestServer } from '../../test-support/smtp-test-server.ts';
-import { startMailWorkers } from './jobs.ts';
+import { mailPurgeQueue, mailSendQueue, startMailWorkers } from './jobs.ts';
 import { MailBusyError, type QueuedMail } from './service.ts';
 
 let smtp: SmtpTestServer;
@@ -121,6 +123,37 @@ describe('the outbox (deliveries driven by hand)', () => {
     expect(smtp.mailsTo('given-up@example.com')).toEqual([]);
   });
 
+  it('gives up a message whose worker was killed on its last attempt, once pg-boss fails the job', async () => {
+    const { db } = t.context.database;
+    const id = await t.context.mail.queue(resetMail('killed-worker@example.com'));
+    // Queued 11 minutes ago; the worker of its last attempt was killed mid-send (its lease ran out).
+    await db
+      .updateTable('mail_outbox')
+      .set({
+        created_at: sql<Date>`now() - interval '11 minutes'`,
+        attempts: 3,
+        sending_since: sql<Date>`now() - interval '4 minutes'`,
+      })
+      .where('id', '=', id)
+      .execute();
+    // Its job is still alive (pg-boss has not expired it yet): nothing happens.
+    expect(await t.context.mail.failOrphaned(mailSendQueue.name)).toBe(0);
+    expect(await row(id)).toMatchObject({ sent_at: null, failed_at: null });
+
+    // pg-boss fails the expired job by timeout, without our give-up. Until now the message stayed
+    // unsent forever, its content (here a password-reset link) kept for 30 days.
+    await sql`update ${sql.table(`${BOSS_SCHEMA}.job`)} set state = 'failed'
+      where name = ${mailSendQueue.name} and singleton_key = ${id}`.execute(db);
+    expect(await t.context.mail.failOrphaned(mailSendQueue.name)).toBe(1);
+    const failed = await row(id);
+    expect(failed.failed_at).toBeInstanceOf(Date);
+    expect(failed.content_enc).toBeNull();
+    expect(failed.last_error).toBe('its job stopped without finishing');
+    await expect(t.context.mail.deliver(id)).resolves.toBe('given-up');
+    expect(await t.context.mail.failOrphaned(mailSendQueue.name)).toBe(0);
+    expect(smtp.mailsTo('killed-worker@example.com')).toEqual([]);
+  });
+
   it('counts recent messages of a kind per address (for per-address limits)', async () => {
     await t.context.mail.queue(resetMail('counted@example.com'));
     await t.context.mail.queue(resetMail('counted@example.com'));
@@ -134,8 +167,11 @@ describe('the outbox (deliveries driven by hand)', () => {
 });
 
 describe('the mail.send queue', () => {
-  it('delivers a queued message through the worker, exactly once', async () => {
+  beforeAll(async () => {
     await startMailWorkers(t.context.boss, t.context.mail, { logger: pino({ level: 'silent' }) });
+  });
+
+  it('delivers a queued message through the worker, exactly once', async () => {
     const mail = resetMail('queued@example.com');
     const id = await t.context.mail.queue(mail);
     const received = await smtp.waitForMail('queued@example.com');
@@ -145,6 +181,35 @@ describe('the mail.send queue', () => {
     // The job may still be recording the outcome when the mail arrives.
     await waitFor(async () => (await row(id)).sent_at ?? undefined, { what: 'sent_at' });
     expect(smtp.mailsTo('queued@example.com')).toHaveLength(1);
+  });
+
+  it('gives up, at its periodic purge, a message no job will deliver any more', async () => {
+    // Stored 11 minutes ago, and its job is gone (never queued: the queue was unreachable).
+    const id = 'orphaned-by-its-job';
+    await t.context.database.db
+      .insertInto('mail_outbox')
+      .values({
+        id,
+        user_id: null,
+        kind: 'password-reset',
+        to_address: 'no-job@example.com',
+        language: 'en',
+        subject: 'Reset your Cadence password',
+        content_enc: 'encrypted content',
+        created_at: sql<Date>`now() - interval '11 minutes'`,
+      })
+      .execute();
+    await mailPurgeQueue.send(t.context.boss, {});
+    const failedAt = await waitFor(async () => (await row(id)).failed_at ?? undefined, {
+      what: 'failed_at',
+    });
+    expect(failedAt).toBeInstanceOf(Date);
+    expect(await row(id)).toMatchObject({
+      sent_at: null,
+      content_enc: null,
+      last_error: 'its job stopped without finishing',
+    });
+    expect(smtp.mailsTo('no-job@example.com')).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { noLiveJob } from '../../jobs/orphans.ts';
 import './db-types.ts';
 import type { MailKind, MailOutboxTable } from './db-types.ts';
 
@@ -69,6 +70,22 @@ export function createMailRepository(db: Kysely<Database>) {
         })
         .where('id', '=', id)
         .where('sent_at', 'is', null)
+        .execute();
+    },
+
+    /**
+     * Messages neither sent nor given up, queued before `createdBefore`, that no live job of
+     * `queue` will ever deliver (jobs/orphans.ts): without this they stayed unsent forever, their
+     * content (maybe a sign-in link) kept until the 30-day purge.
+     */
+    orphaned(createdBefore: Date, queue: string) {
+      return db
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('sent_at', 'is', null)
+        .where('failed_at', 'is', null)
+        .where('created_at', '<', createdBefore)
+        .where(noLiveJob(queue, sql.ref('mail_outbox.id')))
         .execute();
     },
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Language } from '@cadence/shared/errors';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { giveUpOrphans } from '../../jobs/orphans.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { MailTransport } from '../../mail/mail-transport.ts';
 import type { MailContent } from '../../mail/templates.ts';
@@ -74,6 +75,11 @@ export function createMailService({
     return id;
   }
 
+  /** The last attempt failed: no more tries; the row keeps the reason, its content is erased. */
+  async function giveUp(id: string, error: unknown): Promise<void> {
+    await repository.markFailed(id, error instanceof Error ? error.message : String(error));
+  }
+
   return {
     transportKind: transport.kind,
 
@@ -135,9 +141,14 @@ export function createMailService({
       return 'sent';
     },
 
-    /** The last attempt failed: no more tries; the row keeps the reason. */
-    async giveUp(id: string, error: unknown): Promise<void> {
-      await repository.markFailed(id, error instanceof Error ? error.message : String(error));
+    giveUp,
+
+    /**
+     * mail.purge: messages no job will deliver any more (see `orphaned`) are given up as the
+     * job's last failure would have; returns how many.
+     */
+    failOrphaned(queue: string): Promise<number> {
+      return giveUpOrphans((createdBefore) => repository.orphaned(createdBefore, queue), giveUp);
     },
 
     /** Forgets messages older than 30 days (sent or not). */

@@ -440,14 +440,21 @@ export function createPublisher(deps: PublisherDeps) {
             access_token_expires_at: post.access_token_expires_at ?? null,
           };
     let result;
-    /** Set once the request may leave: an error before it is the preparation's (creator_info). */
+    /**
+     * Set from the moment the request may leave until TikTok answers it: an error meanwhile may
+     * leave the init's outcome unknown. An error outside that span (creator_info, the token
+     * refresh after a refused init) comes from no request still open at TikTok.
+     */
     let leaving = false;
+    /** TikTok's latest answer to the init when it was an error: TikTok created nothing. */
+    let refusal: unknown = null;
     try {
       result = await tokens.withAccessToken(
         post.account_id,
         async (token) => {
           lap(post.id, 'token');
-          // A 401 from creator_info is refreshed and retried by withAccessToken, as any call's.
+          // A 401 from creator_info or the init is refreshed and retried by withAccessToken, as
+          // any call's: this runs again with the new token, on the same held slot.
           leaving = false;
           const prepared = await prepare(token);
           if ('refuse' in prepared) return prepared;
@@ -460,37 +467,54 @@ export function createPublisher(deps: PublisherDeps) {
           await confirmAndMark(post, owner, held);
           held.sent = true;
           lap(post.id, 'confirm');
-          let answered = true;
+          let answer: 'accepted' | 'refused' | 'none' = 'accepted';
           try {
             return await prepared.send(token);
           } catch (error) {
             // No answer (timeout, connection lost): the request may still reach TikTok later than
             // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
-            answered = error instanceof TikTokApiError && error.httpStatus !== null;
+            answer =
+              error instanceof TikTokApiError && error.httpStatus !== null ? 'refused' : 'none';
+            if (answer === 'refused') {
+              refusal = error;
+              leaving = false;
+            }
             throw error;
           } finally {
             lap(post.id, 'init');
-            // Answered: TikTok counted it, if at all, before now.
-            if (answered) {
-              await repository
-                .settleInit(held.slot)
+            // Answered: TikTok counted it, if at all, before now. The settled slot has a new
+            // stamp, the one a retry on a refreshed token confirms again; a refused init also
+            // clears init_started_at, since nothing of this post is in flight any more.
+            if (answer !== 'none') {
+              const refused = answer === 'refused' ? { postId: post.id, owner } : undefined;
+              const stamp = await repository
+                .settleInit(held.slot, refused)
                 .catch((error: unknown) =>
                   logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
                 );
+              if (typeof stamp === 'string') {
+                held.slot = { accountId: held.slot.accountId, stamp };
+              }
             }
           }
         },
         known,
       );
     } catch (error) {
-      // Nothing was sent: step() reacts as to any error before the init.
-      if (!leaving) throw error;
       if (error instanceof InitLeaseLostError) return 'lease_lost';
       if (error instanceof InitSlotLapsedError) {
+        // Nothing of this post is in flight: the request on the lapsed slot never left, and an
+        // earlier one of this run (refused, its token refreshed) was answered.
         const delayMs = Math.max(0, error.freeAt.getTime() - Date.now());
-        return (await later(post, owner, delayMs)) ? 'paced' : 'lease_lost';
+        return (await later(post, owner, delayMs, { init_started_at: null }))
+          ? 'paced'
+          : 'lease_lost';
       }
-      return react(post, owner, error, 'init');
+      // TikTok's refusal of the init, or an error while it may be in flight.
+      if (leaving || error === refusal) return react(post, owner, error, 'init');
+      // Nothing was sent, or what was sent was answered: step() reacts as to any error before
+      // the init.
+      throw error;
     }
     if ('refuse' in result) return fail(post, owner, result.refuse);
     const timeline = timelines.get(post.id);

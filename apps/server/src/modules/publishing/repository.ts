@@ -312,17 +312,34 @@ export function createPublishingRepository(db: Kysely<Database>) {
       return { stamp: row?.stamp ?? null, marked: row?.marked === true };
     },
 
-    /** TikTok answered (or the request failed): the slot counts from now on, no longer ahead. */
-    async settleInit(slot: InitSlot): Promise<void> {
-      await db
-        .updateTable('tiktok_init_pacing')
-        .set({
-          recent_inits: sql<
-            Date[]
-          >`array_replace(recent_inits, ${slot.stamp}::timestamptz, clock_timestamp())`,
-        })
-        .where('account_id', '=', slot.accountId)
-        .execute();
+    /**
+     * TikTok answered: the slot counts from now on, no longer ahead. Returns the slot's new stamp
+     * (null: it had lapsed), which names it from now on: a caller that kept the old one would
+     * find no such slot when it confirms again (a retry after a refreshed token). `refused`: the
+     * answer was an error, so TikTok created nothing and the post's `init_started_at` is cleared
+     * in the same statement (while `owner` holds it): no init of this post is in flight any more.
+     */
+    async settleInit(
+      slot: InitSlot,
+      refused?: { postId: string; owner: string },
+    ): Promise<string | null> {
+      const clearing = refused
+        ? sql`, cleared as (
+            update posts set init_started_at = null
+            where id = ${refused.postId} and ${heldBy(refused.owner)}
+          )`
+        : sql``;
+      const result = await sql<{ stamp: string }>`
+        with answered as (select clock_timestamp() as at),
+        settled as (
+          update tiktok_init_pacing
+          set recent_inits = array_replace(recent_inits, ${slot.stamp}::timestamptz, (select at from answered))
+          where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(recent_inits)
+          returning (select at from answered)::text as stamp
+        )${clearing}
+        select stamp from settled
+      `.execute(db);
+      return result.rows[0]?.stamp ?? null;
     },
 
     /** Nothing was sent on the slot (the post failed, was postponed or taken): it frees at once. */
