@@ -1,4 +1,5 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useSearchParams } from 'react-router';
@@ -8,7 +9,7 @@ import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../../lib/me.ts';
-import { useAccounts } from '../../lib/accounts.ts';
+import { getAccountsQueryOptions, useAccounts } from '../../lib/accounts.ts';
 import { canScheduleTo } from './schedulable.ts';
 import { usePost } from './api/get-post.ts';
 import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
@@ -43,6 +44,11 @@ function FormLoading() {
       <span className="sr-only">{t('app.loading')}</span>
     </div>
   );
+}
+
+/** The accounts (the form's and the filters' choices): the first screen is drawn with them (app/router.tsx). */
+export function schedulerFirstData(client: QueryClient): Promise<void> {
+  return client.prefetchQuery(getAccountsQueryOptions());
 }
 
 type Notice = { tone: 'success' | 'error'; text: string };
