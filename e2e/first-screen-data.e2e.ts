@@ -68,6 +68,36 @@ describe("a signed-in page's first screen data", () => {
     expect(warnings.filter((warning) => /preload/i.test(warning))).toEqual([]);
   });
 
+  it('is what the server holds at each reload, never an answer kept from before', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await page.goto('/tiktok');
+    await page.getByText('Aucun compte TikTok ajouté').waitFor();
+    const accounts = () => page.getByRole('article');
+    for (const [count, username] of [
+      [1, 'first_added'],
+      [2, 'second_added'],
+    ] as const) {
+      // Added behind the page's back (another tab, another device): only the server knows.
+      const added = await page.request.post('/api/accounts', { data: { username } });
+      expect(added.status(), await added.text()).toBe(201);
+      const made = await recordApiRequests(page);
+      const answer = page.waitForResponse((response) => response.url().endsWith('/api/accounts'));
+      await page.goto('/tiktok');
+      await page.getByRole('article', { name: `@${username}` }).waitFor();
+      await expect(accounts().count()).resolves.toBe(count);
+      // From the preload, which no cache may keep (apps/server/src/app.ts), and asked once.
+      expect((await answer).headers()['cache-control']).toBe('no-store');
+      expect(made.get('/api/accounts')).toEqual(['other']);
+    }
+    // And a reload of the screen itself.
+    const added = await page.request.post('/api/accounts', { data: { username: 'third_added' } });
+    expect(added.status()).toBe(201);
+    await page.reload();
+    await page.getByRole('article', { name: '@third_added' }).waitFor();
+    await expect(accounts().count()).resolves.toBe(3);
+  });
+
   it.each([
     ['no session cookie', undefined],
     ['a session cookie the server does not know', 'forged.value'],

@@ -92,6 +92,15 @@ export async function buildApp(
     if (context.sandbox && request.url.startsWith(`${SANDBOX_PREFIX}/`)) return;
     assertSameOriginRequest(request, publicOrigin);
   });
+  // An API answer is one person's data at one moment: no cache keeps it (a reload, a Back or the
+  // page's own preload of it must never show an older one) unless its route says otherwise (a
+  // video's thumbnail: private, and the same for as long as its address lives). Errors included.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      void reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
   // PostgreSQL text cannot hold a NUL byte: refuse it at the door for every route, rather than let
   // a query fail with a 500 somewhere deeper.
   app.addHook('preValidation', async (request) => {

@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { useDropSearchParams } from '../../lib/drop-search-params.ts';
 import { useMe } from '../../lib/me.ts';
 import { getAccountsQueryOptions, useAccounts } from '../../lib/accounts.ts';
 import { canScheduleTo } from './schedulable.ts';
@@ -51,6 +52,9 @@ export function schedulerFirstData(client: QueryClient): Promise<void> {
   return client.prefetchQuery(getAccountsQueryOptions());
 }
 
+/** The form's parameters in a link to the screen (read once, then dropped); the list's filters stay. */
+const formParams = ['account', 'media', 'at', 'post'] as const;
+
 type Notice = { tone: 'success' | 'error'; text: string };
 
 /**
@@ -65,7 +69,7 @@ export function SchedulerPage() {
   const live = usePostEvents();
   const accounts = useAccounts();
   const schedulable = useMemo(() => (accounts.data ?? []).filter(canScheduleTo), [accounts.data]);
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   // Links from the accounts screen, the story creator and the meme detector open the form on
   // their account / video. Read once, then dropped from the URL so a reload does not re-attach.
   const [requested] = useState(() => ({
@@ -95,27 +99,7 @@ export function SchedulerPage() {
       setNotice({ tone: 'error', text: t('scheduler.lists.requestedGone') });
   }, [requestedPost.isError, t]);
 
-  useEffect(() => {
-    if (
-      searchParams.has('account') ||
-      searchParams.has('media') ||
-      searchParams.has('at') ||
-      searchParams.has('post')
-    ) {
-      // Only the form's parameters: the list's filters stay.
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.delete('account');
-          next.delete('media');
-          next.delete('at');
-          next.delete('post');
-          return next;
-        },
-        { replace: true },
-      );
-    }
-  }, [searchParams, setSearchParams]);
+  useDropSearchParams(formParams);
 
   const cancel = useCancelPost();
   const retry = useRetryPost();
