@@ -59,5 +59,8 @@ if (window.location.pathname.replace(/\/+$/, '') === '/auth') {
   // Every other screen starts by asking who is here (RequireAuth): ask while the app loads.
   firstData = queryClient.prefetchQuery(getMeQueryOptions());
   render(<FullScreenSpinner />);
-  await openApp();
+  // Not awaited: this module (the entry) must finish evaluating first. A screen's chunk may import
+  // from it, and the app waits for that screen before its first render (app/router.tsx): awaiting
+  // here would have each wait for the other (the calendar never opened on a first load).
+  void openApp();
 }
