@@ -11,7 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { publicConfigSchema } from '@cadence/shared/schemas/user';
 import { authRoutes } from './auth/routes.ts';
-import { requireSessionUser, type SessionUser } from './auth/session.ts';
+import { getSessionUser, requireSessionUser, type SessionUser } from './auth/session.ts';
 import type { AppContext } from './context.ts';
 import { AppError, registerErrorHandler } from './lib/app-error.ts';
 import { registerJsonBodyParser } from './lib/json-body.ts';
@@ -33,7 +33,7 @@ import { uploadRoutes } from './modules/uploads/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { requireVerifiedEmailToPublish } from './modules/users/publishing-guard.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { loadSpaPages, pageEncoding, type SpaPage } from './spa-pages.ts';
+import { loadSpaPages, pageEncoding, pageFor, type SpaRoutePages } from './spa-pages.ts';
 
 /** Where the local TikTok sandbox is mounted when no TikTok app is configured. */
 const SANDBOX_PREFIX = '/sandbox/tiktok';
@@ -91,6 +91,15 @@ export async function buildApp(
   app.addHook('onRequest', async (request) => {
     if (context.sandbox && request.url.startsWith(`${SANDBOX_PREFIX}/`)) return;
     assertSameOriginRequest(request, publicOrigin);
+  });
+  // An API answer is one person's data at one moment: no cache keeps it (a reload, a Back or the
+  // page's own preload of it must never show an older one) unless its route says otherwise (a
+  // video's thumbnail: private, and the same for as long as its address lives). Errors included.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      void reply.header('cache-control', 'no-store');
+    }
+    return payload;
   });
   // PostgreSQL text cannot hold a NUL byte: refuse it at the door for every route, rather than let
   // a query fail with a 500 somewhere deeper.
@@ -203,7 +212,15 @@ export async function buildApp(
       }),
   );
 
-  await registerSpa(app, webDistDir);
+  // No cookie, no session to look up; a failed look-up only costs the page its data preloads.
+  await registerSpa(app, webDistDir, (request) =>
+    request.headers.cookie === undefined
+      ? Promise.resolve(false)
+      : getSessionUser(context.auth, request).then(
+          (user) => user !== null,
+          () => false,
+        ),
+  );
   return app;
 }
 
@@ -222,9 +239,14 @@ function containsNulByte(value: unknown, depth = 0): boolean {
 /**
  * Serves the built SPA; any non-API GET falls back to index.html so client routes work on reload.
  * Source maps stay on disk (for decoding stack traces) and are never served: they would publish
- * the app's source.
+ * the app's source. `isSignedIn` picks a route's page with its first screen's API requests named
+ * (spa-pages.ts); without it, every visitor gets the signed-out page.
  */
-export async function registerSpa(app: FastifyInstance, root: string): Promise<void> {
+export async function registerSpa(
+  app: FastifyInstance,
+  root: string,
+  isSignedIn: (request: FastifyRequest) => Promise<boolean> = () => Promise.resolve(false),
+): Promise<void> {
   const spaBuilt = existsSync(path.join(root, 'index.html'));
   // Build by-products that stay on disk: source maps (for stack traces) and anything in a dot
   // folder, such as the module manifest (.vite/manifest.json) the route budgets read.
@@ -240,8 +262,8 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
     );
   };
   // The page per route, naming the route's chunks for the browser to fetch at once (spa-pages.ts).
-  const pages = spaBuilt ? loadSpaPages(root) : new Map<string, SpaPage>();
-  app.setNotFoundHandler((request, reply) => {
+  const pages = spaBuilt ? loadSpaPages(root) : new Map<string, SpaRoutePages>();
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = pathname.startsWith('/api/') || pathname.startsWith('/sandbox/');
     // A missing asset (or a private file) is a 404, not index.html the browser would try to run.
@@ -251,11 +273,15 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
         .status(404)
         .send({ code: 'not_found', message: `No route ${request.method} ${pathname}` });
     }
-    const page = pages.get(pathname.replace(/(.)\/+$/, '$1'));
-    if (page === undefined) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const routePages = pages.get(pathname.replace(/(.)\/+$/, '$1'));
+    if (routePages === undefined)
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const signedIn = await isSignedIn(request);
+    const page = pageFor(routePages, signedIn, request.url);
     void reply
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
+      // A signed-in page names the API requests of a person's screen: no shared cache keeps it.
+      .header('cache-control', signedIn ? 'private, no-cache' : 'no-cache')
+      .header('vary', 'accept-encoding, cookie')
       .header('etag', page.etag);
     if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
     const encoding = pageEncoding(request.headers['accept-encoding']);

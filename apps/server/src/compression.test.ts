@@ -142,6 +142,102 @@ describe("a route's page, naming its chunks for the browser to fetch at once", (
   });
 });
 
+describe("a signed-in visitor's page, naming its first screen's API requests", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cadence-web-dist-'));
+  const html = `<!doctype html><html><head><title>Cadence</title></head><body><div id="root"></div></body></html>`;
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(path.join(root, '.vite'));
+  writeFileSync(path.join(root, 'index.html'), html);
+  writeFileSync(
+    path.join(root, '.vite/route-preloads.json'),
+    JSON.stringify({
+      '/scheduler': {
+        js: ['assets/scheduler-page-b2.js'],
+        css: [],
+        data: ['/api/me', '/api/accounts', '/api/posts/queue?limit=20'],
+      },
+      // A build from before the data preloads: nothing to name.
+      '/settings': { js: ['assets/settings-page-d4.js'], css: [] },
+    }),
+  );
+
+  let app: ReturnType<typeof Fastify>;
+  beforeAll(async () => {
+    app = Fastify();
+    // Stands in for the session look-up (app.ts asks better-auth): the cookie 'session=valid'.
+    await registerSpa(app, root, (request) =>
+      Promise.resolve(request.headers.cookie === 'session=valid'),
+    );
+  });
+  afterAll(() => app.close());
+
+  const dataPreloadsIn = (page: string) =>
+    [...page.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map(
+      (match) => match[1],
+    );
+  const get = (url: string, cookie?: string) =>
+    app.inject({ url, headers: cookie === undefined ? {} : { cookie } });
+
+  it('names /api/me and the list, before the scripts, and is kept by no shared cache', async () => {
+    const response = await get('/scheduler', 'session=valid');
+    expect(response.statusCode).toBe(200);
+    expect(dataPreloadsIn(response.body)).toEqual([
+      '/api/me',
+      '/api/accounts',
+      '/api/posts/queue?limit=20',
+    ]);
+    expect(response.body.indexOf('as="fetch"')).toBeLessThan(
+      response.body.indexOf('modulepreload'),
+    );
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers.vary).toMatch(/cookie/i);
+  });
+
+  it.each([
+    ['no cookie', undefined],
+    ['a cookie with no session behind it', 'session=expired'],
+  ])('names none for a visitor with %s (each would answer 401)', async (_, cookie) => {
+    const response = await get('/scheduler', cookie);
+    expect(response.statusCode).toBe(200);
+    expect(dataPreloadsIn(response.body)).toEqual([]);
+    expect(response.body).toContain('rel="modulepreload"');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers.vary).toMatch(/cookie/i);
+  });
+
+  it('names only /api/me when the address has a query (it may narrow the list)', async () => {
+    const response = await get('/scheduler?status=failed', 'session=valid');
+    expect(dataPreloadsIn(response.body)).toEqual(['/api/me']);
+  });
+
+  it('carries addresses only: the page is index.html and its links, the same for everyone', async () => {
+    const signedIn = await get('/scheduler', 'session=valid');
+    const signedOut = await get('/scheduler');
+    expect(signedIn.body.replace(/\s*<link [^>]+>/g, '').replace(/\s*<\/head>/, '</head>')).toBe(
+      html,
+    );
+    expect(signedIn.headers.etag).not.toBe(signedOut.headers.etag);
+    const again = await app.inject({
+      url: '/scheduler',
+      headers: { cookie: 'session=valid', 'if-none-match': String(signedIn.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    // The signed-out page's validator does not match the signed-in page.
+    const stale = await app.inject({
+      url: '/scheduler',
+      headers: { 'if-none-match': String(signedIn.headers.etag) },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(dataPreloadsIn(stale.body)).toEqual([]);
+  });
+
+  it('names nothing more for a route the build listed no requests for', async () => {
+    const response = await get('/settings', 'session=valid');
+    expect(dataPreloadsIn(response.body)).toEqual([]);
+    expect(response.body).toContain('/assets/settings-page-d4.js');
+  });
+});
+
 describe('API answers', () => {
   let test: TestApp;
   let cookie: string;

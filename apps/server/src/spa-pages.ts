@@ -9,23 +9,51 @@ import { Negotiator } from '@fastify/accept-negotiator';
 // entry rather than after it (docs/decisions/037-first-load.md). The web build lists each route's
 // files (apps/web/scripts/route-budgets.mjs writes dist/.vite/route-preloads.json). Every page is made and
 // compressed once, at startup: a request only picks one.
+//
+// A signed-in visitor's page also names the API requests its first screen makes
+// (`<link rel="preload" as="fetch">`: /api/me, then the screen's list), so they leave with the
+// scripts instead of after them. The page carries addresses only, never data: it stays one static
+// file per route and variant. A signed-out visitor gets none (each would be a 401 in the console).
 
 export interface SpaPage {
   etag: string;
   bodies: Record<'br' | 'gzip' | 'identity', Buffer>;
 }
 
+/** A route's variants: signed out, signed in, and signed in with a query string in the address. */
+export interface SpaRoutePages {
+  signedOut: SpaPage;
+  signedIn: SpaPage;
+  /**
+   * Signed in, at an address with a query (`/scheduler?status=failed`): the query may narrow the
+   * screen's list, so only /api/me is named (a preload the screen does not use is wasted).
+   */
+  signedInWithQuery: SpaPage;
+}
+
 interface RoutePreloads {
   js: string[];
   css: string[];
+  /** The API addresses the first screen requests, /api/me first (absent in older builds). */
+  data?: string[];
 }
 
 const escapeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
-/** index.html with the route's files named in its head. */
-function pageWithPreloads(html: string, preloads: RoutePreloads): string {
+/**
+ * index.html with the route's files named in its head, and the API requests in `data` (`crossorigin`:
+ * the same credentials mode as the app's own same-origin fetch, so the browser reuses the answer).
+ */
+function pageWithPreloads(
+  html: string,
+  preloads: Pick<RoutePreloads, 'js' | 'css'>,
+  data: readonly string[] = [],
+): string {
   const links = [
+    ...data.map(
+      (address) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(address)}">`,
+    ),
     ...preloads.css.map(
       (file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`,
     ),
@@ -58,16 +86,33 @@ function compressedPage(html: string): SpaPage {
  * The page for each route that loads more than the entry, by path (no trailing slash), or an
  * empty map when the build lists none (a build before this file existed, or a test's stand-in).
  */
-export function loadSpaPages(root: string): Map<string, SpaPage> {
+export function loadSpaPages(root: string): Map<string, SpaRoutePages> {
   const listing = path.join(root, '.vite', 'route-preloads.json');
-  const pages = new Map<string, SpaPage>();
+  const pages = new Map<string, SpaRoutePages>();
   if (!existsSync(listing)) return pages;
   const html = readFileSync(path.join(root, 'index.html'), 'utf8');
   const routes = JSON.parse(readFileSync(listing, 'utf8')) as Record<string, RoutePreloads>;
   for (const [route, preloads] of Object.entries(routes)) {
-    pages.set(route, compressedPage(pageWithPreloads(html, preloads)));
+    const data = preloads.data ?? [];
+    pages.set(route, {
+      signedOut: compressedPage(pageWithPreloads(html, preloads)),
+      signedIn: compressedPage(pageWithPreloads(html, preloads, data)),
+      signedInWithQuery: compressedPage(
+        pageWithPreloads(
+          html,
+          preloads,
+          data.filter((address) => address === '/api/me'),
+        ),
+      ),
+    });
   }
   return pages;
+}
+
+/** The variant of a route's page for a request (see SpaRoutePages). */
+export function pageFor(pages: SpaRoutePages, signedIn: boolean, url: string): SpaPage {
+  if (!signedIn) return pages.signedOut;
+  return url.includes('?') ? pages.signedInWithQuery : pages.signedIn;
 }
 
 const negotiator = new Negotiator<'br' | 'gzip' | 'identity'>({

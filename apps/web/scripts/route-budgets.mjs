@@ -55,6 +55,21 @@ const budgets = {
   '/terms': { modules: ['src/features/legal/components/terms-page.tsx'], js: 180 },
 };
 
+/**
+ * The API requests a signed-in page's first screen makes, by page address, beyond /api/me (which
+ * every page but /auth asks first: src/main.tsx). The server names them in a signed-in visitor's
+ * page (`<link rel="preload" as="fetch">`, apps/server/src/spa-pages.ts), so they leave with the
+ * scripts. Each must be the exact address the screen requests, or the browser fetches it twice
+ * (lib/accounts.ts; the lists: features/scheduler/api/get-post-pages.ts, POST_PAGE_SIZE); the
+ * e2e test e2e/first-screen-data.e2e.ts counts the requests.
+ */
+const firstScreenData = {
+  '/': ['/api/accounts'],
+  '/tiktok': ['/api/accounts'],
+  '/scheduler': ['/api/accounts', '/api/posts/queue?limit=20'],
+  '/scheduler/history': ['/api/accounts', '/api/posts/history?limit=20'],
+};
+
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 if (!entryKey) throw new Error('The Vite manifest has no entry');
@@ -128,7 +143,9 @@ for (const [route, budget] of Object.entries(budgets)) {
     css: [...cssFiles].filter((file) => !entryCss.has(file)),
   };
   if (preload.js.length > 0 || preload.css.length > 0) {
-    for (const page of [route, ...(budget.paths ?? [])]) preloads[page] = preload;
+    for (const page of [route, ...(budget.paths ?? [])]) {
+      preloads[page] = { ...preload, data: ['/api/me', ...(firstScreenData[page] ?? [])] };
+    }
   }
   if (kib(js) > budget.js)
     failures.push(`${route}: ${kib(js).toFixed(1)} KiB of JS > ${budget.js}`);

@@ -23,6 +23,8 @@ function render(screen: ReactNode) {
 }
 
 let opening: Promise<void> | undefined;
+/** What the first screen needs before it is drawn (main's last lines set it off the sign-in page). */
+let firstData: Promise<unknown> = Promise.resolve();
 
 /**
  * Loads the app (the router, every screen but the sign-in one, all the language's strings) and
@@ -38,8 +40,12 @@ function openApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
 }
 
 async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
-  const [{ createApp }] = await Promise.all([import('./app/router.tsx'), loadAllStrings()]);
-  const app = await createApp(...to);
+  const [{ createApp }] = await Promise.all([
+    import('./app/router.tsx'),
+    loadAllStrings(),
+    firstData,
+  ]);
+  const app = await createApp(queryClient, ...to);
   // As a transition, React renders the layout and the first screen in slices of a few
   // milliseconds while the spinner stays up, instead of one long task that blocks input (the
   // 0.2-0.5 s of blocking time Lighthouse measured on /tiktok and /scheduler).
@@ -51,7 +57,10 @@ if (window.location.pathname.replace(/\/+$/, '') === '/auth') {
   render(<SignInScreen openApp={openApp} />);
 } else {
   // Every other screen starts by asking who is here (RequireAuth): ask while the app loads.
-  void queryClient.prefetchQuery(getMeQueryOptions());
+  firstData = queryClient.prefetchQuery(getMeQueryOptions());
   render(<FullScreenSpinner />);
-  await openApp();
+  // Not awaited: this module (the entry) must finish evaluating first. A screen's chunk may import
+  // from it, and the app waits for that screen before its first render (app/router.tsx): awaiting
+  // here would have each wait for the other (the calendar never opened on a first load).
+  void openApp();
 }

@@ -1,4 +1,5 @@
 import type { Account } from '@cadence/shared/schemas/account';
+import type { QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -6,7 +7,7 @@ import { Button, buttonClassName } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { useAccounts } from '../../lib/accounts.ts';
+import { getAccountsQueryOptions, useAccounts } from '../../lib/accounts.ts';
 import type { CallbackOutcome } from './callback-outcome.ts';
 import { AccountCard } from './components/account-card.tsx';
 import { AccountSettingsDialog } from './components/account-settings-dialog.tsx';
@@ -23,6 +24,11 @@ const callbackErrorKeys = {
   token: 'accounts.callback.token',
   state: 'accounts.callback.state',
 } as const;
+
+/** The list the screen shows: the page's first screen is drawn with it (app/router.tsx). */
+export function accountsFirstData(client: QueryClient): Promise<void> {
+  return client.prefetchQuery(getAccountsQueryOptions());
+}
 
 /** 'Automatisation TikTok' (/tiktok): add, connect, configure and delete TikTok accounts. */
 export function AccountsPage() {

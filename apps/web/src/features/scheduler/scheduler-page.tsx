@@ -1,4 +1,5 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useSearchParams } from 'react-router';
@@ -7,8 +8,9 @@ import { Button } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { useDropSearchParams } from '../../lib/drop-search-params.ts';
 import { useMe } from '../../lib/me.ts';
-import { useAccounts } from '../../lib/accounts.ts';
+import { getAccountsQueryOptions, useAccounts } from '../../lib/accounts.ts';
 import { canScheduleTo } from './schedulable.ts';
 import { usePost } from './api/get-post.ts';
 import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
@@ -45,6 +47,14 @@ function FormLoading() {
   );
 }
 
+/** The accounts (the form's and the filters' choices): the first screen is drawn with them (app/router.tsx). */
+export function schedulerFirstData(client: QueryClient): Promise<void> {
+  return client.prefetchQuery(getAccountsQueryOptions());
+}
+
+/** The form's parameters in a link to the screen (read once, then dropped); the list's filters stay. */
+const formParams = ['account', 'media', 'at', 'post'] as const;
+
 type Notice = { tone: 'success' | 'error'; text: string };
 
 /**
@@ -59,7 +69,7 @@ export function SchedulerPage() {
   const live = usePostEvents();
   const accounts = useAccounts();
   const schedulable = useMemo(() => (accounts.data ?? []).filter(canScheduleTo), [accounts.data]);
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   // Links from the accounts screen, the story creator and the meme detector open the form on
   // their account / video. Read once, then dropped from the URL so a reload does not re-attach.
   const [requested] = useState(() => ({
@@ -89,27 +99,7 @@ export function SchedulerPage() {
       setNotice({ tone: 'error', text: t('scheduler.lists.requestedGone') });
   }, [requestedPost.isError, t]);
 
-  useEffect(() => {
-    if (
-      searchParams.has('account') ||
-      searchParams.has('media') ||
-      searchParams.has('at') ||
-      searchParams.has('post')
-    ) {
-      // Only the form's parameters: the list's filters stay.
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.delete('account');
-          next.delete('media');
-          next.delete('at');
-          next.delete('post');
-          return next;
-        },
-        { replace: true },
-      );
-    }
-  }, [searchParams, setSearchParams]);
+  useDropSearchParams(formParams);
 
   const cancel = useCancelPost();
   const retry = useRetryPost();

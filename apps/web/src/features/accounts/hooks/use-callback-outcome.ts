@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useDropSearchParams } from '../../../lib/drop-search-params.ts';
 import { callbackParams, parseCallbackOutcome, type CallbackOutcome } from '../callback-outcome.ts';
 
 /**
@@ -7,22 +8,15 @@ import { callbackParams, parseCallbackOutcome, type CallbackOutcome } from '../c
  * not push) so that a reload or a Back does not show the banner again.
  */
 export function useCallbackOutcome(): [CallbackOutcome | null, () => void] {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   const [outcome, setOutcome] = useState(() => parseCallbackOutcome(searchParams));
 
   useEffect(() => {
     if (!callbackParams.some((name) => searchParams.has(name))) return;
     const parsed = parseCallbackOutcome(searchParams);
     if (parsed) setOutcome(parsed);
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const name of callbackParams) next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  }, [searchParams, setSearchParams]);
+  }, [searchParams]);
+  useDropSearchParams(callbackParams);
 
   const dismiss = useCallback(() => setOutcome(null), []);
   return [outcome, dismiss];

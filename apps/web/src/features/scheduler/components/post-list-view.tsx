@@ -1,6 +1,6 @@
 import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
 import type { Post } from '@cadence/shared/schemas/schedule';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -11,7 +11,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { getPostMetricsQueryOptions } from '../../../lib/analytics.ts';
 import { formatCivilDate } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
-import { usePostPages, type PostList } from '../api/get-post-pages.ts';
+import { getPostPagesQueryOptions, usePostPages, type PostList } from '../api/get-post-pages.ts';
 import { useTimeZone } from '../hooks/use-time-zone.ts';
 import { filtersFromSearch, groupPostsByDay, type DayGroup } from '../post-lists.ts';
 import { useSchedulerOutlet } from '../scheduler-outlet.ts';
@@ -236,6 +236,17 @@ function Day({ group, now, children }: { group: DayGroup; now: Date; children: R
     </section>
   );
 }
+
+/** A list's first page under the address's filters: the first screen is drawn with it (app/router.tsx). */
+function listFirstData(list: PostList) {
+  return (client: QueryClient, url: URL): Promise<void> =>
+    client.prefetchInfiniteQuery(
+      getPostPagesQueryOptions(list, filtersFromSearch(url.searchParams, list)),
+    );
+}
+
+export const queueFirstData = listFirstData('queue');
+export const historyFirstData = listFirstData('history');
 
 /** /scheduler (the default view). */
 export function QueueView() {
