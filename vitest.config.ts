@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './vitest.sequencer.ts';
 
 // One `vitest run` runs every project: pure packages, the server against PGlite and against
 // PostgreSQL, the web app in jsdom, and the end-to-end suite in Chromium.
@@ -7,6 +8,10 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
     // where most test time is spent waiting on PostgreSQL, ffmpeg, Chromium and child processes.
     maxWorkers: 2,
+    // Every file, browser files included, shares these two workers, longest first: the browser
+    // files used to run one at a time after all the others (vitest runs a project's `singleFork`
+    // files last, in one process), leaving the other worker idle all the while.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
@@ -45,9 +50,9 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          // Browser tests share 2 cores with their servers: one file at a time.
+          // Each file starts its own server (own port, data dir) and Chromium, so two can run side
+          // by side, or beside a server file.
           pool: 'forks',
-          poolOptions: { forks: { singleFork: true } },
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 120_000,

@@ -97,7 +97,9 @@ describe('TikTok accounts screen', () => {
       .waitFor();
     await warning.getByRole('button', { name: 'Garder @luna_tiktok' }).click();
     await warning.waitFor({ state: 'detached' });
-    await expect(banner(page).textContent()).resolves.toBe('Compte TikTok connecté : @luna_tiktok');
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe('Compte TikTok connecté : @luna_tiktok');
     const connected = card(page, 'luna_tiktok');
     await connected.getByText('Connecté', { exact: true }).waitFor();
     await expect(
@@ -122,7 +124,9 @@ describe('TikTok accounts screen', () => {
       )
       .waitFor();
     await warning.getByRole('button', { name: 'Garder @luna_tiktok' }).click();
-    await expect(banner(page).textContent()).resolves.toBe('Compte TikTok connecté : @luna_tiktok');
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe('Compte TikTok connecté : @luna_tiktok');
     await expect(cards(page).count()).resolves.toBe(1);
     await connected.getByText('Connecté', { exact: true }).waitFor();
 
@@ -145,7 +149,7 @@ describe('TikTok accounts screen', () => {
     await addAccount(page, 'denier');
     await connectThroughSandbox(page, 'denier', 'denier', 'Deny');
     const alert = page.getByRole('alert');
-    await expect(alert.textContent()).resolves.toBe('Erreur lors de la connexion à TikTok');
+    await expect.poll(() => alert.textContent()).toBe('Erreur lors de la connexion à TikTok');
     await card(page, 'denier').getByText('Non connecté').waitFor();
     await page.getByRole('button', { name: 'Fermer le message' }).click();
     await expect(alert.count()).resolves.toBe(0);
@@ -154,7 +158,7 @@ describe('TikTok accounts screen', () => {
     await page.getByRole('heading', { name: 'TikTok Automation' }).waitFor();
     await card(page, 'denier').getByText('Not connected').waitFor();
     await connectThroughSandbox(page, 'denier', 'denier', 'Deny');
-    await expect(alert.textContent()).resolves.toBe('Error connecting to TikTok');
+    await expect.poll(() => alert.textContent()).toBe('Error connecting to TikTok');
 
     // Each outcome the server can send back, in English.
     await page.goto('/tiktok?error=token');
@@ -261,9 +265,9 @@ describe('TikTok accounts screen', () => {
     expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
     await warning.getByRole('button', { name: 'Annuler', exact: true }).click();
     await warning.waitFor({ state: 'detached' });
-    await expect(banner(page).textContent()).resolves.toBe(
-      "Rien n'a changé : l'accès donné à Cadence pour ce compte TikTok a été retiré.",
-    );
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe("Rien n'a changé : l'accès donné à Cadence pour ce compte TikTok a été retiré.");
     await card(page, 'zoe').getByText('Non connecté').waitFor();
     expect(await listAccounts(page)).toEqual([
       expect.objectContaining({ username: 'zoe', status: 'not_connected' }),
@@ -276,9 +280,9 @@ describe('TikTok accounts screen', () => {
     // Closing the dialog is a cancel, as its close button says.
     await warning.getByRole('button', { name: 'Close (cancels)' }).click();
     await warning.waitFor({ state: 'detached' });
-    await expect(banner(page).textContent()).resolves.toBe(
-      'Nothing changed: the access given to Cadence for that TikTok account was withdrawn.',
-    );
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe('Nothing changed: the access given to Cadence for that TikTok account was withdrawn.');
     await card(page, 'zoe').getByText('Not connected').waitFor();
 
     await connectThroughSandbox(page, 'zoe', 'zoe_other', 'Authorize', 'mismatch');
@@ -286,7 +290,9 @@ describe('TikTok accounts screen', () => {
     expect(await axeViolations(page, '[role="dialog"]')).toEqual([]);
     await warning.getByRole('button', { name: 'Keep @zoe_other' }).click();
     await warning.waitFor({ state: 'detached' });
-    await expect(banner(page).textContent()).resolves.toBe('TikTok account connected: @zoe_other');
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe('TikTok account connected: @zoe_other');
     await card(page, 'zoe_other').getByText('Connected', { exact: true }).waitFor();
     expect(await listAccounts(page)).toEqual([
       expect.objectContaining({ username: 'zoe_other', status: 'connected' }),

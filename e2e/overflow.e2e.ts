@@ -305,20 +305,20 @@ describe('every screen fits the window, with the longest texts', () => {
     await expect(expanded()).resolves.toBe('true');
     await creator.keyboard.type('zo');
     const active = await picker.getAttribute('aria-activedescendant');
-    await expect(creator.locator(`[id="${active}"]`).textContent()).resolves.toMatch(
-      new RegExp(`^@${secondHandle} · 0/15 aujourd'hui$`),
-    );
+    await expect
+      .poll(() => creator.locator(`[id="${active}"]`).textContent())
+      .toMatch(new RegExp(`^@${secondHandle} · 0/15 aujourd'hui$`));
     await creator.keyboard.press('Enter');
     await expect(expanded()).resolves.toBe('false');
     await dialog.getByTestId('creator-nickname').getByText(`@${secondHandle}`).waitFor();
-    await expect(picker.textContent()).resolves.toMatch(new RegExp(`@${secondHandle} · `));
+    await expect.poll(() => picker.textContent()).toMatch(new RegExp(`@${secondHandle} · `));
     await expect(focusedId()).resolves.toBe(pickerId);
 
     // Space opens it again, on the chosen account; axe finds nothing in the dialog.
     await creator.keyboard.press(' ');
     await expect(expanded()).resolves.toBe('true');
     const selected = (await pickerList(picker)).getByRole('option', { selected: true });
-    await expect(selected.textContent()).resolves.toMatch(new RegExp(`^@${secondHandle} · `));
+    await expect.poll(() => selected.textContent()).toMatch(new RegExp(`^@${secondHandle} · `));
     expect(await axeViolations(creator, '[role="dialog"]')).toEqual([]);
 
     // Escape closes the list only, keeps the choice and the focus; a second Escape closes the
@@ -327,7 +327,7 @@ describe('every screen fits the window, with the longest texts', () => {
     await expect(expanded()).resolves.toBe('false');
     await expect(dialog.isVisible()).resolves.toBe(true);
     await expect(focusedId()).resolves.toBe(pickerId);
-    await expect(picker.textContent()).resolves.toMatch(new RegExp(`@${secondHandle} · `));
+    await expect.poll(() => picker.textContent()).toMatch(new RegExp(`@${secondHandle} · `));
     await creator.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await opener.and(creator.locator(':focus')).waitFor();

@@ -193,9 +193,9 @@ describe('settings', () => {
     await page.getByRole('heading', { level: 1, name: 'Paramètres' }).waitFor();
     const sessions = page.getByRole('list', { name: 'Sessions ouvertes' });
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
-    await expect(sessions.getByRole('listitem').first().textContent()).resolves.toContain(
-      'Cette session',
-    );
+    await expect
+      .poll(() => sessions.getByRole('listitem').first().textContent())
+      .toContain('Cette session');
     await expectNoHorizontalScroll(page);
     await expectAccessible(page);
 
@@ -334,9 +334,11 @@ describe('notifications', () => {
     await bell.click();
     const panel = page.getByTestId('notification-panel');
     const item = panel.getByTestId('notification-item').first();
-    await expect(item.textContent()).resolves.toContain(
-      'La publication sur @bell_creator a échoué : TikTok a suspendu la publication pour ce compte.',
-    );
+    await expect
+      .poll(() => item.textContent())
+      .toContain(
+        'La publication sur @bell_creator a échoué : TikTok a suspendu la publication pour ce compte.',
+      );
     // Opening marks it read.
     await page.getByTestId('notification-count').waitFor({ state: 'detached' });
     await expectNoHorizontalScroll(page);

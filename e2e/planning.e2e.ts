@@ -158,7 +158,9 @@ describe('planning in the schedule form', () => {
     const timeHelp = await dialog
       .getByLabel('Heure', { exact: true })
       .getAttribute('aria-describedby');
-    await expect(page.locator(`[id="${timeHelp}"]`).textContent()).resolves.toBe('heure de Paris');
+    await expect
+      .poll(() => page.locator(`[id="${timeHelp}"]`).textContent())
+      .toBe('heure de Paris');
 
     // Each account against the daily cap (2 here), in the account picker.
     await pick(
@@ -254,9 +256,9 @@ describe('planning in the schedule form', () => {
           .inputValue(),
       ).resolves.toBe(caption);
     }
-    await expect(
-      dialog.getByRole('combobox', { name: 'Compte TikTok' }).textContent(),
-    ).resolves.toMatch(new RegExp(`@${tiktokName} · 0/2 aujourd'hui$`));
+    await expect
+      .poll(() => dialog.getByRole('combobox', { name: 'Compte TikTok' }).textContent())
+      .toMatch(new RegExp(`@${tiktokName} · 0/2 aujourd'hui$`));
     await expect(dialog.getByLabel('Qui peut voir cette vidéo').inputValue()).resolves.toBe(
       'SELF_ONLY',
     );

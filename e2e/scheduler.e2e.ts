@@ -208,7 +208,7 @@ describe('scheduler screen', () => {
     const dateHelp = await dialog
       .getByLabel('Date', { exact: true })
       .getAttribute('aria-describedby');
-    await expect(page.locator(`[id="${dateHelp}"]`).textContent()).resolves.toBe(pastDate);
+    await expect.poll(() => page.locator(`[id="${dateHelp}"]`).textContent()).toBe(pastDate);
     // Once in the whole dialog (a failure names where each copy sits).
     await expect(
       dialog
@@ -280,9 +280,9 @@ describe('scheduler screen', () => {
     await form(page).waitFor();
     // Preselected as soon as the accounts are known, and TikTok's creator info follows.
     await form(page).getByTestId('creator-nickname').waitFor();
-    await expect(
-      form(page).getByRole('combobox', { name: 'Compte TikTok' }).textContent(),
-    ).resolves.toMatch(new RegExp(`@${tiktokName}( ·|$)`));
+    await expect
+      .poll(() => form(page).getByRole('combobox', { name: 'Compte TikTok' }).textContent())
+      .toMatch(new RegExp(`@${tiktokName}( ·|$)`));
     await page.waitForURL((url) => url.pathname === '/scheduler' && url.search === '');
 
     await upload(page, [firstClip()]);
@@ -395,9 +395,9 @@ describe('scheduler screen', () => {
     await refused.waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('link', { name: 'Historique' }).click();
     await status(refused, 'Échec');
-    await expect(refused.getByTestId('fail-reason').textContent()).resolves.toBe(
-      'TikTok a suspendu la publication pour ce compte.',
-    );
+    await expect
+      .poll(() => refused.getByTestId('fail-reason').textContent())
+      .toBe('TikTok a suspendu la publication pour ce compte.');
     await refused.getByRole('button', { name: /^Réessayer la publication/ }).click();
     // Retried, it is published again: back in the history as Publiée.
     await status(refused, 'Publiée');

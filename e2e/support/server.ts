@@ -97,7 +97,9 @@ export async function startServer(
           const response = await fetch(`${url}/api/health`);
           return response.ok ? true : undefined;
         },
-        { timeoutMs: 60_000, what: 'the server to be healthy' },
+        // Generous: bundle-secrets starts one while it runs a production build, beside another
+        // file; at load 16 that took over 60 s. A healthy server ends the wait at once.
+        { timeoutMs: 120_000, what: 'the server to be healthy' },
       ),
       exited.then(() => {
         throw new Error(`server exited (${String(child.exitCode)}):\n${output}`);
