@@ -8,9 +8,7 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
     // where most test time is spent waiting on PostgreSQL, ffmpeg, Chromium and child processes.
     maxWorkers: 2,
-    // Every file, browser files included, shares these two workers, longest first: the browser
-    // files used to run one at a time after all the others (vitest runs a project's `singleFork`
-    // files last, in one process), leaving the other worker idle all the while.
+    // Longest files first, so the two workers end together (vitest.sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
@@ -50,9 +48,12 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          // Each file starts its own server (own port, data dir) and Chromium, so two can run side
-          // by side, or beside a server file.
+          // One browser file at a time, after the other files (vitest runs a project's singleFork
+          // files last). Letting two run side by side, or beside the server files, was measured in
+          // a clean-clone CI: vitest took 1,516 s against 1,130-1,160 s this way, since a browser
+          // file, its server and Chromium compete for the same 2 cores as everything else.
           pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 120_000,

@@ -18,7 +18,7 @@ const slowFiles = [
 
 /**
  * Longest files first, so that the last files to start are short ones and the two workers end
- * together instead of one running a browser file alone for minutes at the end. Vitest's own
+ * together (the browser files, one at a time, run after all of these: vitest.config.ts). Vitest's own
  * order (BaseSequencer) does that from the durations of a previous run; a clean clone (CI) has
  * none, and there it would go by file size alone, which puts a 13 kB minute-long chaos file
  * behind dozens of quick unit files. Without durations: `slowFiles` in their order, then the other

@@ -9,7 +9,7 @@ import {
   zonedDateTimeToUtc,
 } from '@cadence/shared/schedule/planner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './support/actions.ts';
+import { focusedLabel, signUp } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import {
   openSeedDatabase,
@@ -380,9 +380,7 @@ describe('the week opens at working hours; a link finds its post; the tabs fit a
         ),
       )
       .toBe(true);
-    await expect(
-      page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null'),
-    ).resolves.toMatch(/^Réessayer la publication/);
+    await expect.poll(() => focusedLabel(page)).toMatch(/^Réessayer la publication/);
     // Shown once: the list's first page does not hold it.
     await expect(page.locator(`[data-post-id="${failed}"]`).count()).resolves.toBe(1);
     await page.waitForURL((url) => url.pathname === '/scheduler/history' && url.search === '');

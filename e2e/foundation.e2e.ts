@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { logIn, newUser, signUp } from './support/actions.ts';
+import { focusedLabel, logIn, newUser, signUp } from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
@@ -359,8 +359,7 @@ describe('signed in', () => {
     await menu.getByRole('link', { name: 'TikTok accounts' }).focus();
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
-    const focused = await page.evaluate("document.activeElement?.getAttribute('aria-label')");
-    expect(focused).toBe('Open menu');
+    await expect.poll(() => focusedLabel(page)).toBe('Open menu');
   });
 
   it('shows a friendly translated error screen with a way back when rendering fails', async () => {

@@ -9,6 +9,7 @@ import {
   chooseAccount,
   addAccount,
   connectThroughSandbox,
+  focusedLabel,
   logIn,
   newUser,
   signUp,
@@ -349,9 +350,7 @@ describe('notifications', () => {
     await panel.getByRole('link', { name: 'Reprogrammer' }).click();
     await page.waitForURL('**/scheduler/history');
     await page.getByRole('button', { name: /^Réessayer la publication/ }).waitFor();
-    await expect(
-      page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null'),
-    ).resolves.toMatch(/^Réessayer la publication/);
+    await expect.poll(() => focusedLabel(page)).toMatch(/^Réessayer la publication/);
     expect((await page.request.get('/api/notifications').then((r) => r.json())).unread).toBe(0);
   });
 

@@ -131,3 +131,11 @@ export async function showAsLongestUsername(page: Page, username: string): Promi
     }
   });
 }
+
+/**
+ * The focused element's aria-label ('' when none). Poll it: a screen moves focus in an effect
+ * after it draws, so one read right after the element appears may still see the old focus.
+ */
+export function focusedLabel(page: Page): Promise<string> {
+  return page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""');
+}
