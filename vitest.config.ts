@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './vitest.sequencer.ts';
 
 // One `vitest run` runs every project: pure packages, the server against PGlite and against
 // PostgreSQL, the web app in jsdom, and the end-to-end suite in Chromium.
@@ -8,8 +7,6 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
     // where most test time is spent waiting on PostgreSQL, ffmpeg, Chromium and child processes.
     maxWorkers: 2,
-    // Longest files first, so the two workers end together (vitest.sequencer.ts).
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {

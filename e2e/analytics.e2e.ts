@@ -19,10 +19,16 @@ const axeSource = readFileSync(
 );
 const shotsDir = path.join(repoRoot, 'screenshots');
 
-/** A TikTok history: 40 videos 8 to 47 days old at five different hours, 6 from the last week. */
+/**
+ * A TikTok history: 40 videos 8 to 47 days old at five different hours, 6 from the last week, in
+ * whatever time of day the test runs. Days are the local days the browser (and so the person's
+ * time zone) uses, which the server's periods count in. The recent six are 24 to 139 hours old
+ * (23 hours apart): all at least a day old, all inside the 7-day period even just after midnight
+ * (a day apart, the sixth was 6 days and 2 hours old, outside it between 00:00 and 02:00).
+ */
 async function seedHistory(username: string): Promise<void> {
   const now = Date.now();
-  const midnight = now - (now % DAY);
+  const midnight = new Date(now).setHours(0, 0, 0, 0);
   const hours = [9, 12, 15, 18, 21];
   const videos = [
     ...Array.from({ length: 40 }, (_, index) => ({
@@ -32,7 +38,7 @@ async function seedHistory(username: string): Promise<void> {
       title: `Clip ${index + 1}`,
     })),
     ...Array.from({ length: 6 }, (_, index) => ({
-      create_time: Math.floor((now - (index + 1) * DAY - 2 * HOUR) / 1000),
+      create_time: Math.floor((now - ((index + 1) * 23 + 1) * HOUR) / 1000),
       title: `Nouveau ${index + 1}`,
     })),
   ];
