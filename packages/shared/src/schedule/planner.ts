@@ -1,6 +1,10 @@
 // Pure scheduling domain: turns a schedule request into UTC due times, one per video.
 // No Node or DOM imports: the server plans for real, the browser previews the same plan.
 
+import { formatterFor } from './time-zones.ts';
+
+export { isValidTimeZone } from './time-zones.ts';
+
 export type IntervalUnit = 'minutes' | 'hours' | 'days';
 export type PublishType = 'immediate' | 'scheduled' | 'spaced';
 
@@ -98,39 +102,6 @@ export function parseDate(date: string): CivilDate | null {
     roundTrip.getUTCMonth() === civil.month - 1 &&
     roundTrip.getUTCDate() === civil.day;
   return exists ? civil : null;
-}
-
-// Building a DateTimeFormat is costly (tens of µs); plans call it many times per zone.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    // Throws RangeError for an unknown zone, which is what callers of the public functions get.
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** True when `timeZone` is an IANA zone this runtime knows (e.g. 'Europe/Paris', 'UTC'). */
-export function isValidTimeZone(timeZone: string): boolean {
-  if (timeZone.trim() === '') return false;
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function zonedParts(instantMs: number, timeZone: string): ZonedParts & { second: number } {

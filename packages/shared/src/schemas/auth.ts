@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timeZoneSchema } from './schedule.ts';
+import { timeZoneSchema } from './time-zone.ts';
 import { languageSchema } from './user.ts';
 import { messageKey } from '../translation-key.ts';
 

@@ -3,8 +3,11 @@
 // shows the text for the key in the user's language.
 import { z } from 'zod';
 import type { PlanErrorCode } from '../schedule/planner.ts';
-import { isValidTimeZone, parseDate, parseTime } from '../schedule/planner.ts';
+import { parseDate, parseTime } from '../schedule/planner.ts';
 import { privacyLevels } from './account.ts';
+import { timeZoneSchema } from './time-zone.ts';
+
+export { timeZoneSchema };
 
 /** Translation keys this file can put in an issue's `message`; each needs a fr/en string. */
 export const scheduleErrorKeys = [
@@ -88,11 +91,6 @@ export const calendarDateSchema = z
   .refine((value) => parseDate(value) !== null, key('errors.invalidDate'));
 
 /** An IANA zone the runtime knows, e.g. the browser's Intl.DateTimeFormat().resolvedOptions().timeZone. */
-export const timeZoneSchema = z
-  .string(key('errors.invalidTimeZone'))
-  .max(100, key('errors.invalidTimeZone'))
-  .refine(isValidTimeZone, key('errors.invalidTimeZone'));
-
 const mediaIdSchema = z
   .string(key('errors.invalidVideo'))
   .min(1, key('errors.invalidVideo'))

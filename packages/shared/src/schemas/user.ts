@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { languages } from '../errors.ts';
 import { messageKey } from '../translation-key.ts';
-import { timeZoneSchema } from './schedule.ts';
+import { timeZoneSchema } from './time-zone.ts';
 
 export const languageSchema = z.enum(languages);
 
