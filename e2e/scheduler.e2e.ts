@@ -599,8 +599,9 @@ describe('scheduler screen', () => {
     await status(published, 'Publiée');
     // Published before TikTok's moderation lets the id out; the link follows live (SSE).
     const link = published.getByRole('link', { name: 'Voir sur TikTok' });
-    // Cadence first asks for the id a minute after publishing.
-    await link.waitFor({ timeout: 100_000 });
+    // Against TikTok, Cadence first asks for the id a minute after publishing; against its own
+    // sandbox, a second after the sandbox's moderation delay (3 s here).
+    await link.waitFor({ timeout: 30_000 });
     const href = (await link.getAttribute('href')) ?? '';
     expect(href).toMatch(
       new RegExp(`^${server().url}/sandbox/tiktok/@${tiktokName}/video/\\d{19}$`),

@@ -19,6 +19,7 @@ import type { MediaService } from '../modules/media/service.ts';
 import type { MemeStages } from '../modules/memes/meme-stages.ts';
 import { startPublishingWorkers, type PublishingWorkerDeps } from '../modules/publishing/jobs.ts';
 import { createPullUrls } from '../modules/publishing/pull-urls.ts';
+import { sandboxFirstPostIdCheckMs } from '../modules/publishing/publish-state.ts';
 import type { Config } from '../config.ts';
 import { startStoryWorkers } from '../modules/stories/jobs.ts';
 import type { StoryRenderer } from '../modules/stories/renderer.ts';
@@ -95,6 +96,9 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       connectionString: database.connectionString ?? null,
     },
     logger,
+    deps.config.tiktok.sandboxPostIdDelayMs === null
+      ? {}
+      : { firstPostIdCheckMs: sandboxFirstPostIdCheckMs(deps.config.tiktok.sandboxPostIdDelayMs) },
   );
   // Sends outgoing mail (an outbox row per message), purges old outbox rows daily.
   await startMailWorkers(boss, deps.mail, { logger });

@@ -81,6 +81,8 @@ export interface PublishWorkerOptions {
   pollingIntervalSeconds?: number;
   leaseMs?: number;
   retryDelayCapMs?: number;
+  /** See PublisherDeps.firstPostIdCheckMs (worker.ts: shorter against a quick sandbox). */
+  firstPostIdCheckMs?: number;
 }
 
 /** What the publishing workers use, and nothing more. */
@@ -133,6 +135,9 @@ export async function startPublishingWorkers(
     ...(deps.pullUrls !== null && deps.pullUrls !== undefined && { pullUrls: deps.pullUrls }),
     ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
     ...(options.retryDelayCapMs !== undefined && { retryDelayCapMs: options.retryDelayCapMs }),
+    ...(options.firstPostIdCheckMs !== undefined && {
+      firstPostIdCheckMs: options.firstPostIdCheckMs,
+    }),
   });
   // WORKER_CONCURRENCY: publish jobs mostly wait on TikTok and the database, so many run at once.
   const fetch: QueueConcurrency =

@@ -9,9 +9,11 @@ import {
   INIT_OUTCOME_UNKNOWN,
   nextStep,
   pollDelayMs,
+  postIdCheckDelayMs,
   reactToError,
   resumeChunkIndex,
   retryDelayMs,
+  sandboxFirstPostIdCheckMs,
 } from './publish-state.ts';
 
 const apiError = (code: string, httpStatus: number | null, cause?: unknown) =>
@@ -167,6 +169,24 @@ describe('delays', () => {
       1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
     ]);
     expect([1, 2, 3, 10].map(retryDelayMs)).toEqual([5_000, 10_000, 20_000, 300_000]);
+  });
+});
+
+describe('public id checks', () => {
+  it('asks TikTok a minute after publishing, then 2, 4 … minutes later, at most hourly', () => {
+    const delays = [0, 1, 2, 5, 6, 7, 20].map((checks) => postIdCheckDelayMs(checks) / 60_000);
+    expect(delays).toEqual([1, 2, 4, 32, 60, 60, 60]);
+  });
+
+  it("asks Cadence's own sandbox a second after its moderation delay, when that is under a minute", () => {
+    // TIKTOK_SANDBOX_POST_ID_DELAY_MS=3000 (the browser suites): 4 s, then 8 s, 16 s …
+    const first = sandboxFirstPostIdCheckMs(3_000);
+    expect([0, 1, 2].map((checks) => postIdCheckDelayMs(checks, first))).toEqual([
+      4_000, 8_000, 16_000,
+    ]);
+    // The sandbox's default (5 minutes) and anything from 59 s up keep TikTok's schedule.
+    expect(sandboxFirstPostIdCheckMs(300_000)).toBe(60_000);
+    expect(sandboxFirstPostIdCheckMs(59_000)).toBe(60_000);
   });
 });
 

@@ -113,8 +113,21 @@ export const POST_ID_WAIT_MS = 72 * 60 * 60 * 1000;
  * account: 10 fetches a minute at first) well inside TikTok's 30 status fetches per minute per
  * token, which the posts still processing share.
  */
-export function postIdCheckDelayMs(checks: number): number {
-  return Math.min(3_600_000, 60_000 * 2 ** Math.max(0, checks));
+export function postIdCheckDelayMs(checks: number, firstCheckMs = POST_ID_FIRST_CHECK_MS): number {
+  return Math.min(3_600_000, firstCheckMs * 2 ** Math.max(0, checks));
+}
+
+/** The first check for a published post's public id, a minute after publishing (see above). */
+export const POST_ID_FIRST_CHECK_MS = 60_000;
+
+/**
+ * The first id check against Cadence's own sandbox, whose moderation delay is configured
+ * (TIKTOK_SANDBOX_POST_ID_DELAY_MS, default 5 minutes): a second after that delay when it is
+ * shorter than a minute, so a demo's link to the sandbox's video page follows within seconds.
+ * The checks after it double as usual.
+ */
+export function sandboxFirstPostIdCheckMs(moderationDelayMs: number): number {
+  return Math.min(POST_ID_FIRST_CHECK_MS, moderationDelayMs + 1_000);
 }
 
 /**

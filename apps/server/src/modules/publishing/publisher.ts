@@ -88,6 +88,11 @@ export interface PublisherDeps {
   /** Upper bound on any retry delay (tests shorten TikTok's one-minute windows; default none). */
   retryDelayCapMs?: number;
   /**
+   * When to look for a published post's public id the first time (default a minute:
+   * POST_ID_FIRST_CHECK_MS); the later checks double from it.
+   */
+  firstPostIdCheckMs?: number;
+  /**
    * TikTok's daily cap: posts beyond it wait for the account's next day with room instead of
    * failing. Without it, a post TikTok refuses for its cap fails with that reason.
    */
@@ -718,7 +723,7 @@ export function createPublisher(deps: PublisherDeps) {
   }
 
   function idCheckDelayMs(checks: number): number {
-    return Math.min(postIdCheckDelayMs(checks), retryDelayCapMs);
+    return Math.min(postIdCheckDelayMs(checks, deps.firstPostIdCheckMs), retryDelayCapMs);
   }
 
   /**
