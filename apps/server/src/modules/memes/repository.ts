@@ -5,14 +5,8 @@ import {
   type MemeStatus,
 } from '@cadence/shared/schemas/meme';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import {
-  heldBy,
-  holdLease,
-  leaseFree,
-  leaseStatements,
-  noLease,
-  type Lease,
-} from '../../db/lease.ts';
+import { noLease, type Lease } from '../../db/lease.ts';
+import { leasedWorkTable } from '../../db/leased-work.ts';
 import type { Database } from '../../db/schema.ts';
 import './db-types.ts';
 import type { MemeAnalysisTable, StoredExtract } from './db-types.ts';
@@ -27,92 +21,35 @@ export interface AnalysisOutcome {
   extracts: StoredExtract[];
 }
 
-/** What every way of failing an analysis writes: the reason, and the end of its run. */
-const failedRow = (reason: MemeFailReason) =>
-  ({
-    status: 'failed',
-    fail_reason: reason,
-    finished_at: new Date(),
-    unfinished_runs: 0,
-    ...noLease,
-  }) as const;
-
 /**
  * Meme analyses SQL. Every user-facing query is scoped by user id; the worker's by analysis id
  * and lease: a job's writes land only while it holds the lease (db/lease.ts).
  */
 export function createMemeRepository(db: Kysely<Database>) {
-  const leases = leaseStatements(db, 'meme_analyses', 'id');
+  const analyses = leasedWorkTable(db, 'meme_analyses', {
+    limitLock: 'memes',
+    active: activeMemeStatuses,
+    // A stage holds the lease while it downloads, analyses or compiles.
+    running: ['downloading', 'analysing', 'compiling'],
+    list: { thenBy: 'id', limit: 100 },
+  });
   const leased = (id: string, owner: string) =>
-    db.updateTable('meme_analyses').where('id', '=', id).where(heldBy(owner));
-
-  /** Fails the row if it is in one of `statuses`, lease or not. */
-  async function failIn(id: string, statuses: readonly MemeStatus[], reason: MemeFailReason) {
-    await db
-      .updateTable('meme_analyses')
-      .set(failedRow(reason))
-      .where('id', '=', id)
-      .where('status', 'in', statuses)
-      .execute();
-  }
+    db.updateTable('meme_analyses').where('id', '=', id).where(analyses.heldBy(owner));
 
   return {
-    /**
-     * Inserts the row unless the user already has `limit` active analyses; null when refused. A
-     * per-user advisory lock makes two simultaneous requests count one after the other.
-     */
+    // A user's list, one analysis, cancel; a stage's lease, progress, completion, hand-back (it
+    // keeps its status: that stage is queued again) and failure; the analyses a restart queues
+    // again (db/leased-work.ts).
+    ...analyses.common,
+
+    /** Inserts the row unless the user already has `limit` active analyses; null when refused. */
     insertWithinLimit(
       row: Insertable<MemeAnalysisTable>,
       limit: number,
     ): Promise<MemeAnalysisRow | null> {
-      return db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${`memes:${row.user_id}`}))`.execute(trx);
-        const { count } = await trx
-          .selectFrom('meme_analyses')
-          .select((eb) => eb.fn.countAll<string>().as('count'))
-          .where('user_id', '=', row.user_id)
-          .where('status', 'in', activeMemeStatuses)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= limit) return null;
-        return trx.insertInto('meme_analyses').values(row).returningAll().executeTakeFirstOrThrow();
-      });
-    },
-
-    listForUser(userId: string) {
-      return db
-        .selectFrom('meme_analyses')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'asc')
-        .limit(100)
-        .execute();
-    },
-
-    findForUser(userId: string, id: string) {
-      return db
-        .selectFrom('meme_analyses')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-
-    /** Any active status → cancelled (the lease goes: the job stops); undefined when not active. */
-    cancel(userId: string, id: string) {
-      return db
-        .updateTable('meme_analyses')
-        .set({
-          status: 'cancelled',
-          finished_at: new Date(),
-          unfinished_runs: 0,
-          ...noLease,
-        })
-        .where('user_id', '=', userId)
-        .where('id', '=', id)
-        .where('status', 'in', activeMemeStatuses)
-        .returningAll()
-        .executeTakeFirst();
+      return analyses.insertWithinLimit(row.user_id, 1, limit, (trx) =>
+        trx.insertInto('meme_analyses').values(row).returningAll().executeTakeFirstOrThrow(),
+      );
     },
 
     /**
@@ -121,64 +58,16 @@ export function createMemeRepository(db: Kysely<Database>) {
      * otherwise: a duplicate or late job does nothing.
      */
     claimAnalysis(id: string, lease: Lease) {
-      return db
-        .updateTable('meme_analyses')
-        .set({
-          status: sql<MemeStatus>`case when source_type = 'youtube' then 'downloading' else 'analysing' end`,
-          progress: 0,
-          fail_reason: null,
-          ...holdLease(lease),
-          unfinished_runs: sql<number>`unfinished_runs + 1`,
-        })
-        .where('id', '=', id)
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'queued'),
-            eb.and([eb('status', 'in', ['downloading', 'analysing']), leaseFree()]),
-          ]),
-        )
-        .returningAll()
-        .executeTakeFirst();
+      return analyses.claim(id, lease, {
+        from: ['queued'],
+        orUnleasedIn: ['downloading', 'analysing'],
+        as: sql<MemeStatus>`case when source_type = 'youtube' then 'downloading' else 'analysing' end`,
+      });
     },
 
     /** Takes a compilation nobody is running (just handed over or re-requested, or orphaned). */
     claimCompilation(id: string, lease: Lease) {
-      return db
-        .updateTable('meme_analyses')
-        .set({
-          progress: 0,
-          ...holdLease(lease),
-          unfinished_runs: sql<number>`unfinished_runs + 1`,
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'compiling')
-        .where(leaseFree())
-        .returningAll()
-        .executeTakeFirst();
-    },
-
-    /**
-     * Frees a stage `owner` may still hold, for its job to be queued again: its renewals went
-     * unconfirmed (a slow database, a starved process), so it stopped without dying with its
-     * process, and this run is not counted towards the crash limit. False when no longer ours.
-     */
-    async handBack(id: string, owner: string): Promise<boolean> {
-      const result = await leased(id, owner)
-        .where('status', 'in', ['downloading', 'analysing', 'compiling'])
-        .set({
-          progress: 0,
-          unfinished_runs: sql<number>`greatest(unfinished_runs - 1, 0)`,
-          ...noLease,
-        })
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
-
-    /** Extends the stage's lease; false once it is lost (cancelled, recompile, taken over). */
-    renewLease: (id: string, lease: Lease) => leases.renew(id, lease),
-
-    async setProgress(id: string, owner: string, progress: number): Promise<void> {
-      await leased(id, owner).set({ progress }).execute();
+      return analyses.claim(id, lease, { from: [], orUnleasedIn: ['compiling'], as: 'compiling' });
     },
 
     async setTitle(id: string, owner: string, title: string): Promise<void> {
@@ -223,36 +112,12 @@ export function createMemeRepository(db: Kysely<Database>) {
       return result.numUpdatedRows > 0n;
     },
 
-    /** False without the lease (cancelled or re-requested meanwhile): the result is unwanted. */
-    async complete(id: string, owner: string, resultMediaId: string): Promise<boolean> {
-      const result = await leased(id, owner)
-        .set({
-          status: 'completed',
-          progress: 1,
-          result_media_id: resultMediaId,
-          finished_at: new Date(),
-          unfinished_runs: 0,
-          ...noLease,
-        })
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
-
-    async fail(id: string, owner: string, reason: MemeFailReason): Promise<void> {
-      await leased(id, owner).set(failedRow(reason)).execute();
-    },
-
-    /** For a job that could not even start (queue down): fails whatever runs, lease or not. */
-    failUnleased(id: string, reason: MemeFailReason): Promise<void> {
-      return failIn(id, activeMemeStatuses, reason);
-    },
-
     /**
      * A stage's job gave up (it failed MAX_JOB_ATTEMPTS times): fails the row if it is still in
      * that stage, lease or not, so a job abandoned mid-way stops writing (its lease is gone).
      */
     failStage(id: string, statuses: readonly MemeStatus[], reason: MemeFailReason): Promise<void> {
-      return failIn(id, statuses, reason);
+      return analyses.failIn(id, statuses, reason);
     },
 
     /**
@@ -278,15 +143,6 @@ export function createMemeRepository(db: Kysely<Database>) {
         .where('extracts', 'is not', null)
         .returningAll()
         .executeTakeFirst();
-    },
-
-    /** Analyses a job should exist for but may not: everything still active. */
-    findInterrupted() {
-      return db
-        .selectFrom('meme_analyses')
-        .select(['id', 'status'])
-        .where('status', 'in', activeMemeStatuses)
-        .execute();
     },
   };
 }
