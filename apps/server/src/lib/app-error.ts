@@ -10,6 +10,7 @@ import type {
   FastifyServerOptions,
 } from 'fastify';
 import { ZodError } from 'zod';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/pg-errors.ts';
 
 /** The one error type services throw for anything a client should hear about. */
 export class AppError extends Error {
@@ -77,6 +78,17 @@ function errorAnswer(
       status: 400,
       body: { code: 'validation_failed', message: 'Invalid request', fields: fieldsFromZod(error) },
     };
+  }
+  // Every route checks what it refers to before it writes; a database refusal left is a race
+  // another request won (the video, account or the user themselves deleted meanwhile; the same
+  // row added twice at once): the client's answer is the one a later request would have had.
+  if (isForeignKeyViolation(error)) {
+    request.log.warn({ err: error }, 'request lost a race');
+    return { status: 404, body: { code: 'not_found', message: 'Deleted meanwhile' } };
+  }
+  if (isUniqueViolation(error)) {
+    request.log.warn({ err: error }, 'request lost a race');
+    return { status: 409, body: { code: 'conflict', message: 'Added meanwhile' } };
   }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return {
