@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
+import { errorCodes } from '@cadence/shared/errors';
+import { isTranslationKey } from '@cadence/shared/translation-key';
 import { sessionCookie } from './test-support/app.ts';
 import { openTestDatabase } from './test-support/database.ts';
 
@@ -55,7 +59,17 @@ function registeredRoutes(): Route[] {
   return routes;
 }
 
-const hostileIds = ['x', randomUUID(), '..%2F..%2Fetc%2Fpasswd', 'a'.repeat(600), '%00', '1e309'];
+// '%zz' cannot be decoded and 600 characters exceed Fastify's maxParamLength: both are refused
+// by Fastify before any route runs, and must be answered as every other refusal is.
+const hostileIds = [
+  'x',
+  randomUUID(),
+  '..%2F..%2Fetc%2Fpasswd',
+  'a'.repeat(600),
+  '%00',
+  '1e309',
+  '%zz',
+];
 const hostileQueries = [
   '',
   `?kind=%FF&state=${'s'.repeat(3000)}&code[]=1&download=2`,
@@ -157,6 +171,30 @@ const hostileCookies = [
 
 let sent = 0;
 const failures: string[] = [];
+/** Refusals whose body is not ours (`{ code, message, fields? }`), one line per kind of answer. */
+const untranslated = new Set<string>();
+
+/**
+ * True when a refusal says why in words a client can translate: a code of the closed set (each
+ * has its message in both languages) and field messages that are keys French has. tus speaks its
+ * own protocol (status codes, and our `media_rejected` body where a person must read why); HEAD
+ * answers carry no body.
+ */
+function answersInOurTerms(method: string, url: string, body: string): boolean {
+  if (method === 'HEAD' || url.startsWith('/api/uploads')) return true;
+  try {
+    const parsed = apiErrorShape.safeParse(JSON.parse(body));
+    return parsed.success;
+  } catch {
+    return false;
+  }
+}
+
+const apiErrorShape = z.object({
+  code: z.enum(errorCodes),
+  message: z.string(),
+  fields: z.record(z.string(), z.string().refine(isTranslationKey)).optional(),
+});
 
 /** One request; a 5xx is recorded with enough to replay it. Each comes from its own address. */
 async function send(options: InjectOptions & { method: string; url: string }, label: string) {
@@ -165,6 +203,15 @@ async function send(options: InjectOptions & { method: string; url: string }, la
     ...options,
     remoteAddress: `10.${(sent >> 16) & 255}.${(sent >> 8) & 255}.${sent & 255}`,
   });
+  if (
+    response.statusCode >= 400 &&
+    !answersInOurTerms(options.method, options.url, response.body)
+  ) {
+    // Repeated characters (a 600-character id) folded, so one kind of answer is one line.
+    untranslated.add(
+      `${options.method} → ${response.statusCode} ${response.body.replace(/(.)\1{7,}/g, '$1…').slice(0, 160)}`,
+    );
+  }
   if (response.statusCode >= 500) {
     failures.push(
       `${options.method} ${options.url.slice(0, 80)} ${label.slice(0, 100)} → ${response.statusCode} ${response.body.slice(0, 120)}`,
@@ -304,6 +351,7 @@ describe('hostile input', () => {
       console.log(`api-robustness: ${sent} requests, ${failures.length} answered ≥ 500`);
       expect(sent).toBeGreaterThanOrEqual(10_000);
       expect(failures).toEqual([]);
+      expect([...untranslated]).toEqual([]);
       expect(errorLogs.map((line) => line.slice(0, 300))).toEqual([]);
       expect(consoleErrors.mock.calls.map((call) => String(call[0]).slice(0, 200))).toEqual([]);
       consoleErrors.mockRestore();
@@ -311,18 +359,94 @@ describe('hostile input', () => {
   );
 });
 
-const base64 = (value: string) => Buffer.from(value).toString('base64');
-
-/** tus: creation, HEAD, PATCH, DELETE with every protocol header missing, wrong or hostile. */
-async function fuzzUploads(): Promise<void> {
-  // The fuzzer's session may have ended with the routes above: a fresh one for uploads.
+/** A new session for the fuzzer: the routes that end sessions may have ended the first one. */
+async function freshSession(): Promise<string> {
   const signIn = await app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
     headers: { origin },
     payload: { email: 'fuzzer@example.com', password: 'secret123' },
   });
-  const uploadCookie = sessionCookie(signIn);
+  return sessionCookie(signIn);
+}
+
+/** Sends `request` as raw bytes to the listening app; resolves with all it answered before closing. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+    socket.end(request, 'latin1');
+  });
+}
+
+describe('malformed HTTP', () => {
+  // inject() builds well-formed requests: what Node's parser and Fastify's router refuse before any
+  // route runs is only reachable through a socket.
+  it('is refused with the body every refusal has, and nothing it carried is acted on', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('not listening');
+    const cookie = await freshSession();
+    const head = (line: string, headers = '') =>
+      `${line}\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nCookie: ${cookie}\r\n${headers}`;
+    const json = 'Content-Type: application/json\r\n';
+    const requests = {
+      'an undecodable path': head('GET /api/media/%zz HTTP/1.1') + '\r\n',
+      'an undecodable page path': head('GET /%E0%A4%A HTTP/1.1') + '\r\n',
+      'a path parameter over the length limit':
+        head(`GET /api/posts/${'a'.repeat(600)} HTTP/1.1`) + '\r\n',
+      'bytes that are not UTF-8 in the path': head('GET /api/media/\xff\xfe HTTP/1.1') + '\r\n',
+      'an unknown method': head('FOO /api/me HTTP/1.1') + '\r\n',
+      'Content-Length and Transfer-Encoding together':
+        head(
+          'POST /api/accounts HTTP/1.1',
+          `${json}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n`,
+        ) + '\r\n0\r\n\r\n',
+      'two Content-Lengths':
+        head('POST /api/accounts HTTP/1.1', `${json}Content-Length: 2\r\nContent-Length: 3\r\n`) +
+        '\r\n{}',
+      'a negative Content-Length':
+        head('POST /api/accounts HTTP/1.1', `${json}Content-Length: -1\r\n`) + '\r\n',
+      'a malformed chunk':
+        head('POST /api/accounts HTTP/1.1', `${json}Transfer-Encoding: chunked\r\n`) +
+        '\r\nZZ\r\nabc\r\n0\r\n\r\n',
+      'a body longer than its Content-Length':
+        head('POST /api/accounts HTTP/1.1', `${json}Content-Length: 5\r\n`) +
+        '\r\n{"username":"smuggled"}',
+      'headers over the size limit':
+        head('GET /api/me HTTP/1.1', `X-Big: ${'a'.repeat(20_000)}\r\n`) + '\r\n',
+    };
+    const accountsBefore = await app.inject({ url: '/api/accounts', headers: { cookie } });
+    const answers: Record<string, string> = {};
+    for (const [label, request] of Object.entries(requests)) {
+      const answer = await rawExchange(address.port, request);
+      // The first answer on the connection: one that was smuggled behind it would come second.
+      const [statusLine = '', ...rest] = answer.split('\r\n');
+      const body = answer.slice(answer.indexOf('\r\n\r\n') + 4).split('HTTP/1.1')[0] ?? '';
+      const status = Number(statusLine.split(' ')[1]);
+      answers[label] =
+        status >= 400 && status < 500 && answersInOurTerms('GET', '/', body)
+          ? 'refused in our terms'
+          : `${statusLine} ${rest.length} lines ${body.slice(0, 160)}`;
+    }
+    expect(answers).toEqual(
+      Object.fromEntries(Object.keys(requests).map((label) => [label, 'refused in our terms'])),
+    );
+    // Nothing the malformed requests carried was acted on.
+    const accountsAfter = await app.inject({ url: '/api/accounts', headers: { cookie } });
+    expect(accountsAfter.json()).toEqual(accountsBefore.json());
+  });
+});
+
+const base64 = (value: string) => Buffer.from(value).toString('base64');
+
+/** tus: creation, HEAD, PATCH, DELETE with every protocol header missing, wrong or hostile. */
+async function fuzzUploads(): Promise<void> {
+  // The fuzzer's session may have ended with the routes above: a fresh one for uploads.
+  const uploadCookie = await freshSession();
   const valid = {
     origin,
     'tus-resumable': '1.0.0',

@@ -13,7 +13,7 @@ import { publicConfigSchema } from '@cadence/shared/schemas/user';
 import { authRoutes } from './auth/routes.ts';
 import { getSessionUser, requireSessionUser, type SessionUser } from './auth/session.ts';
 import type { AppContext } from './context.ts';
-import { AppError, registerErrorHandler } from './lib/app-error.ts';
+import { AppError, frameworkErrorOptions, registerErrorHandler } from './lib/app-error.ts';
 import { registerJsonBodyParser } from './lib/json-body.ts';
 import { registerOpenApi } from './openapi/plugin.ts';
 import { assertSameOriginRequest } from './auth/same-origin.ts';
@@ -80,6 +80,7 @@ export async function buildApp(
     loggerInstance: logger,
     trustProxy: context.config.publicUrl.startsWith('https://'),
     bodyLimit: 1024 * 1024,
+    ...frameworkErrorOptions,
   });
 
   registerErrorHandler(app);

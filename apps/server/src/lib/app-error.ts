@@ -1,7 +1,16 @@
 import { errorStatus, type ApiErrorBody, type ErrorCode } from '@cadence/shared/errors';
 import { isTranslationKey, type TranslationKey } from '@cadence/shared/translation-key';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import { ZodError } from 'zod';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/pg-errors.ts';
 
 /** The one error type services throw for anything a client should hear about. */
 export class AppError extends Error {
@@ -49,44 +58,97 @@ export function codeForStatus(status: number): ErrorCode {
   return 'internal';
 }
 
+/** The answer an error gets: its status and the body every refusal shares. */
+function errorAnswer(
+  error: FastifyError | AppError | ZodError,
+  request: FastifyRequest,
+): { status: number; body: ApiErrorBody } {
+  if (error instanceof AppError) {
+    return {
+      status: error.statusCode,
+      body: {
+        code: error.code,
+        message: error.message,
+        ...(error.fields && { fields: error.fields }),
+      },
+    };
+  }
+  if (error instanceof ZodError) {
+    return {
+      status: 400,
+      body: { code: 'validation_failed', message: 'Invalid request', fields: fieldsFromZod(error) },
+    };
+  }
+  // Every route checks what it refers to before it writes; a database refusal left is a race
+  // another request won (the video, account or the user themselves deleted meanwhile; the same
+  // row added twice at once): the client's answer is the one a later request would have had.
+  if (isForeignKeyViolation(error)) {
+    request.log.warn({ err: error }, 'request lost a race');
+    return { status: 404, body: { code: 'not_found', message: 'Deleted meanwhile' } };
+  }
+  if (isUniqueViolation(error)) {
+    request.log.warn({ err: error }, 'request lost a race');
+    return { status: 409, body: { code: 'conflict', message: 'Added meanwhile' } };
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return {
+      status: error.statusCode,
+      body: { code: codeForStatus(error.statusCode), message: error.message },
+    };
+  }
+  request.log.error({ err: error }, 'request failed');
+  return { status: 500, body: { code: 'internal', message: 'Internal error' } };
+}
+
+function sendError(
+  error: FastifyError | AppError | ZodError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const { status, body } = errorAnswer(error, request);
+  // A client's mistake is worth a line, not an alarm: errors are for what Cadence got wrong.
+  if (status < 500) request.log.warn({ statusCode: status, code: body.code }, 'request refused');
+  void reply.status(status).send(body);
+}
+
 /**
  * One error handler: AppErrors and validation errors become their 4xx; anything a client could
  * trigger through Fastify (bad JSON, too large, wrong content type) keeps its 4xx; everything else
  * is logged with context and answered with a bare 500 that leaks nothing.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
-    let status: number;
-    let body: ApiErrorBody;
-    if (error instanceof AppError) {
-      status = error.statusCode;
-      body = {
-        code: error.code,
-        message: error.message,
-        ...(error.fields && { fields: error.fields }),
-      };
-    } else if (error instanceof ZodError) {
-      status = 400;
-      body = {
-        code: 'validation_failed',
-        message: 'Invalid request',
-        fields: fieldsFromZod(error),
-      };
-    } else if (
-      typeof error.statusCode === 'number' &&
-      error.statusCode >= 400 &&
-      error.statusCode < 500
-    ) {
-      status = error.statusCode;
-      body = { code: codeForStatus(status), message: error.message };
-    } else {
-      request.log.error({ err: error }, 'request failed');
-      status = 500;
-      body = { code: 'internal', message: 'Internal error' };
-    }
-    if (status >= 500 && !(error instanceof AppError)) status = 500;
-    // A client's mistake is worth a line, not an alarm: errors are for what Cadence got wrong.
-    if (status < 500) request.log.warn({ statusCode: status, code: body.code }, 'request refused');
-    void reply.status(status).send(body);
-  });
+  app.setErrorHandler(sendError);
 }
+
+/**
+ * Fastify's options for the refusals it makes before any route or error handler runs: an address
+ * it cannot decode (`/%zz`), a path parameter over `maxParamLength`, a request line or headers
+ * Node cannot parse. Left to Fastify, they answer `{error, code: 'FST_ERR_…', statusCode}`, a code
+ * outside our closed set that no client can translate, without our headers; these give them the
+ * body every other refusal has.
+ */
+export const frameworkErrorOptions = {
+  frameworkErrors: sendError,
+  clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+    // A reset connection has nobody left to answer (as Fastify's own handler does).
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 408
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? 431
+          : 400;
+    const body = JSON.stringify({
+      code: codeForStatus(status),
+      message: STATUS_CODES[status] ?? 'Bad Request',
+    } satisfies ApiErrorBody);
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  },
+} satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;

@@ -110,7 +110,9 @@ export class LocalDiskStorage implements MediaStorage {
    */
   async deleteFolder(prefix: string): Promise<void> {
     assertValidKey(prefix);
-    await rm(this.pathOf(prefix), { recursive: true, force: true });
+    // A file another request adds while the folder is emptied makes rmdir fail (ENOTEMPTY): Node
+    // then walks the folder again, a few times.
+    await rm(this.pathOf(prefix), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }
 
   async withLocalFile<TResult>(

@@ -34,6 +34,14 @@ export function createDataRightsService({
       for (const key of keys) await storage.delete(key);
       await storage.deleteFolder(`users/${userId}`);
       await repository.deleteUser(userId);
+      // A request or job that was finishing for them (an upload's last bytes, a render) may have
+      // written a file after the sweep above and a row before the user row went: the row left with
+      // the user, the file would stay. Swept again now that nothing can add a row for them (a
+      // write after this fails on the missing user and removes its own file). The account is gone
+      // either way: a failure here is logged, not answered.
+      await storage.deleteFolder(`users/${userId}`).catch((error: unknown) => {
+        logger.warn({ err: error, userId }, 'deleted account: second sweep of its files failed');
+      });
       logger.info({ userId, accounts: accountIds.length, files: keys.length }, 'account deleted');
       return { files: keys.length, accounts: accountIds.length };
     },

@@ -46,6 +46,12 @@ const existingAccountId: preValidationAsyncHookHandler = async (request) => {
   }
 };
 
+/**
+ * Live streams one person may hold open at once in this process: one per tab is plenty, and each
+ * costs a database query a second, so a script opening thousands must not slow everyone else.
+ */
+export const MAX_EVENT_STREAMS_PER_USER = 8;
+
 export interface ScheduleRoutesOptions {
   schedules: ScheduleService;
   listing: PostListingService;
@@ -65,6 +71,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
   const tags = ['posts'];
   const { schedules, listing, notificationsSince } = options;
   const streams = new Set<PostStream>();
+  const openStreamsByUser = new Map<string, number>();
   // Open streams would keep app.close() waiting for their sockets: end them first.
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.close();
@@ -270,6 +277,11 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     { schema: { tags, response: { 200: events } } },
     async (request, reply) => {
       const user = await app.requireUser(request);
+      const open = openStreamsByUser.get(user.id) ?? 0;
+      if (open >= MAX_EVENT_STREAMS_PER_USER) {
+        throw new AppError('rate_limited', 'Too many live streams open');
+      }
+      openStreamsByUser.set(user.id, open + 1);
       reply.hijack();
       const stream = streamPostEvents(reply.raw, {
         changedSince: (since) => schedules.changedSince(user.id, since),
@@ -291,7 +303,12 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
         }),
       });
       streams.add(stream);
-      reply.raw.on('close', () => streams.delete(stream));
+      reply.raw.on('close', () => {
+        streams.delete(stream);
+        const left = (openStreamsByUser.get(user.id) ?? 1) - 1;
+        if (left > 0) openStreamsByUser.set(user.id, left);
+        else openStreamsByUser.delete(user.id);
+      });
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { nextOccurrence } from '@cadence/shared/schedule/planner';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   addVideo,
   api,
@@ -13,6 +13,7 @@ import {
   useScheduleTestApp,
   type TestUser,
 } from './test-kit.ts';
+import { MAX_EVENT_STREAMS_PER_USER } from './routes.ts';
 
 const kit = useScheduleTestApp('cadence-schedules-');
 const { sandbox } = kit;
@@ -490,6 +491,49 @@ describe('GET /api/posts/events', () => {
     const events = parse();
     expect(events.some((post) => post.id === postId && post.status === 'cancelled')).toBe(true);
     expect(events.some((post) => post.id === bobs.posts[0]?.id)).toBe(false);
+  });
+
+  it('refuses more open streams than tabs need with a translated 429, and takes one again once a tab closes', async () => {
+    const open = (cookie: string, signal: AbortSignal) =>
+      fetch(`${kit.t.url}/api/posts/events`, { headers: { cookie }, signal });
+    const aborters = Array.from(
+      { length: MAX_EVENT_STREAMS_PER_USER },
+      () => new AbortController(),
+    );
+    try {
+      const streams = await Promise.all(
+        aborters.map((aborter) => open(alice.cookie, aborter.signal)),
+      );
+      expect(streams.map((response) => response.status)).toEqual(streams.map(() => 200));
+
+      const extra = new AbortController();
+      const refused = await open(alice.cookie, extra.signal);
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+      // Another person's tabs are theirs: Bob still gets his stream.
+      const bobs = await open(bob.cookie, extra.signal);
+      expect(bobs.status).toBe(200);
+      extra.abort();
+
+      aborters[0]?.abort();
+      const again = new AbortController();
+      aborters.push(again);
+      // The server hears of the closed tab when its socket closes: asked until then.
+      const reopened = await vi.waitFor(
+        async () => {
+          const response = await open(alice.cookie, again.signal);
+          if (response.status !== 200) {
+            await response.body?.cancel();
+            throw new Error(`still refused: ${response.status}`);
+          }
+          return response;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      expect(reopened.status).toBe(200);
+    } finally {
+      for (const aborter of aborters) aborter.abort();
+    }
   });
 
   it('answers 401 without a session', async () => {

@@ -3,12 +3,15 @@ import type { MediaRejectedBody } from '@cadence/shared/schemas/media';
 import { uploadMetadataSchema } from '@cadence/shared/schemas/upload';
 import type { FastifyInstance } from 'fastify';
 import { getSessionUser } from '../../auth/session.ts';
+import { isForeignKeyViolation } from '../../db/pg-errors.ts';
 import type { Auth } from '../../auth/auth.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import { MediaRejectedError, QuotaExceededError, type MediaService } from '../media/service.ts';
 import { PostgresLocker } from './postgres-locker.ts';
 import { TusHookError, tusUploads } from './tus.ts';
+
+const GONE = new TusHookError(410, 'This upload expired or no longer exists: start a new one\n');
 
 /** A refusal tus sends as is: the JSON body the web client translates (media.rejected.*). */
 function rejection(status: number, body: MediaRejectedBody): TusHookError {
@@ -30,10 +33,10 @@ const refuse = (error: unknown): never => {
   if (error instanceof MediaRejectedError) {
     throw rejection(errorStatus.media_rejected, { code: 'media_rejected', reasons: error.reasons });
   }
+  // Its owner deleted their account while it finished: nothing is kept (register removed the file).
+  if (isForeignKeyViolation(error)) throw GONE;
   throw error;
 };
-
-const GONE = new TusHookError(410, 'This upload expired or no longer exists: start a new one\n');
 
 /**
  * Resumable uploads (tus) at /api/uploads. A new upload's metadata is checked and its declared
