@@ -59,6 +59,11 @@ export async function openTestDatabase(
   await admin.connect();
   try {
     await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+    // A commit returns once written, without waiting for the disk: what every session (and
+    // process) sees is the same, only a crash of PostgreSQL itself could lose the latest commits,
+    // and no test crashes it. A test file commits a few hundred times, 3-4 ms each on an idle
+    // disk (17 files: 93-99 s summed against 101-114 s).
+    await admin.query(`alter database ${name} set synchronous_commit = off`);
   } finally {
     await admin.end();
   }
