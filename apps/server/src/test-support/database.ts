@@ -25,8 +25,8 @@ export function testDatabaseKind(): TestDatabaseKind {
 
 export interface TestDatabaseOptions {
   /**
-   * PGlite only: start from a bare initdb instead of the migrated template (the migrations'
-   * own tests). Either way the app's `migrate` and pg-boss's start find what they expect.
+   * Start from an empty database instead of the migrated template (the migrations' own tests).
+   * Either way the app's `migrate` and pg-boss's start find what they expect.
    */
   empty?: boolean;
 }
@@ -35,9 +35,11 @@ export interface TestDatabaseOptions {
  * A fresh database of the kind the Vitest project asks for: in-memory PGlite, or a new
  * PostgreSQL database created for this test file and dropped afterwards.
  *
- * PGlite starts from a dump of a database that has every migration and pg-boss's schema (made
- * once per machine and set of migrations, see pgliteTemplate): initdb alone took 1.5 s of each
- * file's set-up on an idle machine, the migrations 0.1–0.2 s more.
+ * Both start from a database that has every migration and pg-boss's schema, made once per
+ * machine and set of migrations (templateKey). PGlite loads a dump of it (pgliteTemplate): initdb
+ * alone took 1.5 s of each file's set-up on an idle machine, the migrations 0.1–0.2 s more.
+ * PostgreSQL copies a template database (postgresTemplate) instead of running the migrations,
+ * each a transaction of its own that waits for its commit to reach the disk.
  */
 export async function openTestDatabase(
   kind: TestDatabaseKind = testDatabaseKind(),
@@ -52,20 +54,24 @@ export async function openTestDatabase(
     return { ...handle, url: null };
   }
   const name = `cadence_test_${randomBytes(6).toString('hex')}`;
+  const template = options.empty ? null : await postgresTemplate();
   const admin = new pg.Client({ connectionString: testPostgresUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(testPostgresUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({
-    databaseUrl: url.toString(),
-    pgliteDataDir: '',
-    poolSize: 5,
-  });
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+    // A commit returns once written, without waiting for the disk: what every session (and
+    // process) sees is the same, only a crash of PostgreSQL itself could lose the latest commits,
+    // and no test crashes it. A test file commits a few hundred times, 3-4 ms each on an idle
+    // disk (17 files: 93-99 s summed against 101-114 s).
+    await admin.query(`alter database ${name} set synchronous_commit = off`);
+  } finally {
+    await admin.end();
+  }
+  const url = databaseUrl(name);
+  const handle = await openDatabase({ databaseUrl: url, pgliteDataDir: '', poolSize: 5 });
   return {
     ...handle,
-    url: url.toString(),
+    url,
     async close() {
       await handle.close();
       const cleanup = new pg.Client({ connectionString: testPostgresUrl });
@@ -76,15 +82,34 @@ export async function openTestDatabase(
   };
 }
 
+function databaseUrl(name: string): string {
+  const url = new URL(testPostgresUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 const require = createRequire(import.meta.url);
 
 /**
- * The migrated PGlite data directory as a tar, cached in the temp directory under a name that
- * changes with the migrations' text and the PGlite and pg-boss versions, so a stale template is
- * never loaded. Test files run in separate workers: the first to need it makes it (two at once
- * both write, each to its own file, and the rename is atomic).
+ * A worker process runs many test files (vitest.config.ts: no isolation): the template is looked
+ * up or made once per process, and a failure is retried by the next caller.
  */
-async function pgliteTemplate(): Promise<Blob> {
+function oncePerProcess<TValue>(make: () => Promise<TValue>): () => Promise<TValue> {
+  let made: Promise<TValue> | null = null;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = null;
+      throw error;
+    });
+    return made;
+  };
+}
+
+/**
+ * Names the migrated template: changes with the migrations' text and the PGlite and pg-boss
+ * versions, so a stale template is never used.
+ */
+function templateKey(): string {
   const versions = ['@electric-sql/pglite', 'pg-boss'].map((name) => {
     // Neither package exports its package.json: read it next to the entry point.
     const entry = require.resolve(name);
@@ -95,10 +120,23 @@ async function pgliteTemplate(): Promise<Blob> {
   });
   const hash = createHash('sha256').update(JSON.stringify([versions, BOSS_SCHEMA]));
   for (const migration of listMigrations()) hash.update(`${migration.version}\n${migration.sql}`);
-  const file = path.join(
-    os.tmpdir(),
-    `cadence-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`,
-  );
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Every migration, then pg-boss's own schema as its start() creates it on an empty database. */
+async function migrateFully(db: Kysely<Database>, executeSql: DatabaseHandle['executeSql']) {
+  await migrate(db);
+  // Its version row included, so start() finds it installed: no job, queue or maintenance state.
+  await executeSql(PgBoss.getConstructionPlans(BOSS_SCHEMA));
+}
+
+/**
+ * The migrated PGlite data directory as a tar, cached in the temp directory under templateKey().
+ * Test files run in separate workers: the first to need it makes it (two at once both write,
+ * each to its own file, and the rename is atomic).
+ */
+const pgliteTemplate = oncePerProcess(async (): Promise<Blob> => {
+  const file = path.join(os.tmpdir(), `cadence-pglite-template-${templateKey()}.tar`);
   try {
     return new Blob([readFileSync(file)]);
   } catch {
@@ -107,10 +145,9 @@ async function pgliteTemplate(): Promise<Blob> {
   const client = await PGlite.create('memory://');
   const db = new Kysely<Database>({ dialect: new PgliteDialect(client, new ConnectionLock()) });
   try {
-    await migrate(db);
-    // pg-boss's own schema, as its start() creates it on an empty database (its version row
-    // included, so start() finds it installed): no job, queue or maintenance state.
-    await client.exec(PgBoss.getConstructionPlans(BOSS_SCHEMA));
+    await migrateFully(db, async (text) => ({
+      rows: (await client.exec(text)).at(-1)?.rows ?? [],
+    }));
     const dump = await client.dumpDataDir('none');
     const staging = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     writeFileSync(staging, Buffer.from(await dump.arrayBuffer()));
@@ -120,4 +157,44 @@ async function pgliteTemplate(): Promise<Blob> {
     await db.destroy();
     await client.close();
   }
-}
+});
+
+/**
+ * The name of the migrated PostgreSQL database that test databases are copied from (CREATE
+ * DATABASE … TEMPLATE), made by the first test that needs it on this server. It is built under a
+ * name of its own and renamed once complete, so a copy never starts from a half-made one; when
+ * two workers build it at once, the rename of the second fails and it drops its own. Templates of
+ * older migrations stay (a few MB each): another checkout on the same server may still use them.
+ */
+const postgresTemplate = oncePerProcess(async (): Promise<string> => {
+  const name = `cadence_template_${templateKey()}`;
+  const admin = new pg.Client({ connectionString: testPostgresUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount) return name;
+    const staging = `${name}_${randomBytes(4).toString('hex')}`;
+    await admin.query(`create database ${staging}`);
+    try {
+      const handle = await openDatabase({
+        databaseUrl: databaseUrl(staging),
+        pgliteDataDir: '',
+        poolSize: 1,
+      });
+      try {
+        await migrateFully(handle.db, handle.executeSql);
+      } finally {
+        await handle.close();
+      }
+      await admin.query(`alter database ${staging} rename to ${name}`);
+    } catch (error) {
+      await admin.query(`drop database if exists ${staging} with (force)`);
+      // Another worker made it meanwhile: use theirs.
+      const made = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!made.rowCount) throw error;
+    }
+    return name;
+  } finally {
+    await admin.end();
+  }
+});

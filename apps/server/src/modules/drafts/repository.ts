@@ -70,8 +70,25 @@ export function createDraftRepository(db: Kysely<Database>) {
     delivery: content.delivery,
   });
 
-  async function rows(userId: string, id?: string, limit = 1): Promise<DraftRow[]> {
-    let query = db
+  /**
+   * The drafts and their videos from one snapshot: read apart, a draft scheduled in between (its
+   * videos deleted with it) came back without videos, and a second click on 'Schedule' was told
+   * the draft was incomplete (400) instead of gone (404).
+   */
+  function rows(userId: string, id?: string, limit = 1): Promise<DraftRow[]> {
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => rowsIn(trx, userId, id, limit));
+  }
+
+  async function rowsIn(
+    trx: Transaction<Database>,
+    userId: string,
+    id: string | undefined,
+    limit: number,
+  ): Promise<DraftRow[]> {
+    let query = trx
       .selectFrom('drafts')
       .select([
         'drafts.id',
@@ -94,7 +111,7 @@ export function createDraftRepository(db: Kysely<Database>) {
       .limit(limit)
       .execute();
     if (drafts.length === 0) return [];
-    const videos = await db
+    const videos = await trx
       .selectFrom('draft_videos')
       .innerJoin('media', 'media.id', 'draft_videos.media_id')
       .select([
