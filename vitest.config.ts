@@ -63,9 +63,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           // One browser file at a time, after the other files (vitest runs a project's singleFork
-          // files last). Letting two run side by side, or beside the server files, was measured in
-          // a clean-clone CI: vitest took 1,516 s against 1,130-1,160 s this way, since a browser
-          // file, its server and Chromium compete for the same 2 cores as everything else.
+          // files last). Letting two run side by side and beside the server files gained nothing
+          // in clean-clone CI runs (vitest 1,516 s, against 1,540 s this way two runs later): a
+          // browser file, its server and Chromium compete for the same 2 cores as everything
+          // else, and the extra load exposed races in the browser files' waits.
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
           isolate: true,
