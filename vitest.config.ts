@@ -17,6 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'packages',
+          sequence: { groupOrder: 1 },
           include: ['packages/**/*.test.ts'],
           environment: 'node',
           isolate: true,
@@ -25,6 +26,7 @@ export default defineConfig({
       {
         test: {
           name: 'server:pglite',
+          sequence: { groupOrder: 1 },
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DATABASE: 'pglite' },
@@ -41,6 +43,7 @@ export default defineConfig({
       {
         test: {
           name: 'server:postgres',
+          sequence: { groupOrder: 1 },
           include: ['apps/server/src/**/*.db.test.ts'],
           environment: 'node',
           env: { TEST_DATABASE: 'postgres' },
@@ -57,11 +60,15 @@ export default defineConfig({
           environment: 'node',
           // Each file in a thread of its own (see poolOptions above); as fast as a process each.
           pool: 'threads',
+          // Vitest runs its pools side by side: the web files go first, on their own, so that no
+          // more than maxWorkers files ever run at once (the other projects are group 1).
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
           // One browser file at a time, after the other files (vitest runs a project's singleFork
           // files last). Letting two run side by side and beside the server files gained nothing
           // in clean-clone CI runs (vitest 1,516 s, against 1,540 s this way two runs later): a
