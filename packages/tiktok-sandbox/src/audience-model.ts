@@ -1,3 +1,4 @@
+import { zonedSlot } from '@cadence/shared/analytics/best-times';
 import { sha256Hex } from './ids.ts';
 
 /**
@@ -102,36 +103,9 @@ export function audienceProfileFor(username: string, timeZone = 'Europe/Paris'):
   };
 }
 
-const weekdayIndex: Record<string, number> = {
-  Mon: 0,
-  Tue: 1,
-  Wed: 2,
-  Thu: 3,
-  Fri: 4,
-  Sat: 5,
-  Sun: 6,
-};
-
-const zonedFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** Weekday (0 = Monday) and hour (0–23) of an instant on the wall clock of `timeZone`. */
 export function weekdayAndHour(ms: number, timeZone: string): { weekday: number; hour: number } {
-  let format = zonedFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      hour: 'numeric',
-      hourCycle: 'h23',
-    });
-    zonedFormats.set(timeZone, format);
-  }
-  let weekday = 0;
-  let hour = 0;
-  for (const part of format.formatToParts(new Date(ms))) {
-    if (part.type === 'weekday') weekday = weekdayIndex[part.value] ?? 0;
-    if (part.type === 'hour') hour = Number(part.value) % 24;
-  }
+  const { weekday, hour } = zonedSlot(ms, timeZone);
   return { weekday, hour };
 }
 

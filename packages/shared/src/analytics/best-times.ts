@@ -1,6 +1,7 @@
 // Best times to post, learned from a creator's own videos (issue 14, decision record 024).
 // Pure: no Node or DOM imports; the server computes it, the web formats it, the bench scores it.
 import { zonedDateTimeToUtc } from '../schedule/planner.ts';
+import { zonedFormatter } from '../schedule/time-zones.ts';
 
 /** One published video as the analysis sees it. */
 export interface BestTimeObservation {
@@ -67,24 +68,14 @@ const weekdayNumbers: Record<string, number> = {
   Sat: 5,
   Sun: 6,
 };
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function zonedFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      hourCycle: 'h23',
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
-}
+const slotParts: Intl.DateTimeFormatOptions = {
+  weekday: 'short',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  hourCycle: 'h23',
+};
 
 /** Weekday (0 = Monday), hour and civil date of an instant on the clocks of `timeZone`. */
 export function zonedSlot(
@@ -92,7 +83,8 @@ export function zonedSlot(
   timeZone: string,
 ): { weekday: number; hour: number; date: string } {
   const parts: Record<string, string> = {};
-  for (const part of zonedFormat(timeZone).formatToParts(instant)) parts[part.type] = part.value;
+  for (const part of zonedFormatter(timeZone, slotParts).formatToParts(instant))
+    parts[part.type] = part.value;
   return {
     weekday: weekdayNumbers[parts['weekday'] ?? 'Mon'] ?? 0,
     hour: Number(parts['hour'] ?? 0) % 24,

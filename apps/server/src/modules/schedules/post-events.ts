@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Post } from '@cadence/shared/schemas/schedule';
+import { whenClosed } from '../../lib/when-closed.ts';
 
 /**
  * Live post updates (and new notifications) over Server-Sent Events, by polling: each open stream asks the database every
@@ -46,6 +47,20 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
   let since = new Date(Date.now() - overlapMs);
   let closed = false;
   let pollTimer: NodeJS.Timeout | undefined;
+  // Set once the stream starts; close() may run before (a client already gone).
+  let heartbeat: NodeJS.Timeout | undefined = undefined;
+
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    clearTimeout(pollTimer);
+    response.end();
+  }
+
+  // A client gone before the stream started gets nothing: no timers, no polling.
+  whenClosed(response, close);
+  if (closed) return { close };
 
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -55,7 +70,7 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
   });
   response.write(': connected\n\n');
 
-  const heartbeat = setInterval(() => {
+  heartbeat = setInterval(() => {
     if (!closed) response.write(': heartbeat\n\n');
   }, heartbeatMs);
 
@@ -98,15 +113,6 @@ export function streamPostEvents(response: ServerResponse, options: PostStreamOp
     if (!closed) pollTimer = setTimeout(() => void poll(), pollMs);
   }
 
-  function close(): void {
-    if (closed) return;
-    closed = true;
-    clearInterval(heartbeat);
-    clearTimeout(pollTimer);
-    response.end();
-  }
-
-  response.on('close', close);
   void poll();
   return { close };
 }

@@ -23,6 +23,7 @@ import type { Notification } from '@cadence/shared/schemas/notification';
 import { z } from 'zod';
 import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { whenClosed } from '../../lib/when-closed.ts';
 import { streamPostEvents, type PostStream } from './post-events.ts';
 import type { PostListingService } from './listing-service.ts';
 import type { ScheduleService } from './service.ts';
@@ -282,6 +283,12 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
         throw new AppError('rate_limited', 'Too many live streams open');
       }
       openStreamsByUser.set(user.id, open + 1);
+      // Counted from here, so given back whatever happens next, even if the tab already left.
+      whenClosed(reply.raw, () => {
+        const left = (openStreamsByUser.get(user.id) ?? 1) - 1;
+        if (left > 0) openStreamsByUser.set(user.id, left);
+        else openStreamsByUser.delete(user.id);
+      });
       reply.hijack();
       const stream = streamPostEvents(reply.raw, {
         changedSince: (since) => schedules.changedSince(user.id, since),
@@ -303,12 +310,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
         }),
       });
       streams.add(stream);
-      reply.raw.on('close', () => {
-        streams.delete(stream);
-        const left = (openStreamsByUser.get(user.id) ?? 1) - 1;
-        if (left > 0) openStreamsByUser.set(user.id, left);
-        else openStreamsByUser.delete(user.id);
-      });
+      whenClosed(reply.raw, () => streams.delete(stream));
     },
   );
 }

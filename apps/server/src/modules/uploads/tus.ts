@@ -8,6 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { ERRORS, Server } from '@tus/server';
 import type { DataStore, Locker, ServerOptions, Upload } from '@tus/server';
 import { AppError } from '../../lib/app-error.ts';
+import { whenClosed } from '../../lib/when-closed.ts';
 
 export type { Upload } from '@tus/server';
 
@@ -271,7 +272,7 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
     }
     contexts.set(request.raw, { userId, log: request.log });
     reply.hijack();
-    const closed = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
+    const closed = new Promise<void>((resolve) => whenClosed(reply.raw, resolve));
     const handled = tus.handle(request.raw, reply.raw).catch((error: unknown) => {
       request.log.error({ err: error }, 'tus handler failed');
       if (!reply.raw.headersSent) {
