@@ -80,6 +80,11 @@ export async function buildApp(
     loggerInstance: logger,
     trustProxy: context.config.publicUrl.startsWith('https://'),
     bodyLimit: 1024 * 1024,
+    // No total request time (a slow 50 MB upload chunk may take minutes), but a connection that
+    // stalls mid-request is closed: a client that sent headers, or part of a body, and nothing
+    // since would otherwise hold its socket, and a route waiting on its body, for ever. A browser
+    // whose upload stalled resumes it (tus asks the offset and sends the rest).
+    connectionTimeout: context.config.httpIdleTimeoutMs,
     ...frameworkErrorOptions,
   });
 

@@ -24,6 +24,12 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * A connection that moves no byte this long in the middle of a request is closed (a stalled
+   * upload, a client that sent headers and stopped). Above Fastify's 72 s keep-alive so that idle
+   * keep-alive connections still end by that one, as proxies in front expect.
+   */
+  HTTP_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.pipe(
     z
@@ -153,6 +159,8 @@ export interface Config {
   env: Env['NODE_ENV'];
   port: number;
   host: string;
+  /** HTTP_IDLE_TIMEOUT_SECONDS, in ms: Fastify's `connectionTimeout` (the socket's idle timeout). */
+  httpIdleTimeoutMs: number;
   dataDir: string;
   /** `null` means the embedded PGlite database in DATA_DIR/pgdata. */
   databaseUrl: string | null;
@@ -331,6 +339,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     env: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
+    httpIdleTimeoutMs: env.HTTP_IDLE_TIMEOUT_SECONDS * 1000,
     dataDir,
     databaseUrl: env.DATABASE_URL ?? null,
     publicUrl,
