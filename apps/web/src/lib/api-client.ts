@@ -26,6 +26,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** An Idempotency-Key (lib/request-keys.ts): the server makes the request once, however often sent. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -43,14 +45,17 @@ export const unchecked: AnswerSchema<unknown> = { parse: (data) => data };
 export async function apiRequest<TAnswer>(
   path: string,
   schema: AnswerSchema<TAnswer>,
-  { method = 'GET', body, signal }: RequestOptions = {},
+  { method = 'GET', body, signal, idempotencyKey }: RequestOptions = {},
 ): Promise<TAnswer> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(idempotencyKey !== undefined && { 'idempotency-key': idempotencyKey }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
       ...(signal && { signal }),
     });

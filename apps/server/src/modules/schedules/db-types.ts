@@ -31,6 +31,9 @@ export interface ScheduleTable {
   is_aigc: Generated<boolean>;
   /** Migration 0019. */
   delivery: Generated<Delivery>;
+  /** The Idempotency-Key of the request that made it, and that request's fingerprint (0026). */
+  request_key: string | null;
+  request_fingerprint: string | null;
   created_at: Generated<Date>;
 }
 

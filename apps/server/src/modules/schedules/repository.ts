@@ -200,6 +200,13 @@ export function createScheduleRepository(db: Kysely<Database>) {
       options: { fromDraft?: string | undefined } = {},
     ): Promise<{ scheduleId: string; postIds: string[] }> {
       return db.transaction().execute(async (trx) => {
+        // The schedule first: a twin request (same Idempotency-Key) waits here for this one's
+        // commit and fails on the key, rather than on the draft this one deleted.
+        const { id: scheduleId } = await trx
+          .insertInto('schedules')
+          .values(schedule)
+          .returning('id')
+          .executeTakeFirstOrThrow();
         if (options.fromDraft !== undefined) {
           const deleted = await trx
             .deleteFrom('drafts')
@@ -208,11 +215,6 @@ export function createScheduleRepository(db: Kysely<Database>) {
             .executeTakeFirst();
           if (deleted.numDeletedRows === 0n) throw new DraftGoneError();
         }
-        const { id: scheduleId } = await trx
-          .insertInto('schedules')
-          .values(schedule)
-          .returning('id')
-          .executeTakeFirstOrThrow();
         const inserted = await trx
           .insertInto('posts')
           .values(
@@ -229,6 +231,28 @@ export function createScheduleRepository(db: Kysely<Database>) {
           .execute();
         return { scheduleId, postIds: inserted.map((row) => row.id) };
       });
+    },
+
+    /** The schedule a request with this Idempotency-Key made, with that request's fingerprint. */
+    findByRequestKey(
+      userId: string,
+      requestKey: string,
+    ): Promise<{ id: string; request_fingerprint: string | null } | undefined> {
+      return db
+        .selectFrom('schedules')
+        .select(['id', 'request_fingerprint'])
+        .where('user_id', '=', userId)
+        .where('request_key', '=', requestKey)
+        .executeTakeFirst();
+    },
+
+    /** A schedule's posts, in due order. */
+    postViewsOfSchedule(userId: string, scheduleId: string): Promise<PostViewRow[]> {
+      return postViews()
+        .where('posts.user_id', '=', userId)
+        .where('posts.schedule_id', '=', scheduleId)
+        .orderBy('posts.due_at', 'asc')
+        .execute();
     },
 
     postViewsByIds(userId: string, ids: readonly string[]): Promise<PostViewRow[]> {

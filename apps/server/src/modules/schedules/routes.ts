@@ -23,6 +23,7 @@ import type { Notification } from '@cadence/shared/schemas/notification';
 import { z } from 'zod';
 import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { requestKeyOf, sendMade } from '../../lib/idempotency.ts';
 import { whenClosed } from '../../lib/when-closed.ts';
 import { streamPostEvents, type PostStream } from './post-events.ts';
 import type { PostListingService } from './listing-service.ts';
@@ -53,6 +54,9 @@ const existingAccountId: preValidationAsyncHookHandler = async (request) => {
  */
 export const MAX_EVENT_STREAMS_PER_USER = 8;
 
+const idempotencyNote =
+  'An `Idempotency-Key` header (16–128 of A–Z, a–z, 0–9, - and _) makes a retry safe: the same key with the same body answers the schedule the first request made, with `Idempotent-Replayed: true`, and makes nothing; the same key with another body is a 409.';
+
 export interface ScheduleRoutesOptions {
   schedules: ScheduleService;
   listing: PostListingService;
@@ -80,9 +84,20 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
 
   app.post(
     '/api/schedules',
-    { preValidation, schema: { tags, body: createScheduleSchema, response: { 201: createReply } } },
+    {
+      preValidation,
+      schema: {
+        tags,
+        description: idempotencyNote,
+        body: createScheduleSchema,
+        response: { 201: createReply },
+      },
+    },
     async (request, reply) =>
-      reply.status(201).send(await schedules.create(userOf(request).id, request.body)),
+      sendMade(
+        reply,
+        await schedules.create(userOf(request).id, request.body, requestKeyOf(request)),
+      ),
   );
 
   app.post(
@@ -92,13 +107,17 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
       schema: {
         tags,
         description:
-          "'Add to queue': each video in the account's next free posting slot (user's zone; days at the daily cap skipped).",
+          "'Add to queue': each video in the account's next free posting slot (user's zone; days at the daily cap skipped). " +
+          idempotencyNote,
         body: addToQueueSchema,
         response: { 201: createReply },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await schedules.addToQueue(userOf(request).id, request.body)),
+      sendMade(
+        reply,
+        await schedules.addToQueue(userOf(request).id, request.body, requestKeyOf(request)),
+      ),
   );
 
   const onAccount = [preValidation, existingAccountId];

@@ -36,6 +36,10 @@ beforeAll(async () => {
   bobVideo = (await addVideo(kit.t, bob, kit.dir, 'b1')).mediaId;
 }, 60_000);
 
+/** A body for a day of 2099, so that no test's posts fall due. */
+const later = (account: string, media: string[], date: string, time: string) =>
+  scheduleBody(account, media, { publishType: 'scheduled', date, time });
+
 async function fields(response: Awaited<ReturnType<typeof api>>) {
   return response.json<{ code: string; fields?: Record<string, string> }>();
 }
@@ -337,16 +341,140 @@ describe('POST /api/schedules', () => {
   });
 });
 
+describe('POST /api/schedules with an Idempotency-Key', () => {
+  // People of their own: each schedule asks TikTok's creator_info, 20 a minute per token.
+  let carol: TestUser;
+  let dave: TestUser;
+  let carolAccount: string;
+  let daveAccount: string;
+  let carolVideos: string[];
+  let daveVideo: string;
+  beforeAll(async () => {
+    carol = await signUp(kit.t, 'carol.keys@example.com');
+    dave = await signUp(kit.t, 'dave.keys@example.com');
+    carolAccount = await connectTikTok(kit.t, carol, 'carol_keys');
+    daveAccount = await connectTikTok(kit.t, dave, 'dave_keys');
+    carolVideos = [];
+    for (const name of ['c1', 'c2', 'c3']) {
+      carolVideos.push((await addVideo(kit.t, carol, kit.dir, name)).mediaId);
+    }
+    daveVideo = (await addVideo(kit.t, dave, kit.dir, 'd1')).mediaId;
+  }, 60_000);
+  const send = (user: TestUser, key: string | undefined, body: object) =>
+    kit.t.app.inject({
+      method: 'POST',
+      url: '/api/schedules',
+      headers: {
+        cookie: user.cookie,
+        origin: kit.t.url,
+        ...(key !== undefined && { 'idempotency-key': key }),
+      },
+      payload: body,
+    });
+  const schedulesWithKey = async (key: string) =>
+    Number(
+      (
+        await sql<{ count: string }>`select count(*) as count from schedules
+          where request_key = ${key}`.execute(kit.t.context.database.db)
+      ).rows[0]?.count,
+    );
+  let counter = 0;
+  const newKey = () => `test-key-${String(++counter).padStart(8, '0')}-${Date.now()}`;
+
+  it('makes one schedule of a request sent five times at once, and answers each with it', async () => {
+    const key = newKey();
+    const body = later(carolAccount, carolVideos.slice(0, 2), '2099-05-05', '10:00');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(carol, key, body)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    const made = answers.map((answer) => answer.json<{ scheduleId: string; posts: Post[] }>());
+    expect(new Set(made.map((answer) => answer.scheduleId)).size).toBe(1);
+    for (const answer of made) expect(answer.posts).toHaveLength(2);
+    // One request made it; the others say they are its answer again.
+    expect(
+      answers.filter((answer) => answer.headers['idempotent-replayed'] === 'true'),
+    ).toHaveLength(4);
+    expect(await schedulesWithKey(key)).toBe(1);
+    // Before: five schedules, ten posts.
+    const posts = await listPosts(kit.t, carol);
+    expect(posts.filter((post) => post.scheduleId === made[0]?.scheduleId)).toHaveLength(2);
+  });
+
+  it('answers a retry with the schedule already made, even once it could not be made again', async () => {
+    const draft = await api(kit.t, carol.cookie, 'POST', '/api/drafts', {
+      mediaIds: [carolVideos[2]],
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    const draftId = draft.json<{ id: string }>().id;
+    const key = newKey();
+    const body = scheduleBody(carolAccount, [carolVideos[2] ?? ''], {
+      publishType: 'scheduled',
+      date: '2099-06-06',
+      time: '11:00',
+      draftId,
+    });
+    const first = await send(carol, key, body);
+    expect(first.statusCode, first.body).toBe(201);
+    // The draft went with the first request: sent again without the key, it is refused.
+    const withoutKey = await send(carol, undefined, body);
+    expect(withoutKey.statusCode).toBe(404);
+    const retry = await send(carol, key, body);
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json<{ scheduleId: string }>().scheduleId).toBe(
+      first.json<{ scheduleId: string }>().scheduleId,
+    );
+    expect(await schedulesWithKey(key)).toBe(1);
+  });
+
+  it('refuses the same key with another request (409) or a malformed key (400), and makes nothing', async () => {
+    const key = newKey();
+    const body = scheduleBody(carolAccount, [carolVideos[0] ?? ''], {
+      publishType: 'scheduled',
+      date: '2099-07-07',
+      time: '12:00',
+    });
+    expect((await send(carol, key, body)).statusCode).toBe(201);
+    const before = (await listPosts(kit.t, carol)).length;
+    const other = await send(carol, key, { ...body, time: '13:00' });
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ code: 'conflict' });
+    for (const malformed of [
+      'short',
+      'x'.repeat(129),
+      'spaces are not allowed here',
+      'é'.repeat(20),
+    ]) {
+      const refused = await send(carol, malformed, body);
+      expect(refused.statusCode, malformed).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'validation_failed' });
+    }
+    expect((await listPosts(kit.t, carol)).length).toBe(before);
+  });
+
+  it("keeps each person's keys apart: another person's request with the same key is their own", async () => {
+    const key = newKey();
+    const mine = await send(
+      carol,
+      key,
+      scheduleBody(carolAccount, [carolVideos[1] ?? ''], {
+        publishType: 'scheduled',
+        date: '2099-08-08',
+        time: '09:00',
+      }),
+    );
+    const theirs = await send(dave, key, later(daveAccount, [daveVideo], '2099-08-08', '09:00'));
+    expect([mine.statusCode, theirs.statusCode]).toEqual([201, 201]);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json<{ posts: Post[] }>().posts[0]?.accountId).toBe(daveAccount);
+  });
+});
+
 describe('posts: list and actions', () => {
   async function futurePost(user: TestUser, account: string, video: string): Promise<Post> {
     const created = await createSchedule(
       kit.t,
       user,
-      scheduleBody(account, [video], {
-        publishType: 'scheduled',
-        date: '2099-01-01',
-        time: '12:00',
-      }),
+      later(account, [video], '2099-01-01', '12:00'),
     );
     const post = created.posts[0];
     if (!post) throw new Error('no post');
@@ -462,11 +590,7 @@ describe('GET /api/posts/events', () => {
     const bobs = await createSchedule(
       kit.t,
       bob,
-      scheduleBody(bobAccount, [bobVideo], {
-        publishType: 'scheduled',
-        date: '2099-02-02',
-        time: '10:00',
-      }),
+      later(bobAccount, [bobVideo], '2099-02-02', '10:00'),
     );
     const postId = mine.posts[0]?.id ?? '';
     await api(kit.t, alice.cookie, 'POST', `/api/posts/${postId}/cancel`);

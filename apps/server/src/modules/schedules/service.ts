@@ -26,7 +26,9 @@ import {
 } from '@cadence/shared/schedule/planner';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
+import { isUniqueViolation } from '../../db/pg-errors.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { RequestKey } from '../../lib/idempotency.ts';
 import { validateForTikTok } from '../../media/probe.ts';
 import {
   exceedsDurationLimit,
@@ -97,6 +99,14 @@ interface Timing {
   randomized: boolean;
   /** The draft this schedule replaces (deleted with its creation). */
   draftId?: string | undefined;
+}
+
+/** A schedule made, or the one an earlier request with the same Idempotency-Key made. */
+export interface ScheduleMade {
+  scheduleId: string;
+  posts: Post[];
+  /** True when the answer is the earlier request's (nothing was made now). */
+  replayed: boolean;
 }
 
 type AccountRow = NonNullable<Awaited<ReturnType<AccountRepository['findForUser']>>>;
@@ -376,7 +386,12 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     content: ScheduleContent,
     timing: Timing,
     plan: (account: AccountRow) => Promise<PlannedPost[]>,
-  ): Promise<{ scheduleId: string; posts: Post[] }> {
+    requestKey: RequestKey | null,
+  ): Promise<ScheduleMade> {
+    // The same request again gets what the first made, before any check that could now refuse it
+    // (its draft is gone, its time has passed).
+    const earlier = requestKey && (await madeBy(userId, requestKey));
+    if (earlier) return earlier;
     const account = await accounts.findForUser(userId, content.accountId);
     if (!account) {
       throw new AppError('conflict', 'No such TikTok account', {
@@ -463,6 +478,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           commercial_content: JSON.stringify(content.commercialContent),
           is_aigc: content.isAigc ?? false,
           delivery: content.delivery ?? 'direct',
+          request_key: requestKey?.key ?? null,
+          request_fingerprint: requestKey?.fingerprint ?? null,
         },
         account.username,
         planned.map((post) => ({
@@ -477,12 +494,29 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       );
     } catch (error) {
       if (error instanceof DraftGoneError) throw new AppError('not_found', 'No such draft');
+      // A twin request with the same key committed first (it held the key until then).
+      const twin = requestKey && isUniqueViolation(error) && (await madeBy(userId, requestKey));
+      if (twin) return twin;
       throw error;
     }
     const { scheduleId, postIds } = inserted;
     await wakeAll(postIds.map((id, index) => ({ id, dueAt: planned[index]?.dueAt ?? now() })));
     const rows = await repository.postViewsByIds(userId, postIds);
-    return { scheduleId, posts: rows.map(toPost) };
+    return { scheduleId, posts: rows.map(toPost), replayed: false };
+  }
+
+  /**
+   * The schedule an earlier request with this key made, its posts as they are now; undefined when
+   * there is none; 409 when that request asked something else (a key is one request's).
+   */
+  async function madeBy(userId: string, requestKey: RequestKey): Promise<ScheduleMade | undefined> {
+    const schedule = await repository.findByRequestKey(userId, requestKey.key);
+    if (!schedule) return undefined;
+    if (schedule.request_fingerprint !== requestKey.fingerprint) {
+      throw new AppError('conflict', 'This Idempotency-Key was used for another request');
+    }
+    const rows = await repository.postViewsOfSchedule(userId, schedule.id);
+    return { scheduleId: schedule.id, posts: rows.map(toPost), replayed: true };
   }
 
   return {
@@ -490,7 +524,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     async create(
       userId: string,
       request: CreateScheduleRequest,
-    ): Promise<{ scheduleId: string; posts: Post[] }> {
+      requestKey: RequestKey | null = null,
+    ): Promise<ScheduleMade> {
       const randomized =
         request.publishType === 'spaced' && request.spacedInterval?.randomizeTime === true;
       if (randomized && !(await users.isPro(userId))) {
@@ -505,23 +540,29 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         randomized,
         draftId: request.draftId,
       };
-      return schedulePosts(userId, request, timing, async (account) => {
-        const plan = planSchedule(request, now(), deps.random);
-        if (!plan.ok) {
-          throw new AppError(
-            'validation_failed',
-            'The schedule cannot be planned',
-            planErrorFields[plan.code],
-          );
-        }
-        if (request.overCap !== 'postpone') return plan.posts;
-        const zone = await capZone(userId, request.timeZone);
-        const capPlan = await capPlanFor(userId, account.id, plan.posts, zone);
-        return plan.posts.map((post, index) => {
-          const moved = capPlan.overflow.find((over) => over.key === index)?.suggestedDueAt;
-          return moved ? { ...post, dueAt: moved } : post;
-        });
-      });
+      return schedulePosts(
+        userId,
+        request,
+        timing,
+        async (account) => {
+          const plan = planSchedule(request, now(), deps.random);
+          if (!plan.ok) {
+            throw new AppError(
+              'validation_failed',
+              'The schedule cannot be planned',
+              planErrorFields[plan.code],
+            );
+          }
+          if (request.overCap !== 'postpone') return plan.posts;
+          const zone = await capZone(userId, request.timeZone);
+          const capPlan = await capPlanFor(userId, account.id, plan.posts, zone);
+          return plan.posts.map((post, index) => {
+            const moved = capPlan.overflow.find((over) => over.key === index)?.suggestedDueAt;
+            return moved ? { ...post, dueAt: moved } : post;
+          });
+        },
+        requestKey,
+      );
     },
 
     /**
@@ -579,7 +620,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     async addToQueue(
       userId: string,
       request: AddToQueueRequest,
-    ): Promise<{ scheduleId: string; posts: Post[] }> {
+      requestKey: RequestKey | null = null,
+    ): Promise<ScheduleMade> {
       const timeZone = (await users.timeZoneOf(userId)) ?? request.timeZone;
       const timing: Timing = {
         kind: 'queue',
@@ -589,29 +631,35 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         spacedInterval: null,
         randomized: false,
       };
-      return schedulePosts(userId, request, timing, async (account) => {
-        const weekly = await slots.list(account.id);
-        if (weekly.length === 0) {
-          throw new AppError('conflict', 'The account has no posting slots', {
-            accountId: keys.noSlots,
-          });
-        }
-        const times = await freeSlots(
-          userId,
-          account.id,
-          weekly,
-          timeZone,
-          request.mediaIds.length,
-        );
-        if (times.length < request.mediaIds.length) {
-          throw new AppError('conflict', 'No free slot left', { accountId: keys.noFreeSlot });
-        }
-        return request.mediaIds.map((mediaId, index) => ({
-          mediaId,
-          dueAt: times[index] ?? now(),
-          jitterMinutes: 0,
-        }));
-      });
+      return schedulePosts(
+        userId,
+        request,
+        timing,
+        async (account) => {
+          const weekly = await slots.list(account.id);
+          if (weekly.length === 0) {
+            throw new AppError('conflict', 'The account has no posting slots', {
+              accountId: keys.noSlots,
+            });
+          }
+          const times = await freeSlots(
+            userId,
+            account.id,
+            weekly,
+            timeZone,
+            request.mediaIds.length,
+          );
+          if (times.length < request.mediaIds.length) {
+            throw new AppError('conflict', 'No free slot left', { accountId: keys.noFreeSlot });
+          }
+          return request.mediaIds.map((mediaId, index) => ({
+            mediaId,
+            dueAt: times[index] ?? now(),
+            jitterMinutes: 0,
+          }));
+        },
+        requestKey,
+      );
     },
 
     /** The account's weekly slots and the next free ones. */

@@ -10,9 +10,11 @@ import {
 } from '@cadence/shared/schemas/planning';
 import { postSchema, type AddToQueueRequest } from '@cadence/shared/schemas/schedule';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { createRequestKeys } from '../../../lib/request-keys.ts';
 
 // The schedule form's planning calls: drafts, posting slots and 'Add to queue', the preview of a
 // timing's slots, and the accounts' posts today against TikTok's daily cap (decision 027).
@@ -57,14 +59,22 @@ export function useDeleteDraft() {
 /** POST /api/schedules/queue: each video in the account's next free posting slot. */
 export function useAddToQueue() {
   const queryClient = useQueryClient();
+  // The same body sent again (a retry) is queued once: see lib/request-keys.ts.
+  const [keys] = useState(createRequestKeys);
   return useMutation({
     mutationFn: (body: AddToQueueRequest) =>
-      apiRequest('/api/schedules/queue', createdSchema, { method: 'POST', body }),
-    onSuccess: () =>
-      Promise.all([
+      apiRequest('/api/schedules/queue', createdSchema, {
+        method: 'POST',
+        body,
+        idempotencyKey: keys.keyFor(body),
+      }),
+    onSuccess: () => {
+      keys.reset();
+      return Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.posts }),
         queryClient.invalidateQueries({ queryKey: queryKeys.accounts.all }),
-      ]),
+      ]);
+    },
   });
 }
 
