@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
-import helmet from '@fastify/helmet';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import helmet, { type HelmetOptions } from 'helmet';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -50,6 +51,16 @@ const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]xml(?:;|
 
 export const webDistDir = path.resolve(import.meta.dirname, '../../web/dist');
 
+/** Helmet's headers, for every answer: through @fastify/helmet, and for Fastify's own refusals. */
+function securityHeaderOptions(context: AppContext): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: contentSecurityPolicy(context),
+    crossOriginEmbedderPolicy: false,
+    // HSTS only means something over HTTPS; on plain-HTTP local installs it is noise.
+    hsts: context.config.publicUrl.startsWith('https://'),
+  };
+}
+
 function contentSecurityPolicy(context: AppContext) {
   const https = context.config.publicUrl.startsWith('https://');
   return {
@@ -76,6 +87,10 @@ export async function buildApp(
   context: AppContext,
   logger: FastifyBaseLogger,
 ): Promise<FastifyInstance> {
+  const securityHeaders = securityHeaderOptions(context);
+  // The same options: @fastify/helmet reads helmet's CommonJS declarations, this import its ES
+  // module ones, which TypeScript takes for two unrelated types.
+  const applySecurityHeaders = helmet(securityHeaders as HelmetOptions);
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
     trustProxy: context.config.publicUrl.startsWith('https://'),
@@ -85,7 +100,9 @@ export async function buildApp(
     // since would otherwise hold its socket, and a route waiting on its body, for ever. A browser
     // whose upload stalled resumes it (tus asks the offset and sends the rest).
     connectionTimeout: context.config.httpIdleTimeoutMs,
-    ...frameworkErrorOptions,
+    ...frameworkErrorOptions((request, reply) =>
+      applySecurityHeaders(request.raw, reply.raw, () => undefined),
+    ),
   });
 
   registerErrorHandler(app);
@@ -118,12 +135,7 @@ export async function buildApp(
       throw new AppError('validation_failed', 'NUL bytes are not allowed');
     }
   });
-  await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicy(context),
-    crossOriginEmbedderPolicy: false,
-    // HSTS only means something over HTTPS; on plain-HTTP local installs it is noise.
-    hsts: context.config.publicUrl.startsWith('https://'),
-  });
+  await app.register(fastifyHelmet, securityHeaders);
 
   // API answers (JSON, the OpenAPI document) are compressed when the client accepts it; the web
   // app's files are compressed once at build time and served as they are (registerSpa). Never the

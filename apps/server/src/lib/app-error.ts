@@ -125,30 +125,40 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * it cannot decode (`/%zz`), a path parameter over `maxParamLength`, a request line or headers
  * Node cannot parse. Left to Fastify, they answer `{error, code: 'FST_ERR_…', statusCode}`, a code
  * outside our closed set that no client can translate, without our headers; these give them the
- * body every other refusal has.
+ * body every other refusal has, and (`securityHeaders`: the app's helmet, which runs as a hook
+ * that these refusals skip) the headers every other answer has.
  */
-export const frameworkErrorOptions = {
-  frameworkErrors: sendError,
-  clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
-    // A reset connection has nobody left to answer (as Fastify's own handler does).
-    if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const status =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? 408
-        : error.code === 'HPE_HEADER_OVERFLOW'
-          ? 431
-          : 400;
-    const body = JSON.stringify({
-      code: codeForStatus(status),
-      message: STATUS_CODES[status] ?? 'Bad Request',
-    } satisfies ApiErrorBody);
-    if (socket.writable) {
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
-          `Connection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy(error);
-  },
-} satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
+export function frameworkErrorOptions(
+  securityHeaders: (request: FastifyRequest, reply: FastifyReply) => void,
+) {
+  return {
+    frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+      securityHeaders(request, reply);
+      void reply.header('cache-control', 'no-store');
+      sendError(error, request, reply);
+    },
+    clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+      // A reset connection has nobody left to answer (as Fastify's own handler does).
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const status =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? 431
+            : 400;
+      const body = JSON.stringify({
+        code: codeForStatus(status),
+        message: STATUS_CODES[status] ?? 'Bad Request',
+      } satisfies ApiErrorBody);
+      // No request was parsed, so no helmet: a bare JSON answer needs only these.
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+            `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    },
+  } satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
+}
