@@ -9,7 +9,7 @@ import {
   zonedDateTimeToUtc,
 } from '@cadence/shared/schedule/planner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { focusedLabel, signUp } from './support/actions.ts';
+import { focusedLabel, newUser, signUpThroughApi } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import {
   openSeedDatabase,
@@ -98,7 +98,7 @@ interface Seeded {
 async function creator(language: Language): Promise<{ page: Page; seeded: Seeded }> {
   const page = await openPage({ viewport: { width: 1280, height: 900 }, timezoneId: timeZone });
   await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
-  const user = await signUp(page);
+  const user = await signUpThroughApi(page, newUser(), language);
   const lateToday = at(today, '23:50');
   const ids = await seedCalendar(server(), database, user.email, [
     { account: 'lea.cuisine', dueAt: at(day(10), '15:00'), title: 'À déplacer à la souris' },
@@ -333,7 +333,7 @@ for (const language of ['fr', 'en'] as const) {
 describe('the week opens at working hours; a link finds its post; the tabs fit a phone (fr)', () => {
   it('scrolls the week to 08:00, or to an earlier post', async () => {
     const page = await openPage({ viewport: { width: 1280, height: 800 }, timezoneId: timeZone });
-    const user = await signUp(page);
+    const user = await signUpThroughApi(page);
     await seedCalendar(server(), database, user.email, [
       { account: 'lea.matin', dueAt: at(day(5), '06:15'), title: 'Tôt' },
       { account: 'lea.matin', dueAt: at(day(20), '15:00'), title: "L'après-midi" },
@@ -357,7 +357,7 @@ describe('the week opens at working hours; a link finds its post; the tabs fit a
 
   it("opens a notification's post beyond the history's first page, its first action focused", async () => {
     const page = await openPage({ viewport: { width: 390, height: 844 }, timezoneId: timeZone });
-    const user = await signUp(page);
+    const user = await signUpThroughApi(page);
     // 25 published posts, each later than the failed one: it is on the history's second page.
     const [failed] = await seedCalendar(server(), database, user.email, [
       { account: 'lea.histoire', dueAt: at(addDaysToDate(today, -40), '10:00'), status: 'failed' },

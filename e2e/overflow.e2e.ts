@@ -9,7 +9,7 @@ import { MAX_TITLE_LENGTH } from '@cadence/shared/schemas/schedule';
 import {
   addAccount,
   connectThroughSandbox,
-  logIn,
+  logInThroughApi,
   longestUsername,
   newUser,
   pickerList,
@@ -237,7 +237,7 @@ describe('every screen fits the window, with the longest texts', () => {
     it(`signed in, at 320, 390 and 768 px (${language})`, async () => {
       const creator = await suite.openPage();
       await creator.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
-      await logIn(creator, user);
+      await logInThroughApi(creator, user);
       expect(await sweep(creator, signedIn)).toEqual([]);
     });
   }
@@ -248,7 +248,7 @@ describe('every screen fits the window, with the longest texts', () => {
       const creator = await suite.openPage();
       await creator.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
       await showAsLongestUsername(creator, handle);
-      await logIn(creator, user);
+      await logInThroughApi(creator, user);
       const misfits: string[] = [];
       for (const width of widths) {
         await creator.setViewportSize({ width, height: 800 });
@@ -288,7 +288,7 @@ describe('every screen fits the window, with the longest texts', () => {
 
   it('the account picker from the keyboard: type-ahead, Enter, Escape; axe on the open list', async () => {
     const creator = await suite.openPage({ viewport: { width: 390, height: 800 } });
-    await logIn(creator, user);
+    await logInThroughApi(creator, user);
     await creator.goto('/scheduler');
     const opener = creator.getByRole('button', { name: 'Nouvelle programmation' }).first();
     await opener.click();

@@ -5,7 +5,7 @@ import {
   addAccount,
   chooseAccount,
   connectThroughSandbox,
-  logIn,
+  logInThroughApi,
   pick,
   signUp,
   type TestUser,
@@ -41,7 +41,8 @@ beforeEach(async () => {
   expect(reset.status).toBeLessThan(300);
 });
 
-// One creator with one connected account for the whole file; each test logs in afresh.
+// One creator with one connected account for the whole file, signed up through the forms by the
+// first test; the others sign in through the API (the forms are foundation.e2e.ts's).
 let creator: TestUser;
 let accountId: string;
 const tiktokName = 'sched_creator';
@@ -49,7 +50,7 @@ const tiktokName = 'sched_creator';
 async function signedIn(options: PageOptions = {}): Promise<Page> {
   const page = await openPage(options);
   if (creator) {
-    await logIn(page, creator);
+    await logInThroughApi(page, creator);
   } else {
     creator = await signUp(page);
     await addAccount(page, tiktokName);
@@ -581,7 +582,8 @@ describe('scheduler screen', () => {
   it('links a public post to its sandbox page once moderation gives its id, and sends a draft to the inbox', async () => {
     const page = await signedIn();
     await page.goto('/scheduler');
-    // The language is the account's (the previous test chose English): French first.
+    // The previous test chose English for the account; a page signed in through the API starts in
+    // the device's language (none stored: French) until a choice: French, for the account too.
     const languages = page.getByRole('group', { name: /^(Langue|Language)$/ });
     await languages.getByRole('button', { name: 'fr' }).click();
     await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();

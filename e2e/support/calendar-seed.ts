@@ -44,7 +44,20 @@ const coverColours = [
   ['0x6366f1', '0x0ea5e9'],
 ] as const;
 
-async function writeCovers(server: RunningServer): Promise<string[]> {
+/** The covers, written once per server: a file seeds many creators' posts on the same six. */
+const coversWritten = new Map<string, Promise<string[]>>();
+
+function writeCovers(server: RunningServer): Promise<string[]> {
+  let covers = coversWritten.get(server.dataDir);
+  if (!covers) {
+    covers = writeCoverFiles(server);
+    coversWritten.set(server.dataDir, covers);
+    covers.catch(() => coversWritten.delete(server.dataDir));
+  }
+  return covers;
+}
+
+async function writeCoverFiles(server: RunningServer): Promise<string[]> {
   const keys: string[] = [];
   await mkdir(path.join(server.dataDir, 'media', 'seed'), { recursive: true });
   for (const [index, [from, to]] of coverColours.entries()) {

@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,8 +16,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { openDatabase, PGLITE_SETTINGS, type DatabaseHandle } from '../db/client.ts';
 import { listMigrations, migrate } from '../db/migrate.ts';
+import { lockFileFor } from '../db/data-dir-lock.ts';
 import { ConnectionLock, PgliteDialect } from '../db/pglite-dialect.ts';
 import type { Database } from '../db/schema.ts';
 import { BOSS_SCHEMA } from '../jobs/boss.ts';
@@ -198,3 +208,60 @@ const postgresTemplate = oncePerProcess(async (): Promise<string> => {
     await admin.end();
   }
 });
+
+/**
+ * A migrated PGlite data directory on disk, as the server makes in `DATA_DIR/pgdata` on its first
+ * start (PGlite's initdb with the server's settings, every migration, pg-boss's schema), made once
+ * per machine under templateKey() and the initdb settings. The e2e files copy it into each
+ * server's new DATA_DIR (copyPgliteDataDir): initdb and the migrations were most of a server's
+ * start (19 of 23-28 s at load 14). It is built under a name of its own and renamed once closed,
+ * so no copy starts from a half-made one; when two processes build it at once, the second rename
+ * fails and that process uses the first one's.
+ */
+export async function pgliteDataDirTemplate(): Promise<string> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([templateKey(), PGLITE_SETTINGS]))
+    .digest('hex')
+    .slice(0, 16);
+  const dir = path.join(os.tmpdir(), `cadence-pglite-data-dir-${key}`);
+  if (existsSync(dir)) return dir;
+  const staging = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(staging);
+    const pgdata = path.join(staging, 'pgdata');
+    const handle = await openDatabase({
+      databaseUrl: null,
+      pgliteDataDir: pgdata,
+    });
+    try {
+      await migrateFully(handle.db, handle.executeSql);
+    } finally {
+      await handle.close();
+    }
+    // openDatabase locks the directory with a file beside it (`pgdata.lock`) and removes it once
+    // PGlite has closed; copies take `pgdata` alone, so a lock could never come with them anyway.
+    if (existsSync(lockFileFor(pgdata))) throw new Error(`${lockFileFor(pgdata)} was left behind`);
+    renameSync(staging, dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    // Another process made it meanwhile: use theirs.
+    if (!existsSync(dir)) throw error;
+  }
+  return dir;
+}
+
+/**
+ * Copies the migrated data directory into `dataDir/pgdata` (which must not exist yet), so a server
+ * started on `dataDir` opens a database it finds migrated. The copy is the server's alone: no file
+ * is shared (PGlite writes its files in place), and no lock file comes with it.
+ */
+export async function copyPgliteDataDir(dataDir: string): Promise<void> {
+  const template = await pgliteDataDirTemplate();
+  cpSync(path.join(template, 'pgdata'), path.join(dataDir, 'pgdata'), {
+    recursive: true,
+    errorOnExist: true,
+    force: false,
+    // A reflink where the file system has them (btrfs, XFS), else a plain copy.
+    mode: constants.COPYFILE_FICLONE,
+  });
+}
