@@ -44,6 +44,7 @@ const texts = {
     moved: /^Publication déplacée au /,
     past: /^Impossible de déplacer une publication dans le passé/,
     locked: /^Cette place est occupée par une publication qui ne peut plus bouger/,
+    overLocked: "Au-dessus d'une publication verrouillée : impossible de déposer ici.",
     taken: /^Cette publication est (en cours d'envoi à TikTok|annulée ou en échec)/,
     dropped: /^Publication déposée : /,
     addOn: (date: string) => `Programmer une publication le ${date}`,
@@ -60,6 +61,7 @@ const texts = {
     moved: /^Post moved to /,
     past: /^A post cannot be moved into the past/,
     locked: /^That place holds a post that can no longer move/,
+    overLocked: 'Over a locked post: it cannot be dropped here.',
     taken: /^This post is (being sent to TikTok|cancelled or failed)/,
     dropped: /^Post dropped: /,
     addOn: (date: string) => `Schedule a post on ${date}`,
@@ -153,7 +155,13 @@ async function dueAtOf(page: Page, postId: string): Promise<string> {
 }
 
 /** Mouse down on the chip, a move in steps (dnd-kit starts after 6 px), up over the target. */
-async function dragWithMouse(page: Page, from: Locator, to: Locator) {
+/**
+ * Drags `from` onto `to` with the mouse. `overText`: what the drag's live region says once the
+ * pointer is over the target, waited for before the release. dnd-kit takes the target from its
+ * last render, so a release right after the last move, on a busy machine, could drop onto the
+ * day cell the pointer crossed just before the chip inside it (a person's hand is never that fast).
+ */
+async function dragWithMouse(page: Page, from: Locator, to: Locator, overText?: string) {
   await settled(page);
   const start = await from.boundingBox();
   const end = await to.boundingBox();
@@ -162,6 +170,12 @@ async function dragWithMouse(page: Page, from: Locator, to: Locator) {
   await page.mouse.down();
   await page.mouse.move(start.x + start.width / 2 + 12, start.y + start.height / 2, { steps: 4 });
   await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
+  if (overText !== undefined) {
+    await page
+      .locator('[id^="DndLiveRegion"]')
+      .getByText(overText, { exact: true })
+      .waitFor({ state: 'attached' });
+  }
   await page.mouse.up();
 }
 
@@ -230,6 +244,7 @@ for (const language of ['fr', 'en'] as const) {
         page,
         chip(page, day(14), seeded.onLocked),
         chip(page, day(20), seeded.locked),
+        words.overLocked,
       );
       await page.getByRole('alert').getByText(words.locked).waitFor();
       await chip(page, day(14), seeded.onLocked).waitFor();
