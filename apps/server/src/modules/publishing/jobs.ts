@@ -125,8 +125,8 @@ export async function startPublishingWorkers(
     storage: deps.storage,
     // The timer is the precise wake-up (here: only this process knows of it), the job the
     // durable one.
-    wake: (postId, at) => {
-      timers?.arm(postId, at);
+    wake: (postId, at, leadMs) => {
+      timers?.arm(postId, at, leadMs);
       return enqueueFallback(boss, postId, at);
     },
     logger,
@@ -163,7 +163,7 @@ export async function startPublishingWorkers(
     db: deps.db,
     connectionString: deps.connectionString ?? null,
     wakingWithin: (horizonMs) => repository.wakingWithin(horizonMs),
-    run: (postId) => publisher.advance(postId),
+    run: (postId, pause) => publisher.advance(postId, undefined, pause),
     // Each post's announced wake-up goes to one live process (decision 039).
     processId: workerProcess.id,
     liveProcesses: () => liveWorkerProcesses(deps.db),
