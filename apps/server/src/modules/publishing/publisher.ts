@@ -86,8 +86,8 @@ interface PreparedRun {
 
 /**
  * How a run started by a wake-up timer lets its turn go while it only waits for the due time
- * (wake-timers.ts): `idle` frees its place among the timer runs, `resume` takes one again, before
- * any run that has not started.
+ * (wake-timers.ts): `idle` frees its place among the timer runs, `resume` takes one back, before
+ * any run that has not started (at the due instant, prepared posts go first).
  */
 export interface RunPause {
   idle(): void;
