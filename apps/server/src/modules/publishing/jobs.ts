@@ -170,6 +170,9 @@ export async function startPublishingWorkers(
     // PGlite runs every query, the publisher and (in sandbox mode) TikTok's stand-in on one thread:
     // a hundred runs at once made inits outlive the client's 30 s timeout (decision 039).
     concurrency: deps.connectionString ? concurrency : Math.min(concurrency, PGLITE_TIMER_RUNS),
+    // Prepared runs at their due instant: all at once (only a confirmation and an init each,
+    // their uploads queued behind; decision 039).
+    resumeConcurrency: Number.POSITIVE_INFINITY,
     logger,
   });
   const started = timers;

@@ -92,6 +92,8 @@ interface PreparedRun {
 export interface RunPause {
   idle(): void;
   resume(): Promise<void>;
+  /** Lets the place go and waits for one behind the runs already waiting (the upload). */
+  requeue(): Promise<void>;
 }
 
 /** A post whose TikTok account still exists. */
@@ -637,6 +639,9 @@ export function createPublisher(deps: PublisherDeps) {
       );
       return 'lease_lost';
     }
+    // A prepared run's upload waits for the other prepared runs' inits (the heartbeat keeps
+    // the lease meanwhile).
+    await prepared?.pause?.requeue();
     // The same lease guards the upload that follows: a lost lease stops it mid-chunk.
     return upload({ ...post, ...progress }, owner, false, signal);
   }

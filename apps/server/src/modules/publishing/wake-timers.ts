@@ -66,33 +66,42 @@ export function createWakeAnnouncer(
 /**
  * At most `limit` runs at once; the rest wait in order. A run that only waits (a prepared post
  * before its due time) lets its place go (`idle`) and takes one back (`resume`) before any run
- * that has not started: at the due instant the prepared posts, whose confirmation and init are
- * all that is left, go first. They stay within the limit: all of a thousand prepared posts
- * resuming at once on PGlite (one thread for the database, the publisher and the in-process
- * sandbox) made their inits take 15 s and 45 of them outlive the client's 30 s timeout.
+ * that has not started, within `resumeLimit`: at the due instant the prepared posts, whose
+ * confirmation and init are all that is left, go first. Once its init is answered, such a run
+ * goes to the back of the queue for its upload (`requeue`), so that all inits leave before the
+ * uploads that follow them.
  */
-function createLimiter(limit: number) {
+function createLimiter(limit: number, resumeLimit: number) {
   let running = 0;
   const waiting: (() => void)[] = [];
   const resuming: (() => void)[] = [];
-  const next = () => (resuming.shift() ?? waiting.shift())?.();
-  const take = async (queue: (() => void)[]) => {
-    if (running >= limit) await new Promise<void>((go) => queue.push(go));
+  const next = () => {
+    if (running < resumeLimit && resuming.length > 0) resuming.shift()?.();
+    else if (running < limit) waiting.shift()?.();
+  };
+  const take = async (queue: (() => void)[], bound: number) => {
+    if (running >= bound) await new Promise<void>((go) => queue.push(go));
     running += 1;
   };
   return async <TResult>(task: (pause: RunPause) => Promise<TResult>): Promise<TResult> => {
-    await take(waiting);
+    await take(waiting, limit);
     let holding = true;
+    const idle = () => {
+      if (!holding) return;
+      holding = false;
+      running -= 1;
+      next();
+    };
     const pause: RunPause = {
-      idle() {
-        if (!holding) return;
-        holding = false;
-        running -= 1;
-        next();
-      },
+      idle,
       async resume() {
         if (holding) return;
-        await take(resuming);
+        await take(resuming, resumeLimit);
+        holding = true;
+      },
+      async requeue() {
+        idle();
+        await take(waiting, limit);
         holding = true;
       },
     };
@@ -119,6 +128,11 @@ export interface WakeTimerOptions {
   run: (postId: string, pause: RunPause) => Promise<unknown>;
   /** Runs at once from timers (the process's publish concurrency). */
   concurrency: number;
+  /**
+   * Prepared runs resuming at their due instant may take the count up to this (default
+   * `concurrency`): on PostgreSQL they go out at once, their statements queued on the pool.
+   */
+  resumeConcurrency?: number;
   logger: Pick<Logger, 'warn' | 'info'>;
   /**
    * This process's id and the live worker processes' (worker_processes): announced and scanned
@@ -150,7 +164,10 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   const { db, run, logger } = options;
   /** By `postId@time`: one timer per distinct wake-up of a post (an earlier one may be stale). */
   const timers = new Map<string, NodeJS.Timeout>();
-  const limit = createLimiter(options.concurrency);
+  const limit = createLimiter(
+    options.concurrency,
+    Math.max(options.concurrency, options.resumeConcurrency ?? options.concurrency),
+  );
   let stopped = false;
 
   const fire = (key: string, postId: string) => {
