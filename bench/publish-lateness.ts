@@ -31,6 +31,7 @@ import {
 } from '../apps/server/src/modules/publishing/jobs.ts';
 import {
   INITS_PER_WINDOW,
+  PREPARE_LEAD_MS,
   TIKTOK_INIT_WINDOW_MS,
 } from '../apps/server/src/modules/publishing/repository.ts';
 import { createWakeAnnouncer } from '../apps/server/src/modules/publishing/wake-timers.ts';
@@ -245,11 +246,14 @@ async function seed(
 }
 
 /**
- * Makes every seeded post due at once, a few seconds from now, and wakes them as the schedule
- * service does: the durable job, and the announcement to the workers' timers (NOTIFY).
+ * Makes every seeded post due at once and wakes them as the schedule service does: the durable
+ * job, and the announcement to the workers' timers (NOTIFY). Due PREPARE_LEAD_MS after the time
+ * the announcements take, as posts scheduled ahead are: their timers fire at due − lead and the
+ * runs are prepared by the due time (announced only 3 s ahead, most runs would start late, which
+ * a post scheduled minutes or days before never does). Lateness is still due → TikTok's init.
  */
 async function release(context: AppContext, fixture: Fixture): Promise<void> {
-  const dueAt = new Date(Date.now() + 3_000 + fixture.postIds.length * 5);
+  const dueAt = new Date(Date.now() + 3_000 + fixture.postIds.length * 5 + PREPARE_LEAD_MS);
   for (let index = 0; index < fixture.postIds.length; index += 500) {
     await context.database.db
       .updateTable('posts')
@@ -471,7 +475,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
   const results: LatenessResult[] = [];
   for (const workload of workloads) {
     console.log(
-      `Publish lateness: ${workload.posts} posts due at once over ${workload.accounts} accounts, sandbox latency ${latencyMs} ms`,
+      `Publish lateness: ${workload.posts} posts due at once over ${workload.accounts} accounts, sandbox latency ${latencyMs} ms, announced at least ${PREPARE_LEAD_MS / 1000} s (the prepare lead) before their due time`,
     );
     for (const kind of kinds) {
       const result = await runOne(kind, { ...workload, latencyMs, workers: 2 });

@@ -38,6 +38,7 @@ export interface Heartbeat {
  */
 export function startHeartbeat({
   intervalMs,
+  firstIntervalMs = intervalMs,
   renew,
   lostAfterMs,
   since = Date.now(),
@@ -45,6 +46,11 @@ export function startHeartbeat({
   onError,
 }: {
   intervalMs: number;
+  /**
+   * Wait before the first renewal (default `intervalMs`): a lease claimed long enough to cover a
+   * known idle stretch needs no renewal during it (a prepared publish run waiting for its time).
+   */
+  firstIntervalMs?: number;
   renew: () => Promise<boolean>;
   lostAfterMs?: number;
   since?: number;
@@ -73,7 +79,7 @@ export function startHeartbeat({
     deadline = setTimeout(() => lose('unconfirmed'), sentAt + lostAfterMs - Date.now());
     deadline.unref();
   };
-  const schedule = () => {
+  const schedule = (waitMs = intervalMs) => {
     timer = setTimeout(() => {
       inFlight = (async () => {
         const sentAt = Date.now();
@@ -90,14 +96,14 @@ export function startHeartbeat({
         }
         if (beating) schedule();
       })();
-    }, intervalMs);
+    }, waitMs);
     // A heartbeat never keeps a process alive on its own: the work it guards does.
     timer.unref();
   };
 
   work.addEventListener('abort', halt, { once: true });
   confirmedFrom(since);
-  schedule();
+  schedule(firstIntervalMs);
   return {
     signal: work,
     async stop() {

@@ -125,8 +125,8 @@ export async function startPublishingWorkers(
     storage: deps.storage,
     // The timer is the precise wake-up (here: only this process knows of it), the job the
     // durable one.
-    wake: (postId, at) => {
-      timers?.arm(postId, at);
+    wake: (postId, at, leadMs) => {
+      timers?.arm(postId, at, leadMs);
       return enqueueFallback(boss, postId, at);
     },
     logger,
@@ -163,13 +163,16 @@ export async function startPublishingWorkers(
     db: deps.db,
     connectionString: deps.connectionString ?? null,
     wakingWithin: (horizonMs) => repository.wakingWithin(horizonMs),
-    run: (postId) => publisher.advance(postId),
+    run: (postId, pause) => publisher.advance(postId, undefined, pause),
     // Each post's announced wake-up goes to one live process (decision 039).
     processId: workerProcess.id,
     liveProcesses: () => liveWorkerProcesses(deps.db),
     // PGlite runs every query, the publisher and (in sandbox mode) TikTok's stand-in on one thread:
     // a hundred runs at once made inits outlive the client's 30 s timeout (decision 039).
     concurrency: deps.connectionString ? concurrency : Math.min(concurrency, PGLITE_TIMER_RUNS),
+    // Prepared runs at their due instant: all at once (only a confirmation and an init each,
+    // their uploads queued behind; decision 039).
+    resumeConcurrency: Number.POSITIVE_INFINITY,
     logger,
   });
   const started = timers;

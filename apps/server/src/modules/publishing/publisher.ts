@@ -1,6 +1,7 @@
 import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
 import { privacyLevels } from '@cadence/shared/schemas/account';
 import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
@@ -34,7 +35,12 @@ import {
   type PublishPhase,
 } from './publish-state.ts';
 import type { Notify } from '../notifications/service.ts';
-import type { InitSlot, PublishingRepository, PublishRow } from './repository.ts';
+import {
+  PREPARE_LEAD_MS,
+  type InitSlot,
+  type PublishingRepository,
+  type PublishRow,
+} from './repository.ts';
 
 /** The lease was lost before video init was sent: nothing reached TikTok, another worker owns the post. */
 class InitLeaseLostError extends Error {
@@ -63,6 +69,33 @@ interface HeldSlot {
   sent: boolean;
 }
 
+/**
+ * A run that started before its post's due time (PREPARE_LEAD_MS): the post stays pending until
+ * the confirmation, which checks it is unchanged since the claim and due.
+ */
+interface PreparedRun {
+  /**
+   * When the post is due, or its init slot frees if later, on this process's monotonic clock
+   * (performance.now()).
+   */
+  dueAt: number;
+  /** `updated_at` as the claim read it (repository.confirmAndMarkInit). */
+  seenUpdatedAt: string;
+  pause: RunPause | undefined;
+}
+
+/**
+ * How a run started by a wake-up timer lets its turn go while it only waits for the due time
+ * (wake-timers.ts): `idle` frees its place among the timer runs, `resume` takes one back, before
+ * any run that has not started (at the due instant, prepared posts go first).
+ */
+export interface RunPause {
+  idle(): void;
+  resume(): Promise<void>;
+  /** Lets the place go and waits for one behind the runs already waiting (the upload). */
+  requeue(): Promise<void>;
+}
+
 /** A post whose TikTok account still exists. */
 type AccountPublishRow = PublishRow & { account_id: string };
 
@@ -80,8 +113,11 @@ export interface PublisherDeps {
   tiktok: TikTokClient;
   tokens: TokenService;
   storage: MediaStorage;
-  /** Queue a wake-up for the post at `at` (a pg-boss job). */
-  wake: (postId: string, at: Date) => Promise<void>;
+  /**
+   * Queue a wake-up for the post at `at` (a pg-boss job); `leadMs`: its run may start that much
+   * earlier, to be prepared at `at` (a paced post whose init slot frees then).
+   */
+  wake: (postId: string, at: Date, leadMs?: number) => Promise<void>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'> & Partial<Pick<Logger, 'debug'>>;
   /** How long a worker owns a post between heartbeats' renewals (default 10 s). */
   leaseMs?: number;
@@ -128,7 +164,12 @@ export type AdvanceOutcome =
   /** Late public post ids (a completed post): found, asked again later, or no longer awaited. */
   | 'post_id_found'
   | 'post_id_pending'
-  | 'post_id_given_up';
+  | 'post_id_given_up'
+  /**
+   * A prepared run whose post was edited, rescheduled, cancelled or stopped before its due time:
+   * nothing was sent, and a post still pending is woken again at its time.
+   */
+  | 'changed';
 
 /** Why Cadence postponed a post (translation keys, shown with it). */
 export const postponeNotes = {
@@ -341,6 +382,7 @@ export function createPublisher(deps: PublisherDeps) {
     owner: string,
     signal: AbortSignal,
     held: HeldSlot,
+    prepared: PreparedRun | null,
   ): Promise<AdvanceOutcome> {
     const inbox = post.delivery === 'inbox';
     // Inbox drafts are not posts: TikTok's daily post cap does not count them (its own 5 pending
@@ -358,13 +400,13 @@ export function createPublisher(deps: PublisherDeps) {
     const pull = deps.pullUrls ? { videoUrl: deps.pullUrls.urlFor(post.id) } : null;
     if (inbox) {
       // The creator chooses caption, privacy and interactions in the TikTok app.
-      return sendInit(post, owner, signal, plan, held, async () => ({
+      return sendInit(post, owner, signal, plan, held, prepared, async () => ({
         send: (token) =>
           pull ? tiktok.initInboxPostFromUrl(token, pull) : tiktok.initInboxPost(token, filePlan),
       }));
     }
     // creator_info and the init with one token read: TikTok's answer says how the post may go.
-    return sendInit(post, owner, signal, plan, held, async (token) => {
+    return sendInit(post, owner, signal, plan, held, prepared, async (token) => {
       const creator = await tiktok.queryCreatorInfo(token);
       lap(post.id, 'creatorInfo');
       if (
@@ -399,25 +441,63 @@ export function createPublisher(deps: PublisherDeps) {
     });
   }
 
-  /** Stamps the held slot as leaving now and marks the post's init as started, in one statement. */
-  async function confirmAndMark(post: AccountPublishRow, owner: string, held: HeldSlot) {
-    const startedAt = new Date();
-    const confirmed = await repository.confirmAndMarkInit(held.slot, post.id, owner, startedAt);
-    if (confirmed.stamp !== null) {
-      held.slot = { accountId: held.slot.accountId, stamp: confirmed.stamp };
-      if (!confirmed.marked) throw new InitLeaseLostError();
-      return;
+  /**
+   * Stamps the held slot as leaving now and marks the post's init as started, in one statement.
+   * A prepared run's post is marked only if unchanged and due (a database clock still short of
+   * the due time: the confirmation is sent again once it is due).
+   */
+  async function confirmAndMark(
+    post: AccountPublishRow,
+    owner: string,
+    held: HeldSlot,
+    prepared: PreparedRun | null,
+    signal: AbortSignal,
+  ) {
+    let relapsed = false;
+    for (;;) {
+      const startedAt = new Date();
+      const confirmed = await repository.confirmAndMarkInit(
+        held.slot,
+        post.id,
+        owner,
+        startedAt,
+        prepared?.seenUpdatedAt,
+      );
+      if (confirmed.stamp !== null) {
+        held.slot = { accountId: held.slot.accountId, stamp: confirmed.stamp };
+        if (confirmed.marked) return;
+        if (confirmed.earlyMs === null) throw new InitLeaseLostError();
+        await delay(Math.max(1, confirmed.earlyMs), undefined, { signal });
+        continue;
+      }
+      // Lapsed (the run took minutes): nothing left to give back; another slot, or pace the post.
+      held.sent = true;
+      const again = relapsed ? null : await repository.reserveInit(post.account_id);
+      if (again === null) throw new InitSlotLapsedError(new Date(Date.now() + 1_000));
+      if ('freeAt' in again) throw new InitSlotLapsedError(again.freeAt);
+      relapsed = true;
+      held.sent = false;
+      held.slot = again.slot;
     }
-    // Lapsed (the run took minutes): nothing left to give back; another slot, or pace the post.
-    held.sent = true;
-    const again = await repository.reserveInit(post.account_id);
-    if ('freeAt' in again) throw new InitSlotLapsedError(again.freeAt);
-    held.sent = false;
-    held.slot = again.slot;
-    const retried = await repository.confirmAndMarkInit(held.slot, post.id, owner, startedAt);
-    if (retried.stamp !== null)
-      held.slot = { accountId: held.slot.accountId, stamp: retried.stamp };
-    if (!retried.marked) throw new InitLeaseLostError();
+  }
+
+  /**
+   * A prepared run waits here, creator_info in hand, until its post is due: its place among the
+   * timer runs goes to others meanwhile, and the heartbeat's abort (a cancel, a lost lease) ends
+   * the wait.
+   */
+  async function untilDue(postId: string, prepared: PreparedRun | null, signal: AbortSignal) {
+    if (prepared === null) return;
+    const waitMs = Math.ceil(prepared.dueAt - performance.now());
+    if (waitMs > 0) {
+      prepared.pause?.idle();
+      try {
+        await delay(waitMs, undefined, { signal });
+      } finally {
+        await prepared.pause?.resume();
+      }
+    }
+    lap(postId, 'wait');
   }
 
   /**
@@ -432,6 +512,7 @@ export function createPublisher(deps: PublisherDeps) {
     signal: AbortSignal,
     plan: { chunkSize: number; totalChunkCount: number },
     held: HeldSlot,
+    prepared: PreparedRun | null,
     prepare: (token: string) => Promise<PreparedInit>,
   ): Promise<AdvanceOutcome> {
     // The claim read the account's token: no query of its own between the claim and the init.
@@ -461,20 +542,23 @@ export function createPublisher(deps: PublisherDeps) {
           // A 401 from creator_info or the init is refreshed and retried by withAccessToken, as
           // any call's: this runs again with the new token, on the same held slot.
           leaving = false;
-          const prepared = await prepare(token);
-          if ('refuse' in prepared) return prepared;
+          const ready = await prepare(token);
+          if ('refuse' in ready) return ready;
+          // A prepared run: everything that may take time is done; only the confirmation and
+          // the init are left for the due instant.
+          await untilDue(post.id, prepared, signal);
           leaving = true;
           // The slot counts from now (not from its reservation, maybe seconds ago under load), and
           // from here until publish_id is stored, a crash leaves the outcome unknown (never
           // re-init). Marked once the token is in hand, right before the request leaves: a crash
           // while waiting for the token (a database read, maybe a refresh) sent nothing and must
           // not make the post 'init outcome unknown'.
-          await confirmAndMark(post, owner, held);
+          await confirmAndMark(post, owner, held, prepared, signal);
           held.sent = true;
           lap(post.id, 'confirm');
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
           try {
-            return await prepared.send(token);
+            return await ready.send(token);
           } catch (error) {
             // No answer (timeout, connection lost): the request may still reach TikTok later than
             // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
@@ -555,6 +639,9 @@ export function createPublisher(deps: PublisherDeps) {
       );
       return 'lease_lost';
     }
+    // A prepared run's upload waits for the other prepared runs' inits (the heartbeat keeps
+    // the lease meanwhile).
+    await prepared?.pause?.requeue();
     // The same lease guards the upload that follows: a lost lease stops it mid-chunk.
     return upload({ ...post, ...progress }, owner, false, signal);
   }
@@ -785,6 +872,7 @@ export function createPublisher(deps: PublisherDeps) {
     reserved: HeldSlot | null,
     signal: AbortSignal,
     onSlot: (held: HeldSlot) => void,
+    prepared: PreparedRun | null,
   ): Promise<AdvanceOutcome> {
     // Its account was deleted meanwhile (the post stays in the history): nowhere to publish it.
     if (row.account_id === null) return fail(row, owner, 'account_deleted');
@@ -805,7 +893,7 @@ export function createPublisher(deps: PublisherDeps) {
             held = { slot: reservation.slot, sent: false };
             onSlot(held);
           }
-          return await init(post, owner, signal, held);
+          return await init(post, owner, signal, held, prepared);
         }
         case 'upload':
           return await upload(post, owner, true, signal);
@@ -820,10 +908,23 @@ export function createPublisher(deps: PublisherDeps) {
     }
   }
 
+  /**
+   * A prepared run that sent nothing and stopped (its post changed, was cancelled, or its lease
+   * was in doubt): the lease it still holds is freed, and a post still pending is woken at its
+   * time, maybe a new one (an edit of the caption alone announces nothing).
+   */
+  async function dropPrepared(postId: string, owner: string): Promise<AdvanceOutcome> {
+    const left = await repository.releasePrepared(postId, owner);
+    if (!left) return 'lease_lost';
+    logger.info({ postId, status: left.status }, 'prepared post changed before its time: not sent');
+    if (left.status === 'pending') await wake(postId, left.due_at);
+    return 'changed';
+  }
+
   /** What `findStatus` said of the post before its run. */
   type RunState = Pick<
     NonNullable<Awaited<ReturnType<PublishingRepository['findStatus']>>>,
-    'status' | 'account_id' | 'last_run_unfinished' | 'woken'
+    'status' | 'account_id' | 'last_run_unfinished' | 'woken' | 'due'
   >;
 
   /** An admitted run: takes the lease, then does the post's next step. */
@@ -831,10 +932,11 @@ export function createPublisher(deps: PublisherDeps) {
     postId: string,
     current: RunState,
     jobSignal: AbortSignal | undefined,
+    pause: RunPause | undefined,
   ): Promise<AdvanceOutcome> {
     const slots: HeldSlot[] = [];
     try {
-      return await runHolding(postId, current, jobSignal, (held) => slots.push(held));
+      return await runHolding(postId, current, jobSignal, pause, (held) => slots.push(held));
     } finally {
       // A slot nothing was sent on (failed, postponed, taken by another) frees at once.
       for (const held of slots) {
@@ -853,24 +955,41 @@ export function createPublisher(deps: PublisherDeps) {
     postId: string,
     current: RunState,
     jobSignal: AbortSignal | undefined,
+    pause: RunPause | undefined,
     onSlot: (held: HeldSlot) => void,
   ): Promise<AdvanceOutcome> {
     let reserved: HeldSlot | null = null;
+    /** When the reserved slot may be sent on (performance.now()). */
+    let sendAt = 0;
     if (current.status === 'pending' && current.account_id !== null) {
-      // Reserve the init slot before taking the post, so a paced post simply stays pending.
-      const reservation = await repository.reserveInit(current.account_id);
+      // Reserve the init slot before taking the post, so a paced post simply stays pending. A
+      // slot that frees within the lead is taken too: the run prepares and waits for it.
+      const reservation = await repository.reserveInit(current.account_id, PREPARE_LEAD_MS);
       if ('freeAt' in reservation) {
-        await wake(postId, reservation.freeAt);
+        await wake(postId, reservation.freeAt, reservation.known ? PREPARE_LEAD_MS : 0);
         return 'paced';
       }
+      sendAt = performance.now() + reservation.sendInMs;
       lap(postId, 'reserve');
       reserved = { slot: reservation.slot, sent: false };
       onSlot(reserved);
     }
-    const lease = newLease(leaseMs);
+    // Not due yet (within PREPARE_LEAD_MS), or its slot is not free yet: prepared now, sent at
+    // the due instant (or the slot's).
+    const early = current.status === 'pending' && (!current.due || sendAt > performance.now());
+    // A prepared run's lease also covers its wait, so that no renewal falls at the due instant.
+    const lease = newLease(early ? leaseMs + PREPARE_LEAD_MS : leaseMs);
     const owner = lease.owner;
-    const post = await repository.claim(postId, lease, workerProcess.id);
+    const post = await repository.claim(postId, lease, workerProcess.id, early);
     if (!post) return 'busy';
+    const prepared: PreparedRun | null =
+      early && post.seen_updated_at !== undefined
+        ? {
+            dueAt: Math.max(performance.now() + (post.due_in_ms ?? 0), sendAt),
+            seenUpdatedAt: post.seen_updated_at,
+            pause,
+          }
+        : null;
     lap(postId, 'claim');
     // Every earlier run on this post since the last release died alone in its process (or was
     // abandoned by a live one): another would take the worker down again. The claim counted this
@@ -886,17 +1005,20 @@ export function createPublisher(deps: PublisherDeps) {
     }
     // The heartbeat keeps the lease while a long chunk uploads; losing it stops the upload. An
     // abandoned job (see jobs/queue.ts) lets its lease lapse and stops touching TikTok.
+    const intervalMs = Math.max(1_000, Math.floor(leaseMs / 3));
     const heartbeat = startHeartbeat({
-      intervalMs: Math.max(1_000, Math.floor(leaseMs / 3)),
+      intervalMs,
+      firstIntervalMs: intervalMs + (early ? PREPARE_LEAD_MS : 0),
       renew: () => repository.renewLease(postId, lease),
-      lostAfterMs: leaseMs,
+      lostAfterMs: lease.ms,
       since: lease.claimedAt,
       ...(jobSignal && { signal: jobSignal }),
       onError: (error) => logger.warn({ err: error, postId }, 'lease renewal failed'),
     });
     try {
-      const outcome = await step(post, owner, reserved, heartbeat.signal, onSlot);
+      const outcome = await step(post, owner, reserved, heartbeat.signal, onSlot, prepared);
       if (outcome === 'lease_lost') await giveBackUnconfirmed(post, owner, heartbeat.signal);
+      if (outcome === 'lease_lost' && early) return await dropPrepared(postId, owner);
       return outcome;
     } finally {
       await heartbeat.stop();
@@ -905,7 +1027,11 @@ export function createPublisher(deps: PublisherDeps) {
 
   return {
     /** Does the next step for a post (the handler of every publish job). Never throws for TikTok errors. */
-    async advance(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
+    async advance(
+      postId: string,
+      jobSignal?: AbortSignal,
+      pause?: RunPause,
+    ): Promise<AdvanceOutcome> {
       // Its timer and its job fired together here: the run already going decides (as its lease
       // would), without a second round of queries. An abandoned job's run stops counting.
       if (advancing.has(postId)) return 'busy';
@@ -913,7 +1039,7 @@ export function createPublisher(deps: PublisherDeps) {
       const forget = () => advancing.delete(postId);
       jobSignal?.addEventListener('abort', forget, { once: true });
       try {
-        return await advanceOnce(postId, jobSignal);
+        return await advanceOnce(postId, jobSignal, pause);
       } finally {
         jobSignal?.removeEventListener('abort', forget);
         forget();
@@ -924,16 +1050,24 @@ export function createPublisher(deps: PublisherDeps) {
     sweep,
   };
 
-  async function advanceOnce(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
+  async function advanceOnce(
+    postId: string,
+    jobSignal?: AbortSignal,
+    pause?: RunPause,
+  ): Promise<AdvanceOutcome> {
     timelines.set(postId, { last: performance.now(), phases: {} });
     try {
-      return await advanceTimed(postId, jobSignal);
+      return await advanceTimed(postId, jobSignal, pause);
     } finally {
       timelines.delete(postId);
     }
   }
 
-  async function advanceTimed(postId: string, jobSignal?: AbortSignal): Promise<AdvanceOutcome> {
+  async function advanceTimed(
+    postId: string,
+    jobSignal?: AbortSignal,
+    pause?: RunPause,
+  ): Promise<AdvanceOutcome> {
     const current = await repository.findStatus(postId);
     lap(postId, 'status');
     if (current?.status === 'completed' && current.awaiting_post_id) {
@@ -941,7 +1075,7 @@ export function createPublisher(deps: PublisherDeps) {
     }
     if (!current || (current.status !== 'pending' && current.status !== 'publishing'))
       return 'not_ready';
-    if (current.status === 'pending' && !current.due) return 'not_ready';
+    if (current.status === 'pending' && !current.due_soon) return 'not_ready';
     if (current.leased) return 'busy';
     // A post whose runs died together with others twice in a row runs alone in its process, so
     // that a death then is its own doing (a poison post), not a kill from outside.
@@ -961,7 +1095,7 @@ export function createPublisher(deps: PublisherDeps) {
     };
     jobSignal?.addEventListener('abort', leave, { once: true });
     try {
-      return await run(postId, current, jobSignal);
+      return await run(postId, current, jobSignal, pause);
     } finally {
       jobSignal?.removeEventListener('abort', leave);
       leave();

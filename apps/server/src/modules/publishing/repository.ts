@@ -41,6 +41,18 @@ export const INIT_FLIGHT_MS = 45_000;
  */
 export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
 
+/**
+ * A pending post's run starts this long before its due time (decision 039, addendum "prepared
+ * runs"): the reservation, the claim, the daily cap, the storage check, the token and creator_info
+ * are done by then, and at the due instant only the slot's confirmation and the video init remain.
+ * Preparing a thousand posts due in the same second takes seconds on two cores (their whole runs
+ * took 8 s at p99 on PostgreSQL and 13 s on PGlite on a quiet machine, the prepared part most of
+ * it); a post not prepared in time simply goes without waiting. Short against INIT_FLIGHT_MS (a
+ * reservation made this early is still counted when it is confirmed) and against what a creator
+ * could notice: the post stays pending, editable and cancellable until the due instant.
+ */
+export const PREPARE_LEAD_MS = 10_000;
+
 /** An init slot reserved in `tiktok_init_pacing`: the stamp (microseconds, as text) that names it. */
 export interface InitSlot {
   accountId: string;
@@ -68,6 +80,10 @@ export type PublishRow = PostRow & {
   access_token_enc?: string | null;
   refresh_token_enc?: string | null;
   access_token_expires_at?: Date | null;
+  /** Milliseconds from the claim to the due time by the database's clock (0: due). */
+  due_in_ms?: number;
+  /** `updated_at` as the claim saw it, to the microsecond: an edit since changes it. */
+  seen_updated_at?: string;
 };
 
 const now = () => sql<Date>`clock_timestamp()`;
@@ -106,7 +122,11 @@ export const RUN_ALONE_AFTER_COMPANY_DEATHS = 2;
  * holds, so a worker that lost its lease (it stalled, another took over) changes nothing.
  */
 export function createPublishingRepository(db: Kysely<Database>) {
-  const leases = leaseStatements(db, 'posts', 'id', { heldWhile: sql`status = 'publishing'` });
+  // A prepared run holds a post that is still pending (claim's `early`): a cancel, or any other
+  // end of the post, stops the renewals and with them the run.
+  const leases = leaseStatements(db, 'posts', 'id', {
+    heldWhile: sql`status in ('pending', 'publishing')`,
+  });
   return {
     /**
      * Takes the post for `leaseMs`: a due pending post becomes 'publishing' (attempt + 1), a
@@ -119,6 +139,12 @@ export function createPublishingRepository(db: Kysely<Database>) {
       lease: Lease,
       /** The claiming process (jobs/worker-process.ts); null: one nobody will find registered. */
       processId: string | null = null,
+      /**
+       * A prepared run (PREPARE_LEAD_MS): a pending post due within the lead is leased but stays
+       * pending, its `updated_at` untouched (the creator can still edit or cancel it until
+       * `confirmAndMarkInit`, which makes it 'publishing' if nothing changed).
+       */
+      early = false,
     ): Promise<PublishRow | undefined> {
       // One round trip: the UPDATE takes the row, the SELECT around it adds the video and settings.
       return db
@@ -126,21 +152,28 @@ export function createPublishingRepository(db: Kysely<Database>) {
           cte
             .updateTable('posts')
             .set({
-              status: 'publishing',
+              ...(!early && { status: 'publishing' as const }),
               attempt: sql<number>`case when status = 'pending' then attempt + 1 else attempt end`,
               // A run that died in company hands its count to this one instead of adding to it.
               unfinished_runs: sql<number>`unfinished_runs + case when ${diedInCompany} then 0 else 1 end`,
               company_deaths: sql<number>`company_deaths + case when ${diedInCompany} then 1 else 0 end`,
               run_process: processId,
               ...holdLease(lease),
-              updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
+              ...(!early && {
+                updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
+              }),
             })
             .where('id', '=', postId)
             .where((eb) =>
-              eb.or([
-                eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', now())]),
-                eb('status', '=', 'publishing'),
-              ]),
+              early
+                ? eb.and([
+                    eb('status', '=', 'pending'),
+                    eb('due_at', '<=', sql<Date>`clock_timestamp() + ${ms(PREPARE_LEAD_MS)}`),
+                  ])
+                : eb.or([
+                    eb.and([eb('status', '=', 'pending'), eb('due_at', '<=', now())]),
+                    eb('status', '=', 'publishing'),
+                  ]),
             )
             .where(leaseFree())
             .returningAll(),
@@ -152,6 +185,10 @@ export function createPublishingRepository(db: Kysely<Database>) {
         .leftJoin('tiktok_accounts', 'tiktok_accounts.id', 'claimed.account_id')
         .selectAll('claimed')
         .select([
+          sql<number>`greatest(0, ceil(extract(epoch from claimed.due_at - clock_timestamp()) * 1000))::int`.as(
+            'due_in_ms',
+          ),
+          sql<string>`claimed.updated_at::text`.as('seen_updated_at'),
           // The token, read here rather than by a query of its own before the init.
           'tiktok_accounts.status as account_status',
           'tiktok_accounts.access_token_enc',
@@ -223,6 +260,8 @@ export function createPublishingRepository(db: Kysely<Database>) {
           'status',
           'account_id',
           sql<boolean>`due_at <= ${now()}`.as('due'),
+          // Due within the lead: a pending post's run may start and wait for the due time.
+          sql<boolean>`due_at <= ${now()} + ${ms(PREPARE_LEAD_MS)}`.as('due_soon'),
           sql<boolean>`post_id_checks is not null`.as('awaiting_post_id'),
           sql<boolean>`not ${leaseFree()}`.as('leased'),
           // Its latest run never released it: the process died, or the job was abandoned.
@@ -247,9 +286,24 @@ export function createPublishingRepository(db: Kysely<Database>) {
      * the time of TikTok's answer once it is in: TikTok counted the request before that moment,
      * so the next init goes out at least INIT_WINDOW_MS after TikTok's count of this one.
      */
-    async reserveInit(accountId: string): Promise<{ slot: InitSlot } | { freeAt: Date }> {
+    async reserveInit(
+      accountId: string,
+      /**
+       * A slot that frees within this long is reserved too (a prepared run: PREPARE_LEAD_MS),
+       * with `sendInMs` saying how long the init must wait for it (0: none).
+       */
+      aheadMs = 0,
+    ): Promise<{ slot: InitSlot; sendInMs: number } | { freeAt: Date; known: boolean }> {
       // One statement: the account's first init inserts its row, any later one appends to it
       // (ON CONFLICT takes the row lock and re-reads the latest version, as an UPDATE does).
+      // With `aheadMs`, the window is counted as it will be then: the slot is the one the
+      // oldest counted init frees a window after its stamp, and the init waits for that moment.
+      const countedThen = sql<Date[]>`array(select t from unnest(${stamps}) t
+        where t > clock_timestamp() + ${ms(aheadMs)} - ${ms(INIT_WINDOW_MS)})`;
+      /** The others' sixth latest stamp: ours may go a window after it (none: at once). */
+      const others = sql`${stamps}[1:cardinality(${stamps}) - 1]`;
+      const othersSixthLatest = sql<Date | null>`(select t from unnest(${others}) t
+        order by t desc offset ${INITS_PER_WINDOW - 1} limit 1)`;
       const reserved = await db
         .insertInto('tiktok_init_pacing')
         .values({
@@ -260,26 +314,41 @@ export function createPublishingRepository(db: Kysely<Database>) {
           oc
             .column('account_id')
             .doUpdateSet({ recent_inits: sql<Date[]>`${counted} || ${provisionalStamp}` })
-            .where(sql<number>`cardinality(${counted})`, '<', INITS_PER_WINDOW),
+            .where(sql<number>`cardinality(${countedThen})`, '<', INITS_PER_WINDOW),
         )
-        .returning(sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'))
+        .returning([
+          sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'),
+          sql<number>`coalesce(greatest(0, ceil(extract(epoch from
+            ${othersSixthLatest} + ${ms(INIT_WINDOW_MS)} - clock_timestamp()) * 1000)), 0)::int`.as(
+            'send_in_ms',
+          ),
+        ])
         .executeTakeFirst();
-      if (reserved) return { slot: { accountId, stamp: reserved.stamp } };
+      if (reserved) {
+        return { slot: { accountId, stamp: reserved.stamp }, sendInMs: reserved.send_in_ms };
+      }
+      // Refused: a slot frees a window after the sixth latest stamp, when that init is settled
+      // (`known`: a prepared run may start before it). One still in flight may be answered (or
+      // released) any moment: look again soon.
       const row = await db
         .selectFrom('tiktok_init_pacing')
-        .select(
-          // A settled init frees its slot a window after its answer; one still in flight may
-          // be answered (or released) any moment: look again soon.
-          sql<Date | null>`(select min(case when t > clock_timestamp()
-              then clock_timestamp() + ${ms(INIT_IN_FLIGHT_RECHECK_MS)}
-              else t + ${ms(INIT_WINDOW_MS)} end)
-            from unnest(recent_inits) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)})`.as(
-            'free_at',
-          ),
-        )
+        .select([
+          sql<Date | null>`(select t from unnest(recent_inits) t
+            order by t desc offset ${INITS_PER_WINDOW - 1} limit 1)`.as('sixth_latest'),
+          sql<Date>`clock_timestamp()`.as('now'),
+        ])
         .where('account_id', '=', accountId)
         .executeTakeFirst();
-      return { freeAt: row?.free_at ?? new Date(Date.now() + INIT_IN_FLIGHT_RECHECK_MS) };
+      const at = row?.now ?? new Date();
+      const sixthLatest = row?.sixth_latest ?? null;
+      if (sixthLatest === null) {
+        // Given back meanwhile: ask again in a moment.
+        return { freeAt: new Date(at.getTime() + 1_000), known: false };
+      }
+      if (sixthLatest <= at) {
+        return { freeAt: new Date(sixthLatest.getTime() + INIT_WINDOW_MS), known: true };
+      }
+      return { freeAt: new Date(at.getTime() + INIT_IN_FLIGHT_RECHECK_MS), known: false };
     },
 
     /**
@@ -288,28 +357,71 @@ export function createPublishingRepository(db: Kysely<Database>) {
      * so long ago that it lapsed; nothing was written, and it must not be sent on it), `marked`
      * whether the post was still ours; a slot confirmed for a post no longer ours is the caller's
      * to release.
+     *
+     * A prepared run (`seenUpdatedAt`: the claim left the post pending) is marked only if the post
+     * is still pending, unchanged since its claim (an edit, a reschedule or a cancel changes
+     * `updated_at`) and due by the database's clock; it then becomes 'publishing'. `earlyMs`: it
+     * is unchanged but not due yet, by this many milliseconds (nothing was marked).
      */
     async confirmAndMarkInit(
       slot: InitSlot,
       postId: string,
       owner: string,
       startedAt: Date,
-    ): Promise<{ stamp: string | null; marked: boolean }> {
-      const result = await sql<{ stamp: string | null; marked: boolean }>`
+      seenUpdatedAt?: string,
+    ): Promise<{ stamp: string | null; marked: boolean; earlyMs: number | null }> {
+      const unchanged =
+        seenUpdatedAt === undefined
+          ? sql<boolean>`false`
+          : sql<boolean>`(status = 'pending' and updated_at = ${seenUpdatedAt}::timestamptz)`;
+      // now(): one instant for both tests, so that a post is either due or early, never neither.
+      const result = await sql<{ stamp: string | null; marked: boolean; early_ms: number | null }>`
         with confirmed as (
           update tiktok_init_pacing
           set recent_inits = array_replace(recent_inits, ${slot.stamp}::timestamptz, ${provisionalStamp})
           where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(${counted})
           returning (select max(t) from unnest(recent_inits) t)::text as stamp
         ), marked as (
-          update posts set init_started_at = ${startedAt}
+          update posts set init_started_at = ${startedAt}, status = 'publishing',
+            updated_at = case when status = 'pending' then clock_timestamp() else updated_at end
           where id = ${postId} and ${heldBy(owner)} and exists (select 1 from confirmed)
+            and (status = 'publishing' or (${unchanged} and due_at <= now()))
           returning id
+        ), early as (
+          select ceil(extract(epoch from due_at - now()) * 1000)::int as ms from posts
+          where id = ${postId} and ${heldBy(owner)} and ${unchanged} and due_at > now()
         )
-        select (select stamp from confirmed) as stamp, exists (select 1 from marked) as marked
+        select (select stamp from confirmed) as stamp, exists (select 1 from marked) as marked,
+          (select ms from early) as early_ms
       `.execute(db);
       const row = result.rows[0];
-      return { stamp: row?.stamp ?? null, marked: row?.marked === true };
+      return {
+        stamp: row?.stamp ?? null,
+        marked: row?.marked === true,
+        earlyMs: row?.early_ms ?? null,
+      };
+    },
+
+    /**
+     * Ends a prepared run that sent nothing (the post was edited, cancelled or deleted, or the
+     * run stopped) while `owner` still holds the post: the lease is freed and the run forgotten
+     * (no attempt, no unfinished run). Returns the post's status and due time when it was still
+     * ours, so that a pending post is woken again at its (maybe new) time.
+     */
+    async releasePrepared(postId: string, owner: string) {
+      return db
+        .updateTable('posts')
+        .set({
+          ...noLease,
+          unfinished_runs: 0,
+          company_deaths: 0,
+          attempt: sql<number>`case when status = 'pending' then greatest(attempt - 1, 0) else attempt end`,
+        })
+        .where('id', '=', postId)
+        .where(heldBy(owner))
+        .where('init_started_at', 'is', null)
+        .returning(['status', 'due_at'])
+        .executeTakeFirst();
     },
 
     /**
@@ -357,7 +469,7 @@ export function createPublishingRepository(db: Kysely<Database>) {
     wakingWithin(horizonMs: number) {
       return db
         .selectFrom('posts')
-        .select(['id', 'wake_at'])
+        .select(['id', 'wake_at', 'status', 'due_at'])
         .where(awaitsWake)
         .where('wake_at', '<=', sql<Date>`clock_timestamp() + ${ms(horizonMs)}`)
         .execute();

@@ -4,6 +4,8 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
+import type { RunPause } from './publisher.ts';
+import { PREPARE_LEAD_MS } from './repository.ts';
 
 /**
  * Precise wake-ups for the publisher (docs/decisions/039-publishing-precision.md). pg-boss polls
@@ -12,6 +14,8 @@ import type { Database } from '../../db/schema.ts';
  * from three sources: its own wake-ups, PostgreSQL NOTIFY from any other process (the web server
  * scheduling or editing a post), and a scan of the table at start and every minute. A timer that
  * fires runs the same `advance` a job would: duplicates are harmless, the row's lease decides.
+ * A pending post's due time is armed PREPARE_LEAD_MS early: its run prepares everything and waits
+ * for the due instant to send the video init (publisher.ts).
  */
 
 /** The NOTIFY channel; the payload is `postId wakeAtISO`. */
@@ -59,18 +63,55 @@ export function createWakeAnnouncer(
   };
 }
 
-/** At most `limit` runs at once; the rest wait in order. */
-function createLimiter(limit: number) {
+/**
+ * At most `limit` runs at once; the rest wait in order. A run that only waits (a prepared post
+ * before its due time) lets its place go (`idle`) and takes one back (`resume`) before any run
+ * that has not started, within `resumeLimit`: at the due instant the prepared posts, whose
+ * confirmation and init are all that is left, go first. Once its init is answered, such a run
+ * goes to the back of the queue for its upload (`requeue`), so that all inits leave before the
+ * uploads that follow them.
+ */
+function createLimiter(limit: number, resumeLimit: number) {
   let running = 0;
   const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (running >= limit) await new Promise<void>((go) => waiting.push(go));
+  const resuming: (() => void)[] = [];
+  const next = () => {
+    if (running < resumeLimit && resuming.length > 0) resuming.shift()?.();
+    else if (running < limit) waiting.shift()?.();
+  };
+  const take = async (queue: (() => void)[], bound: number) => {
+    if (running >= bound) await new Promise<void>((go) => queue.push(go));
     running += 1;
-    try {
-      return await task();
-    } finally {
+  };
+  return async <TResult>(task: (pause: RunPause) => Promise<TResult>): Promise<TResult> => {
+    await take(waiting, limit);
+    let holding = true;
+    const idle = () => {
+      if (!holding) return;
+      holding = false;
       running -= 1;
-      waiting.shift()?.();
+      next();
+    };
+    const pause: RunPause = {
+      idle,
+      async resume() {
+        if (holding) return;
+        await take(resuming, resumeLimit);
+        holding = true;
+      },
+      async requeue() {
+        idle();
+        await take(waiting, limit);
+        holding = true;
+      },
+    };
+    try {
+      return await task(pause);
+    } finally {
+      if (holding) {
+        running -= 1;
+        next();
+      }
     }
   };
 }
@@ -80,11 +121,18 @@ export interface WakeTimerOptions {
   /** postgres://… to LISTEN on (a connection of its own); null on PGlite (one process). */
   connectionString: string | null;
   /** Posts whose wake-up is within the horizon (repository.wakingWithin). */
-  wakingWithin: (horizonMs: number) => Promise<{ id: string; wake_at: Date }[]>;
-  /** What a timer runs (publisher.advance). */
-  run: (postId: string) => Promise<unknown>;
+  wakingWithin: (
+    horizonMs: number,
+  ) => Promise<{ id: string; wake_at: Date; status: string; due_at: Date }[]>;
+  /** What a timer runs (publisher.advance), with how it may let its place go while it waits. */
+  run: (postId: string, pause: RunPause) => Promise<unknown>;
   /** Runs at once from timers (the process's publish concurrency). */
   concurrency: number;
+  /**
+   * Prepared runs resuming at their due instant may take the count up to this (default
+   * `concurrency`): on PostgreSQL they go out at once, their statements queued on the pool.
+   */
+  resumeConcurrency?: number;
   logger: Pick<Logger, 'warn' | 'info'>;
   /**
    * This process's id and the live worker processes' (worker_processes): announced and scanned
@@ -116,12 +164,15 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   const { db, run, logger } = options;
   /** By `postId@time`: one timer per distinct wake-up of a post (an earlier one may be stale). */
   const timers = new Map<string, NodeJS.Timeout>();
-  const limit = createLimiter(options.concurrency);
+  const limit = createLimiter(
+    options.concurrency,
+    Math.max(options.concurrency, options.resumeConcurrency ?? options.concurrency),
+  );
   let stopped = false;
 
   const fire = (key: string, postId: string) => {
     timers.delete(key);
-    limit(() => (stopped ? Promise.resolve() : run(postId))).catch((error: unknown) =>
+    limit((pause) => (stopped ? Promise.resolve() : run(postId, pause))).catch((error: unknown) =>
       logger.warn({ err: error, postId }, 'timed publish wake-up failed: the queue retries'),
     );
   };
@@ -141,20 +192,27 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   const mine = (postId: string) =>
     members === null || members[shareOf(postId, members.length)] === options.processId;
 
-  /** Arms a timer for the post's wake-up at `at`, whichever process it falls to. */
-  const armHere = (postId: string, at: Date) => {
+  /**
+   * Arms a timer for the post's wake-up at `at`, whichever process it falls to; `leadMs` before
+   * it when `at` is a pending post's due time (its run prepares, then waits).
+   */
+  const armHere = (postId: string, at: Date, leadMs = 0) => {
     if (stopped) return;
-    const delayMs = at.getTime() - Date.now();
+    const fireAt = at.getTime() - leadMs;
+    const delayMs = fireAt - Date.now();
     if (delayMs > WAKE_HORIZON_MS) return;
-    const key = `${postId}@${at.getTime()}`;
+    const key = `${postId}@${fireAt}`;
     if (timers.has(key)) return;
     const timer = setTimeout(() => fire(key, postId), Math.max(0, delayMs));
     timer.unref();
     timers.set(key, timer);
   };
-  /** A wake-up announced by another run or process, or found by the scan: its process arms it. */
+  /**
+   * A due time announced by whoever scheduled, edited or reopened the post (the schedule
+   * service): its process arms it, PREPARE_LEAD_MS early.
+   */
   const arm: WakeListener = (postId, at) => {
-    if (mine(postId)) armHere(postId, at);
+    if (mine(postId)) armHere(postId, at, PREPARE_LEAD_MS);
   };
 
   /** Arms the posts whose wake-up falls within the horizon (start, and every minute). */
@@ -164,7 +222,10 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     let armed = 0;
     for (const row of rows) {
       if (!mine(row.id)) continue;
-      armHere(row.id, row.wake_at);
+      // A pending post woken at its due time prepares early; any other wake-up (a paced or
+      // retried post, a status check) fires at its time.
+      const due = row.status === 'pending' && row.wake_at.getTime() === row.due_at.getTime();
+      armHere(row.id, row.wake_at, due ? PREPARE_LEAD_MS : 0);
       armed += 1;
     }
     return armed;

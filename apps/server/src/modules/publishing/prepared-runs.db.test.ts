@@ -1,0 +1,192 @@
+// Prepared runs (decision 039, addendum "prepared runs"): a pending post's run starts
+// PREPARE_LEAD_MS before its due time, does everything up to creator_info, and waits for the due
+// instant to send the video init. TikTok's side of the timing is read from the sandbox's ledger.
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { newLease } from '../../db/lease.ts';
+import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
+import { api } from '../schedules/test-kit.ts';
+import { enqueuePublish } from './jobs.ts';
+import { createPublisher } from './publisher.ts';
+import { createPublishingRepository, PREPARE_LEAD_MS } from './repository.ts';
+import { usePublishingTestApp } from './test-kit.ts';
+
+const kit = usePublishingTestApp();
+const { ledgerPostsTitled, waitForStatus } = kit;
+
+/** The phases a run goes through before it waits for the due time. */
+const PREPARE_PHASES = [
+  'status',
+  'reserve',
+  'claim',
+  'dailyCap',
+  'storage',
+  'token',
+  'creatorInfo',
+];
+
+/**
+ * A post due in `inMs` that nobody wakes (its wake-up stays in 2099, nothing is announced): only
+ * the test's own publisher runs it.
+ */
+async function postDueIn(title: string, inMs: number) {
+  const id = await kit.duePostNobodyWakes(title);
+  const dueAt = new Date(Date.now() + inMs);
+  await kit.t.context.database.db
+    .updateTable('posts')
+    .set({ due_at: dueAt })
+    .where('id', '=', id)
+    .execute();
+  return { id, dueAt };
+}
+
+function readRow(id: string) {
+  return kit.t.context.database.db
+    .selectFrom('posts')
+    .select(['status', 'lease_owner', 'due_at', 'title', 'attempt', 'unfinished_runs'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+/** A publisher of the test's own whose 'video init timings' are kept; its wake-ups are jobs. */
+function timedPublisher() {
+  const phases: Record<string, number>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) {
+        if (!line.includes('video init timings')) continue;
+        const entry = JSON.parse(line) as { phases: Record<string, number> };
+        phases.push(entry.phases);
+      }
+      done();
+    },
+  });
+  const { context } = kit.t;
+  const publisher = createPublisher({
+    repository: createPublishingRepository(context.database.db),
+    tiktok: context.tiktok,
+    tokens: context.tokens,
+    storage: context.storage,
+    wake: (postId, at) => enqueuePublish(context.boss, postId, at),
+    logger: pino({ level: 'debug' }, sink),
+  });
+  return { publisher, phases };
+}
+
+/** Resolves once the run has prepared the post: leased, still pending. */
+async function prepared(id: string) {
+  const row = await pollUntil(
+    () => readRow(id),
+    (found) => found.lease_owner !== null,
+    { timeoutMs: 5_000, intervalMs: 50 },
+  );
+  expect(row.status).toBe('pending');
+  return row;
+}
+
+describe('prepared runs', () => {
+  it('prepares a post before its due time and sends the video init at it, not before', async () => {
+    expect(PREPARE_LEAD_MS).toBeGreaterThan(4_000);
+    const { id, dueAt } = await postDueIn('Prepared', 4_000);
+    const { publisher, phases } = timedPublisher();
+    const started = Date.now();
+    const running = publisher.advance(id);
+    await prepared(id);
+    // The creator still sees it pending; TikTok has heard nothing of it.
+    expect((await kit.postNamed(id))?.status).toBe('pending');
+    expect(ledgerPostsTitled('Prepared')).toHaveLength(0);
+    expect(await running).toBe('waiting');
+    const [sent, ...others] = ledgerPostsTitled('Prepared');
+    expect(others).toHaveLength(0);
+    expect(Date.parse(sent?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+    // Everything up to creator_info was done before the due time, then the run waited.
+    const timings = phases[0] ?? {};
+    const preparedAt =
+      started + PREPARE_PHASES.reduce((sum, phase) => sum + (timings[phase] ?? 0), 0);
+    expect(preparedAt).toBeLessThanOrEqual(dueAt.getTime());
+    expect(timings.creatorInfo).toBeGreaterThan(0);
+    expect(timings.wait).toBeGreaterThan(0);
+    expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+  });
+
+  it('does not publish a post rescheduled during the wait at its old time', async () => {
+    const { id, dueAt } = await postDueIn('Rescheduled while prepared', 3_000);
+    const { publisher } = timedPublisher();
+    const running = publisher.advance(id);
+    await prepared(id);
+    const later = new Date(Date.now() + 3_600_000);
+    const moved = await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/reschedule`, {
+      dueAt: later.toISOString(),
+    });
+    // The creator's change is accepted as for any pending post.
+    expect(moved.statusCode).toBe(200);
+    expect(await running).toBe('changed');
+    expect(Date.now()).toBeGreaterThanOrEqual(dueAt.getTime());
+    expect(ledgerPostsTitled('Rescheduled while prepared')).toHaveLength(0);
+    const row = await readRow(id);
+    expect(row).toMatchObject({ status: 'pending', lease_owner: null, attempt: 0 });
+    expect(row.due_at.getTime()).toBe(later.getTime());
+  });
+
+  it('publishes a post whose caption was edited during the wait once, with the new caption', async () => {
+    const { id, dueAt } = await postDueIn('Caption before', 3_000);
+    const { publisher } = timedPublisher();
+    const running = publisher.advance(id);
+    await prepared(id);
+    const edited = await api(kit.t, kit.user.cookie, 'PATCH', `/api/posts/${id}`, {
+      title: 'Caption after',
+    });
+    expect(edited.statusCode).toBe(200);
+    // The prepared run drops out at the due time; the post is woken again and goes as edited.
+    expect(await running).toBe('changed');
+    expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+    expect(ledgerPostsTitled('Caption before')).toHaveLength(0);
+    const [sent, ...others] = ledgerPostsTitled('Caption after');
+    expect(others).toHaveLength(0);
+    expect(Date.parse(sent?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+  });
+
+  it('does not publish a post cancelled during the wait', async () => {
+    const { id, dueAt } = await postDueIn('Cancelled while prepared', 3_000);
+    const { publisher } = timedPublisher();
+    const running = publisher.advance(id);
+    await prepared(id);
+    const cancelled = await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    expect(await running).toBe('changed');
+    expect(Date.now()).toBeGreaterThanOrEqual(dueAt.getTime());
+    expect(ledgerPostsTitled('Cancelled while prepared')).toHaveLength(0);
+    expect(await readRow(id)).toMatchObject({ status: 'cancelled', lease_owner: null });
+  });
+
+  it('publishes a post whose worker died during the wait once, after its lease ran out', async () => {
+    const { id, dueAt } = await postDueIn('Prepared by a dead worker', 2_000);
+    const { context } = kit.t;
+    const repository = createPublishingRepository(context.database.db);
+    // What a worker killed while waiting leaves: its init slot reserved, the post leased and
+    // still pending (init_started_at is only set at the confirmation), no heartbeat.
+    const account = await context.database.db
+      .selectFrom('posts')
+      .select('account_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await repository.reserveInit(account.account_id ?? '');
+    const claimed = await repository.claim(id, newLease(3_000), null, true);
+    expect(claimed?.status).toBe('pending');
+    // Its wake-ups find the post held: nothing is sent while the lease lasts.
+    expect(await kit.publisher.advance(id)).toBe('busy');
+    expect(ledgerPostsTitled('Prepared by a dead worker')).toHaveLength(0);
+    // Once the lease has run out, the next wake-up publishes it, once.
+    const outcome = await pollUntil(
+      () => kit.publisher.advance(id),
+      (found) => found !== 'busy',
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    expect(outcome).toBe('waiting');
+    expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+    const [sent, ...others] = ledgerPostsTitled('Prepared by a dead worker');
+    expect(others).toHaveLength(0);
+    expect(Date.parse(sent?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+  });
+});
