@@ -1,9 +1,9 @@
-import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from './api-client.ts';
 import { hasText } from './i18n.ts';
+import type { UploadProblem } from './upload.ts';
 
 /** A feature whose API refusals may carry the feature's own message under `fields.<feature>`. */
 export type ErrorTextFeature = 'memes' | 'stories';
@@ -88,8 +88,8 @@ export function authErrorMessage(error: unknown): AuthErrorMessage {
   return { key: 'auth.errors.generic' };
 }
 
-/** The sentence of each reason the server gives for refusing an upload. */
-const rejectionKey = (reason: MediaRejectionReason): TranslationKey => `media.rejected.${reason}`;
+/** The sentence of each reason an upload stopped for. */
+const rejectionKey = (reason: UploadProblem): TranslationKey => `media.rejected.${reason}`;
 
 /** TikTok's own ceiling, shown when the server's is not known yet. */
 const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
@@ -115,7 +115,7 @@ export function formatFileSize(bytes: number, language: string): string {
  * network message when it gave none (the connection dropped for good).
  */
 export function useUploadProblems(): (
-  rejection: readonly MediaRejectionReason[] | null,
+  rejection: readonly UploadProblem[] | null,
   maxBytes: number | null,
 ) => string[] {
   const { t, i18n } = useTranslation();

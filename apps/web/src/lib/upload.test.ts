@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import * as tus from 'tus-js-client';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { describe, expect, it } from 'vitest';
 import { resources } from './i18n.ts';
 import { rejectionFrom } from './upload.ts';
@@ -61,5 +62,28 @@ describe('upload refusals', () => {
     expect(rejectionFrom(refused(400, deferred))).toEqual({ reasons: ['invalid_upload'] });
     expect(rejectionFrom(refused(500, 'Internal Server Error\n'))).toBeNull();
     expect(rejectionFrom(new Error('offline'))).toBeNull();
+  });
+
+  // tus answers these with a status and plain text; each used to read 'check your connection'.
+  it('says what to do when the server refuses the upload request itself, in both languages', async () => {
+    const fr = await translator('fr');
+    const en = await translator('en');
+    const expected: [number, string, RegExp, RegExp][] = [
+      [401, 'Unauthorized\n', /^Votre session a pris fin/u, /^Your session ended/u],
+      [404, 'Not found\n', /a expiré ou a été supprimé/u, /expired or was removed/u],
+      [410, 'This upload expired\n', /a expiré ou a été supprimé/u, /expired or was removed/u],
+      [409, 'Upload-Offset conflict\n', /autre onglet/u, /another tab/u],
+      [423, 'Another request is still working\n', /autre onglet/u, /another tab/u],
+      [403, 'Forbidden\n', /Rechargez la page/u, /Reload the page/u],
+    ];
+    for (const [status, body, french, english] of expected) {
+      const reasons = rejectionFrom(refused(status, body))?.reasons ?? [];
+      expect(reasons, `status ${status}`).toHaveLength(1);
+      const key = `media.rejected.${reasons[0] ?? 'none'}` as TranslationKey;
+      expect(fr.t(key), `status ${status}`).toMatch(french);
+      expect(en.t(key), `status ${status}`).toMatch(english);
+    }
+    // The server's own trouble and a lost connection stay network problems, which are retried.
+    expect(rejectionFrom(refused(503, 'Service Unavailable\n'))).toBeNull();
   });
 });

@@ -21,8 +21,8 @@ export interface UploadItem {
   status: UploadStatus;
   /** Set once the server accepted the video. */
   mediaId: string | null;
-  /** Why the server refused it (translated under media.rejected.*), or a transport failure. */
-  rejection: MediaRejectionReason[] | null;
+  /** Why it stopped (translated under media.rejected.*); null: the connection failed for good. */
+  rejection: UploadProblem[] | null;
   /**
    * The limit this upload ran into, for the message: the largest file accepted ('too large'), or
    * the user's storage quota ('quota exceeded').
@@ -30,6 +30,28 @@ export interface UploadItem {
   maxBytes: number | null;
   failed: boolean;
 }
+
+/**
+ * Why an upload stopped: the server's reasons for refusing the file, or what its refusal of the
+ * request itself means for the person (tus answers those with a status and a plain-text body):
+ * signed out meanwhile (401), the unfinished upload expired or was removed (404, 410), or another
+ * tab or window still working on it once the retries ran out (409, 423).
+ */
+export type UploadProblem = MediaRejectionReason | 'signed_out' | 'upload_gone' | 'upload_busy';
+
+/** What a refusal without a body of ours means, by status; anything else is a network problem. */
+const problemByStatus: Partial<Record<number, UploadProblem>> = {
+  // A request the server does not take (tus protocol), or another person's upload address.
+  400: 'invalid_upload',
+  401: 'signed_out',
+  403: 'invalid_upload',
+  404: 'upload_gone',
+  409: 'upload_busy',
+  410: 'upload_gone',
+  // Larger than MAX_UPLOAD_BYTES (declared at creation, or sent).
+  413: 'file_too_big',
+  423: 'upload_busy',
+};
 
 let counter = 0;
 
@@ -43,7 +65,7 @@ const TIKTOK_MAX_BYTES = 4 * 1024 ** 3;
 /** Why the server refused an upload, from the response tus-js-client reports (null: no reason given). */
 export function rejectionFrom(
   error: unknown,
-): { reasons: MediaRejectionReason[]; quotaBytes?: number | undefined } | null {
+): { reasons: UploadProblem[]; quotaBytes?: number | undefined } | null {
   if (!(error instanceof tus.DetailedError)) return null;
   const response = error.originalResponse;
   if (!response) return null;
@@ -57,10 +79,8 @@ export function rejectionFrom(
   } catch {
     // Not JSON: tus's own plain-text answers.
   }
-  // 413 without a body of ours: larger than MAX_UPLOAD_BYTES (declared at creation, or sent).
-  if (response.getStatus() === 413) return { reasons: ['file_too_big'] };
-  // Any other 400: a request the server does not take (tus protocol), not a network problem.
-  return response.getStatus() === 400 ? { reasons: ['invalid_upload'] } : null;
+  const problem = problemByStatus[response.getStatus()];
+  return problem ? { reasons: [problem] } : null;
 }
 
 /**

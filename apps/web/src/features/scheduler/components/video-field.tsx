@@ -1,9 +1,9 @@
 import { MAX_TITLE_LENGTH } from '@cadence/shared/schemas/schedule';
-import type { MediaRejectionReason } from '@cadence/shared/schemas/media';
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
+import type { UploadProblem } from '../../../lib/upload.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { CoverPicker } from './cover-picker.tsx';
 import { VideoThumb } from './video-thumb.tsx';
@@ -19,7 +19,7 @@ export interface FormVideo {
   status: 'uploading' | 'done' | 'error';
   progress: number;
   mediaId: string | null;
-  rejection: MediaRejectionReason[] | null;
+  rejection: UploadProblem[] | null;
   /** The largest file the upload could have been (for the 'too large' message). */
   maxBytes: number | null;
   /** Longer than the creator may post (creator_info.max_video_post_duration_sec). */
