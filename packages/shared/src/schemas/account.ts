@@ -15,12 +15,21 @@ export const accountStatuses = ['not_connected', 'connected', 'reconnect_needed'
 export type AccountStatus = (typeof accountStatuses)[number];
 
 /**
- * A TikTok username as Cadence keeps it: trimmed, without the leading '@' people often type
- * ('@camille' and 'camille' are one account; case is compared insensitively by the database).
+ * A TikTok username as Cadence keeps it: trimmed, in Unicode's compatibility form (NFKC: the
+ * full-width 'ｃａｍｉｌｌｅ' a phone keyboard can type is 'camille'), without the leading '@'
+ * people often type ('@camille' and 'camille' are one account; case is compared insensitively by
+ * the database).
  */
 export function normaliseUsername(username: string): string {
-  return username.trim().replace(/^@+/, '');
+  return username.trim().normalize('NFKC').replace(/^@+/, '');
 }
+
+/**
+ * Spaces, and characters that show nothing or reorder what follows (zero-width, bidi overrides,
+ * controls, unassigned): never part of a TikTok username, and the way to make a card that looks
+ * like another one.
+ */
+const invisibleOrSpace = /[\p{C}\p{Z}\s]/u;
 
 /** POST /api/accounts — the username is normalised (`normaliseUsername`) and stored. */
 export const createAccountSchema = z.object({
@@ -31,7 +40,11 @@ export const createAccountSchema = z.object({
       z
         .string()
         .min(1, messageKey('errors.invalid_value'))
-        .max(64, messageKey('accounts.errors.usernameTooLong')),
+        .max(64, messageKey('accounts.errors.usernameTooLong'))
+        .refine(
+          (username) => !invisibleOrSpace.test(username),
+          messageKey('accounts.errors.usernameInvisible'),
+        ),
     ),
 });
 export type CreateAccount = z.infer<typeof createAccountSchema>;

@@ -151,6 +151,34 @@ describe('adding accounts', () => {
     expect(await listAccounts(alice)).toHaveLength(1);
     await api(alice, 'DELETE', `/api/accounts/${id}`);
   });
+
+  // A card must not be made to look like another: full-width letters are the same account, and
+  // invisible or reordering characters (zero-width, bidi overrides) are refused, with a reason.
+  it('refuses look-alike usernames: full-width is the same account, invisible characters are refused', async () => {
+    const id = await addAccount(alice, 'camille');
+    for (const username of ['ｃａｍｉｌｌｅ', '＠Camille']) {
+      const duplicate = await api(alice, 'POST', '/api/accounts', { username });
+      expect(duplicate.statusCode, username).toBe(409);
+    }
+    for (const username of [
+      'cami\u200Blle',
+      'camille\u200D',
+      '\u202Eellimac',
+      'cam\u2066ille',
+      'cam ille',
+      'cam\u00A0ille',
+      'cam\u0007ille',
+    ]) {
+      const refused = await api(alice, 'POST', '/api/accounts', { username });
+      expect(refused.statusCode, JSON.stringify(username)).toBe(400);
+      expect(refused.json()).toMatchObject({
+        code: 'validation_failed',
+        fields: { username: 'accounts.errors.usernameInvisible' },
+      });
+    }
+    expect(await listAccounts(alice)).toHaveLength(1);
+    await api(alice, 'DELETE', `/api/accounts/${id}`);
+  });
 });
 
 describe('isolation between users', () => {
