@@ -24,11 +24,14 @@ beforeAll(async () => {
   bob = await signUp(base.t, 'bob-analytics@example.com');
   aliceAccount = await connectTikTok(base.t, alice, 'alice_tt');
   // Alice's TikTok history: 30 videos posted elsewhere, 8 to 37 days ago, one with a title a
-  // spreadsheet would run.
+  // spreadsheet would run. They fall on 5 hours 3 hours apart, 6 videos each, so best times has
+  // 3 slots to suggest whatever the hour the test runs at, and when the 30 days span a change of
+  // Paris's offset (a regression: the videos were spread over 24 hours, 2 at most per hour; when
+  // the days spanned October's change, too few hours had the 2 videos a slot needs).
   base.sandbox().control.seedVideos(
     { username: 'alice_tt' },
     Array.from({ length: 30 }, (_, index) => ({
-      createdAtMs: Date.now() - (8 + index) * DAY - index * 3_600_000,
+      createdAtMs: Date.now() - (8 + index) * DAY - (index % 5) * 3 * 3_600_000,
       title: index === 0 ? '=HYPERLINK("http://evil.example","x")' : `Clip ${index}`,
     })),
   );
@@ -200,7 +203,16 @@ describe('analytics API', () => {
     expect(body.videosAnalysed).toBe(30);
     expect(body.cells).toHaveLength(168);
     expect(body.slots).toHaveLength(3);
-    for (const slot of body.slots) expect(Date.parse(slot.nextAt)).toBeGreaterThan(Date.now());
+    for (const slot of body.slots) {
+      expect(Date.parse(slot.nextAt)).toBeGreaterThan(Date.now());
+      // A slot is an hour the creator posted at least twice, 2 hours or more from the others.
+      const atHour = body.cells.filter((cell) => cell.hour === slot.hour);
+      expect(atHour.reduce((sum, cell) => sum + cell.posts, 0)).toBeGreaterThanOrEqual(2);
+      for (const other of body.slots.filter((o) => o !== slot)) {
+        const apart = Math.abs(other.hour - slot.hour);
+        expect(Math.min(apart, 24 - apart)).toBeGreaterThanOrEqual(2);
+      }
+    }
 
     const newcomer = await signUp(base.t, 'newcomer-analytics@example.com');
     const empty = await get<BestTimes>(newcomer, '/api/analytics/best-times?timeZone=UTC');
