@@ -73,6 +73,14 @@ describe('TikTok accounts screen', () => {
     await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
     await page.getByText('Ce compte figure déjà dans votre liste').waitFor();
     await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+    // Full-width letters are the same account; a zero-width space would make a look-alike card.
+    await field.fill('ＬＵＮＡ');
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
+    await page.getByText('Ce compte figure déjà dans votre liste').waitFor();
+    await field.fill('lu\u200Bna');
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
+    await page.getByText('ne peut contenir ni espace ni caractère invisible').waitFor();
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
     await page.getByRole('button', { name: 'Annuler' }).click();
     await expect(field.count()).resolves.toBe(0);
     await expect(cards(page).count()).resolves.toBe(1);
