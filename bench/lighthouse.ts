@@ -60,6 +60,18 @@ async function sessionCookie(server: RunningServer): Promise<string> {
   return cookies.join('; ');
 }
 
+/**
+ * Runtime errors of Lighthouse's own trace, not of the page: on a loaded machine Chromium's trace
+ * sometimes lacks the navigation's start (NO_NAVSTART, 3 of 4 `--runs 3` attempts at load 10–15).
+ * Such a run is made again, up to `TRACE_ATTEMPTS` times, and the retries are printed.
+ */
+const traceProblems = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_FCP', 'NO_LCP']);
+const TRACE_ATTEMPTS = 3;
+
+class TraceProblem extends Error {
+  override name = 'TraceProblem';
+}
+
 async function audit(
   url: string,
   port: number,
@@ -79,7 +91,10 @@ async function audit(
     const name = `${new URL(url).pathname.slice(1).replaceAll('/', '-')}-${Date.now()}.json`;
     writeFileSync(`${out}/${name}`, JSON.stringify(lhr));
   }
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) {
+    const message = `${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+    throw traceProblems.has(lhr.runtimeError.code) ? new TraceProblem(message) : new Error(message);
+  }
   const score = (id: string) => Math.round(100 * (lhr.categories[id]?.score ?? 0));
   const failed = ['accessibility', 'best-practices'].flatMap((id) =>
     (lhr.categories[id]?.auditRefs ?? [])
@@ -132,7 +147,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Page
     ] as const) {
       const samples: PageResult[] = [];
       for (let run = 0; run < runs; run += 1) {
-        samples.push(await audit(`${server.url}${path}`, port, pageCookie, out));
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            samples.push(await audit(`${server.url}${path}`, port, pageCookie, out));
+            break;
+          } catch (error) {
+            if (!(error instanceof TraceProblem) || attempt >= TRACE_ATTEMPTS) throw error;
+            console.warn(`Run made again (attempt ${attempt + 1}): ${error.message}`);
+          }
+        }
       }
       results.push(median(samples));
     }
