@@ -165,6 +165,9 @@ export interface LatenessResult {
   rateLimited: number;
   /** Per phase of a run, from its start to TikTok's answer to the init (ms). */
   phases: Map<string, Percentiles>;
+  /** Runs timed, and those among them that did not wait for the due time (`wait` under 1 ms). */
+  runs: number;
+  unprepared: number;
 }
 
 function percentiles(valuesMs: number[]): Percentiles {
@@ -366,6 +369,11 @@ async function release(context: AppContext, fixture: Fixture): Promise<void> {
   await Promise.all(Array.from({ length: 8 }, sender));
   if (Date.now() > dueAt.getTime()) {
     console.warn(`  (waking overran the due time by ${Date.now() - dueAt.getTime()} ms)`);
+  } else if (Date.now() > dueAt.getTime() - PREPARE_LEAD_MS) {
+    // The last announcements arrived less than a lead before the due time: their runs start late.
+    console.warn(
+      `  (waking ended ${dueAt.getTime() - Date.now()} ms before the due time, within the prepare lead)`,
+    );
   }
 }
 
@@ -392,6 +400,16 @@ function phaseCollector() {
       }
     },
     result: () => new Map([...samples].map(([phase, values]) => [phase, percentiles(values)])),
+    /**
+     * Runs that reached their init without waiting: not prepared (started at or after the due
+     * time: no `wait` phase), or prepared too late (`wait` under 1 ms).
+     */
+    unprepared: () => {
+      const waits = samples.get('wait') ?? [];
+      const runs = samples.get('init')?.length ?? 0;
+      return runs - waits.length + waits.filter((ms) => ms < 1).length;
+    },
+    runs: () => (samples.get('init') ?? []).length,
   };
 }
 
@@ -526,6 +544,8 @@ async function runOne(
       accounts: options.accounts,
       rateLimited,
       phases: phases.result(),
+      runs: phases.runs(),
+      unprepared: phases.unprepared(),
       published: counts.done,
       failed: counts.failed,
       failReasons: counts.reasons,
@@ -599,6 +619,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
           `p99 above the rate-limit floor: ${seconds(overFloor)} (ratio ${(result.lateness.p99 / Math.max(1, result.rateLimitFloor.p99)).toFixed(2)})`,
       );
       for (const [phase, p] of result.phases) console.log(formatRow(`  run: ${phase}`, p));
+      console.log(
+        `  runs that reached the init without waiting (not prepared by the due time): ${result.unprepared} of ${result.runs}`,
+      );
     }
   }
   return results;
