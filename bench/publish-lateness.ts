@@ -1,7 +1,13 @@
 /**
  * Publish lateness benchmark: N posts due in the same minute over M sandbox accounts (standalone
  * sandbox with 50 ms latency per request), lateness = TikTok's video-init time − due time, read
- * from the sandbox ledger. Two workloads (issue 15): 1,000 posts over 1,000 accounts (one each: no
+ * from the sandbox ledger. The sandbox runs in a child process of its own (since 2026-11-28,
+ * decision 039 addendum "confirmations in batches"), as TikTok is another machine: before, it
+ * was served from this process, on the same thread as the PGlite worker, so one thread both sent
+ * and answered a thousand inits and PGlite's figure was mostly the sandbox's CPU. The ledger and
+ * the latency setting go over its HTTP test tooling (`_ledger`, `_control/faults`), accounts are
+ * connected over its OAuth pages as before. `--sandbox in-process` runs it here as before, for
+ * comparison. Two workloads (issue 15): 1,000 posts over 1,000 accounts (one each: no
  * rate-limit floor) and 2,000 over 200 (ten each: TikTok's 6 inits/min makes the last four wait a
  * minute). Runs on PGlite (embedded worker, in this process) and on PostgreSQL (two
  * `npm run worker` child processes). Baselines from the same run: a no-op pg-boss job with the
@@ -9,7 +15,8 @@
  * puts under any publisher. Also printed: the 429 rate_limit_exceeded answers to video inits (the
  * sandbox's ledger), and where the time goes between a run's start and TikTok's answer to its init
  * (the publisher's 'video init timings', p50/p99 per phase). `npx tsx bench/publish-lateness.ts
- * [--posts 2000 --accounts 200] [--latency 50] [--only pglite|postgres] [--quick]`
+ * [--posts 2000 --accounts 200] [--latency 50] [--only pglite|postgres] [--quick]
+ * [--sandbox process|in-process]`
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -45,11 +52,97 @@ import {
   CLIENT_SECRET,
   connectAccount,
   fakeMp4,
+  REDIRECT_URI,
   startSandboxKit,
-  type SandboxKit,
 } from '../apps/server/src/tiktok/sandbox-test-kit.ts';
+import { createTikTokClient, type TikTokClient } from '../apps/server/src/tiktok/tiktok-client.ts';
+import type { SandboxLedger } from '@cadence/tiktok-sandbox';
 
 const repoRoot = resolve(import.meta.dirname, '..');
+
+/** The sandbox standing for TikTok, wherever it runs: what the benchmark needs of it. */
+interface BenchSandbox {
+  /** TIKTOK_API_BASE = TIKTOK_AUTH_BASE. */
+  baseUrl: string;
+  /** A client pointed at it, for connecting accounts. */
+  client: TikTokClient;
+  ledger(): Promise<SandboxLedger>;
+  setLatency(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The sandbox served from this process (the benchmark's way until 2026-11-28). */
+async function inProcessSandbox(): Promise<BenchSandbox> {
+  const kit = await startSandboxKit({ logger: false });
+  return {
+    baseUrl: kit.sandbox.baseUrl,
+    client: kit.client,
+    ledger: async () => kit.sandbox.state.ledger(),
+    setLatency: async (ms) => kit.sandbox.state.control.setLatency(ms),
+    close: () => kit.sandbox.close(),
+  };
+}
+
+/**
+ * The sandbox in a child process (packages/tiktok-sandbox/src/standalone.ts, its test tooling on),
+ * as TikTok is: its CPU is not the publisher's.
+ */
+async function childProcessSandbox(): Promise<BenchSandbox> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'packages/tiktok-sandbox/src/standalone.ts',
+      ...['--port', '0', '--prefix', '/sandbox/tiktok', '--control', '--quiet'],
+      ...['--client-key', CLIENT_KEY, '--client-secret', CLIENT_SECRET],
+      ...['--redirect-uri', REDIRECT_URI],
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const baseUrl = await new Promise<string>((done, fail) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /TIKTOK_API_BASE = (\S+)/.exec(output)?.[1];
+      if (url !== undefined) {
+        child.stdout?.off('data', onData);
+        done(url);
+      }
+    };
+    child.stdout?.on('data', onData);
+    void exited.then(() => fail(new Error(`the sandbox exited before listening: ${output}`)));
+  });
+  const control = async (body: unknown) => {
+    const response = await fetch(`${baseUrl}/_control/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`sandbox control answered ${response.status}`);
+  };
+  return {
+    baseUrl,
+    client: createTikTokClient({
+      clientKey: CLIENT_KEY,
+      clientSecret: CLIENT_SECRET,
+      authBase: baseUrl,
+      apiBase: baseUrl,
+      timeoutMs: 10_000,
+    }),
+    async ledger() {
+      const response = await fetch(`${baseUrl}/_ledger`);
+      if (!response.ok) throw new Error(`sandbox ledger answered ${response.status}`);
+      return (await response.json()) as SandboxLedger;
+    },
+    setLatency: (ms) => control({ action: 'latency', ms }),
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
 
 export interface Percentiles {
   p50: number;
@@ -72,6 +165,9 @@ export interface LatenessResult {
   rateLimited: number;
   /** Per phase of a run, from its start to TikTok's answer to the init (ms). */
   phases: Map<string, Percentiles>;
+  /** Runs timed, and those among them that did not wait for the due time (`wait` under 1 ms). */
+  runs: number;
+  unprepared: number;
 }
 
 function percentiles(valuesMs: number[]): Percentiles {
@@ -155,7 +251,7 @@ interface Fixture {
 /** Users, accounts (tokens from the sandbox), one tiny video per account, posts due at `dueAt`. */
 async function seed(
   context: AppContext,
-  kit: SandboxKit,
+  kit: BenchSandbox,
   accounts: number,
   posts: number,
 ): Promise<Fixture> {
@@ -273,6 +369,11 @@ async function release(context: AppContext, fixture: Fixture): Promise<void> {
   await Promise.all(Array.from({ length: 8 }, sender));
   if (Date.now() > dueAt.getTime()) {
     console.warn(`  (waking overran the due time by ${Date.now() - dueAt.getTime()} ms)`);
+  } else if (Date.now() > dueAt.getTime() - PREPARE_LEAD_MS) {
+    // The last announcements arrived less than a lead before the due time: their runs start late.
+    console.warn(
+      `  (waking ended ${dueAt.getTime() - Date.now()} ms before the due time, within the prepare lead)`,
+    );
   }
 }
 
@@ -299,12 +400,22 @@ function phaseCollector() {
       }
     },
     result: () => new Map([...samples].map(([phase, values]) => [phase, percentiles(values)])),
+    /**
+     * Runs that reached their init without waiting: not prepared (started at or after the due
+     * time: no `wait` phase), or prepared too late (`wait` under 1 ms).
+     */
+    unprepared: () => {
+      const waits = samples.get('wait') ?? [];
+      const runs = samples.get('init')?.length ?? 0;
+      return runs - waits.length + waits.filter((ms) => ms < 1).length;
+    },
+    runs: () => (samples.get('init') ?? []).length,
   };
 }
 
-function measure(kit: SandboxKit, fixture: Fixture): number[] {
+function measure(ledger: SandboxLedger, fixture: Fixture): number[] {
   const lateness: number[] = [];
-  for (const post of kit.sandbox.state.ledger().posts) {
+  for (const post of ledger.posts) {
     const due = fixture.titlesDue.get(post.post_info?.title ?? '');
     if (due !== undefined) lateness.push(Date.parse(post.init_at) - due);
   }
@@ -335,10 +446,16 @@ async function postCounts(
 
 async function runOne(
   kind: 'pglite' | 'postgres',
-  options: { posts: number; accounts: number; latencyMs: number; workers: number },
+  options: {
+    posts: number;
+    accounts: number;
+    latencyMs: number;
+    workers: number;
+    sandbox: 'process' | 'in-process';
+  },
 ): Promise<LatenessResult> {
   const phases = phaseCollector();
-  const kit = await startSandboxKit({ logger: false });
+  const kit = await (options.sandbox === 'process' ? childProcessSandbox() : inProcessSandbox());
   const dataDir = mkdtempSync(join(tmpdir(), 'cadence-bench-'));
   const database = await openTestDatabase(kind);
   const env: NodeJS.ProcessEnv = {
@@ -350,8 +467,8 @@ async function runOne(
     SESSION_SECRET: randomBytes(32).toString('hex'),
     TIKTOK_CLIENT_KEY: CLIENT_KEY,
     TIKTOK_CLIENT_SECRET: CLIENT_SECRET,
-    TIKTOK_API_BASE: kit.sandbox.baseUrl,
-    TIKTOK_AUTH_BASE: kit.sandbox.baseUrl,
+    TIKTOK_API_BASE: kit.baseUrl,
+    TIKTOK_AUTH_BASE: kit.baseUrl,
     ...(database.url !== null && { DATABASE_URL: database.url }),
   };
   const logger = pino({ level: 'warn' });
@@ -405,7 +522,7 @@ async function runOne(
       });
       await startPublishingWorkers(deps, pino({ level: 'debug' }, sink));
     }
-    kit.sandbox.state.control.setLatency(options.latencyMs);
+    await kit.setLatency(options.latencyMs);
     await release(context, fixture);
     const floor = rateLimitFloor(fixture.postsPerAccount);
     await waitFor(
@@ -417,26 +534,29 @@ async function runOne(
       'all posts to finish',
     );
     const counts = await postCounts(context);
-    const rateLimited = kit.sandbox.state
-      .ledger()
-      .rate_limited.filter((refusal) => refusal.endpoint.endsWith('init')).length;
+    const ledger = await kit.ledger();
+    const rateLimited = ledger.rate_limited.filter((refusal) =>
+      refusal.endpoint.endsWith('init'),
+    ).length;
     return {
       database: kind,
       posts: options.posts,
       accounts: options.accounts,
       rateLimited,
       phases: phases.result(),
+      runs: phases.runs(),
+      unprepared: phases.unprepared(),
       published: counts.done,
       failed: counts.failed,
       failReasons: counts.reasons,
-      lateness: percentiles(measure(kit, fixture)),
+      lateness: percentiles(measure(ledger, fixture)),
       noopLateness: noop,
       rateLimitFloor: floor,
     };
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await context.shutdown();
-    await kit.sandbox.close();
+    await kit.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -452,8 +572,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
       latency: { type: 'string', default: '50' },
       only: { type: 'string' },
       quick: { type: 'boolean', default: false },
+      sandbox: { type: 'string', default: 'process' },
     },
   });
+  const sandbox = values.sandbox === 'in-process' ? 'in-process' : 'process';
   const quick = values.quick === true;
   const latencyMs = Number(values.latency);
   const kinds = (['pglite', 'postgres'] as const).filter(
@@ -475,10 +597,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
   const results: LatenessResult[] = [];
   for (const workload of workloads) {
     console.log(
-      `Publish lateness: ${workload.posts} posts due at once over ${workload.accounts} accounts, sandbox latency ${latencyMs} ms, announced at least ${PREPARE_LEAD_MS / 1000} s (the prepare lead) before their due time`,
+      `Publish lateness: ${workload.posts} posts due at once over ${workload.accounts} accounts, sandbox latency ${latencyMs} ms, announced at least ${PREPARE_LEAD_MS / 1000} s (the prepare lead) before their due time, sandbox ${sandbox === 'process' ? 'in a child process' : 'in this process'}`,
     );
     for (const kind of kinds) {
-      const result = await runOne(kind, { ...workload, latencyMs, workers: 2 });
+      const result = await runOne(kind, { ...workload, latencyMs, workers: 2, sandbox });
       results.push(result);
       const label =
         kind === 'pglite' ? 'PGlite, embedded worker' : 'PostgreSQL, 2 worker processes';
@@ -497,6 +619,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
           `p99 above the rate-limit floor: ${seconds(overFloor)} (ratio ${(result.lateness.p99 / Math.max(1, result.rateLimitFloor.p99)).toFixed(2)})`,
       );
       for (const [phase, p] of result.phases) console.log(formatRow(`  run: ${phase}`, p));
+      console.log(
+        `  runs that reached the init without waiting (not prepared by the due time): ${result.unprepared} of ${result.runs}`,
+      );
     }
   }
   return results;

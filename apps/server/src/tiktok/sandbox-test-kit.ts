@@ -124,7 +124,7 @@ export async function consent(
 
 /** Full Login Kit flow with PKCE; returns the tokens and what was used to get them. */
 export async function connectAccount(
-  kit: SandboxKit,
+  kit: Pick<SandboxKit, 'client'>,
   choice: { username: string; scopes?: readonly TikTokScope[]; decline?: readonly TikTokScope[] },
 ) {
   const pkce = kit.client.createPkcePair();

@@ -1,0 +1,92 @@
+/**
+ * Gathers calls made within a short window into batches sent as one operation each (a single SQL
+ * statement, say), and gives each caller its own answer. Used for the confirmations of prepared
+ * publishing runs, which all arrive at a post's due instant (decision 039, addendum "confirmations
+ * in batches").
+ *
+ * - A batch holds at most `maxBatch` items, and never two with the same `keyOf` (the items of one
+ *   key go in later batches, in their order of arrival): a batched UPDATE … FROM applies only one
+ *   source row per target row.
+ * - At most `maxInFlight` batches are out at once; calls made meanwhile gather for the next ones
+ *   (group commit): an idle coalescer sends at the event loop's next turn, a busy one in bigger
+ *   batches, without taking every connection of a pool.
+ * - A batch that fails fails each of its callers with the same error, as a call of its own would
+ *   have; `send` must answer one result per item, in the items' order.
+ */
+export interface CoalescerOptions<TItem> {
+  /** The largest batch sent (at least 1). */
+  maxBatch: number;
+  /** How long the first call of a batch waits for others (0: until the event loop's next turn). */
+  windowMs: number;
+  /** Batches sent and not yet answered, at most (at least 1). */
+  maxInFlight: number;
+  /** Items sharing a key never share a batch. */
+  keyOf?: (item: TItem) => string;
+}
+
+interface Waiting<TItem, TResult> {
+  item: TItem;
+  resolve: (result: TResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export function createCoalescer<TItem, TResult>(
+  send: (items: TItem[]) => Promise<TResult[]>,
+  options: CoalescerOptions<TItem>,
+): (item: TItem) => Promise<TResult> {
+  const maxBatch = Math.max(1, Math.floor(options.maxBatch));
+  const maxInFlight = Math.max(1, Math.floor(options.maxInFlight));
+  let waiting: Waiting<TItem, TResult>[] = [];
+  let scheduled = false;
+  let inFlight = 0;
+
+  function takeBatch(): Waiting<TItem, TResult>[] {
+    const batch: Waiting<TItem, TResult>[] = [];
+    const rest: Waiting<TItem, TResult>[] = [];
+    const keys = new Set<string>();
+    for (const entry of waiting) {
+      const key = options.keyOf?.(entry.item);
+      if (batch.length >= maxBatch || (key !== undefined && keys.has(key))) {
+        rest.push(entry);
+        continue;
+      }
+      if (key !== undefined) keys.add(key);
+      batch.push(entry);
+    }
+    waiting = rest;
+    return batch;
+  }
+
+  async function sendBatch(batch: Waiting<TItem, TResult>[]): Promise<void> {
+    inFlight += 1;
+    let results: TResult[];
+    try {
+      results = await send(batch.map((entry) => entry.item));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+      return;
+    } finally {
+      inFlight -= 1;
+      // What gathered while all batches were out goes now.
+      if (!scheduled) flush();
+    }
+    batch.forEach((entry, index) => {
+      if (index < results.length) entry.resolve(results[index] as TResult);
+      else entry.reject(new Error(`batch answered ${results.length} results for ${batch.length}`));
+    });
+  }
+
+  function flush(): void {
+    scheduled = false;
+    while (waiting.length > 0 && inFlight < maxInFlight) void sendBatch(takeBatch());
+  }
+
+  return (item) =>
+    new Promise<TResult>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      if (scheduled) return;
+      scheduled = true;
+      if (options.windowMs > 0) setTimeout(flush, options.windowMs);
+      else setImmediate(flush);
+    });
+}
