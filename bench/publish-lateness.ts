@@ -108,6 +108,8 @@ async function childProcessSandbox(): Promise<BenchSandbox> {
       const url = /TIKTOK_API_BASE = (\S+)/.exec(output)?.[1];
       if (url !== undefined) {
         child.stdout?.off('data', onData);
+        // Keep reading what it prints after: a pipe nobody drains would block the sandbox.
+        child.stdout?.resume();
         done(url);
       }
     };
