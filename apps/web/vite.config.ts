@@ -1,13 +1,80 @@
+import path from 'node:path';
 import { constants } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+
+/**
+ * The page's scripts at low priority (`fetchpriority="low"` on the entry and its preloads; the
+ * server marks a route's own preloads the same way, apps/server/src/spa-pages.ts): the stylesheet
+ * and the first screen's API requests go first, so the spinner paints as soon as the stylesheet
+ * has come instead of waiting behind 100-odd KiB of scripts, which draw nothing until they have all
+ * arrived anyway (docs/decisions/037-first-load.md, addendum 6).
+ */
+const scriptsAfterTheFirstPaint = (): Plugin => ({
+  name: 'cadence:scripts-after-the-first-paint',
+  transformIndexHtml: {
+    order: 'post',
+    handler: (html) =>
+      html
+        .replaceAll(
+          '<script type="module" crossorigin',
+          '<script type="module" fetchpriority="low" crossorigin',
+        )
+        .replaceAll(
+          '<link rel="modulepreload" crossorigin',
+          '<link rel="modulepreload" fetchpriority="low" crossorigin',
+        ),
+  },
+});
+
+/**
+ * dist/.vite/modules.json: the chunk each module (the app's sources, `node_modules/…`) ended up
+ * in, and the modules each one loads lazily. scripts/route-budgets.mjs reads it: once small chunks are merged (below), a
+ * screen's module is no longer always a chunk of its own that the manifest names.
+ */
+const moduleChunks = (): Plugin => ({
+  name: 'cadence:module-chunks',
+  apply: 'build',
+  generateBundle(_, bundle) {
+    const root = import.meta.dirname;
+    const source = (id: string) => {
+      const relative = path.relative(root, id).split(path.sep).join('/');
+      if (id.startsWith('\0')) return undefined;
+      if (relative.startsWith('../../node_modules/')) return relative.slice('../../'.length);
+      return relative.startsWith('..') ? undefined : relative;
+    };
+    const chunks: Record<string, string> = {};
+    for (const output of Object.values(bundle)) {
+      if (output.type !== 'chunk') continue;
+      for (const id of output.moduleIds) {
+        const module = source(id);
+        if (module) chunks[module] = output.fileName;
+      }
+    }
+    const lazy: Record<string, string[]> = {};
+    for (const id of this.getModuleIds()) {
+      const module = source(id);
+      const imported = (this.getModuleInfo(id)?.dynamicallyImportedIds ?? []).flatMap(
+        (importedId) => source(importedId) ?? [],
+      );
+      if (module && imported.length > 0) lazy[module] = [...new Set(imported)];
+    }
+    this.emitFile({
+      type: 'asset',
+      fileName: '.vite/modules.json',
+      source: `${JSON.stringify({ chunks, lazy }, null, 2)}\n`,
+    });
+  },
+});
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    scriptsAfterTheFirstPaint(),
+    moduleChunks(),
     // Brotli and gzip copies of every text asset, made once at build time at the best settings;
     // the server picks one by Accept-Encoding (@fastify/static's preCompressed, app.ts).
     compression({
@@ -34,12 +101,27 @@ export default defineConfig({
     manifest: true,
     rollupOptions: {
       output: {
+        // Rollup merges a chunk under 8 kB (the app's shared components and hooks, 1-5 KiB each)
+        // into one that loads with it, where no module then runs that would not have: /scheduler's
+        // first load went from 22 files to 13 for 0.2 KiB more (/tiktok: 16 to 9), and each file
+        // is a round trip on a phone's six connections (docs/decisions/037-first-load.md, addendum 6).
+        experimentalMinChunkSize: 8_000,
         // A language's strings for the app come in one file, not one per feature; the sign-in
-        // screen's own ('auth', 'common') stay apart, so it loads only those (src/lib/i18n.ts).
+        // screen's own ('auth', 'common') stay apart, so it loads only those (src/lib/i18n.ts):
+        // the default language's in the entry, another's in a file of their own.
+        // Merged chunks take the name of one of their modules: the two every screen loads are
+        // named for what they hold, not for the page that happened to be merged into them.
+        chunkFileNames: (chunk) => {
+          const holds = (file: string) => chunk.moduleIds.some((id) => id.endsWith(file));
+          if (holds('/src/app/router.tsx')) return 'assets/app-[hash].js';
+          if (holds('/src/lib/person-schema.ts')) return 'assets/person-schema-[hash].js';
+          return 'assets/[name]-[hash].js';
+        },
         manualChunks: (id) => {
           const file = /\/locales\/(\w+)\/(\w+)\.json$/.exec(id);
-          if (!file || file[2] === 'auth' || file[2] === 'common') return undefined;
-          return `strings-${file[1]}`;
+          if (!file) return undefined;
+          if (file[2] !== 'auth' && file[2] !== 'common') return `strings-${file[1]}`;
+          return file[1] === 'fr' ? undefined : `sign-in-strings-${file[1]}`;
         },
       },
     },

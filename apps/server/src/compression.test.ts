@@ -95,10 +95,13 @@ describe("a route's page, naming its chunks for the browser to fetch at once", (
   });
   afterAll(() => app.close());
 
+  // A script is fetched at low priority, after the stylesheet the first paint waits for.
   const preloadsIn = (page: string) =>
-    [...page.matchAll(/<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g)].map(
-      (match) => `${match[1]} ${match[2]}`,
-    );
+    [
+      ...page.matchAll(
+        /<link rel="(modulepreload" fetchpriority="low|stylesheet)" crossorigin href="([^"]+)">/g,
+      ),
+    ].map((match) => `${match[1]?.replace('" fetchpriority="', ' ')} ${match[2]}`);
 
   it.each([
     ['/scheduler', 'br, gzip', 'br', brotliDecompressSync],
@@ -116,8 +119,8 @@ describe("a route's page, naming its chunks for the browser to fetch at once", (
       const page = decode(response.rawPayload).toString();
       expect(preloadsIn(page)).toEqual([
         'stylesheet /assets/scheduler-c3.css',
-        'modulepreload /assets/router-a1.js',
-        'modulepreload /assets/scheduler-page-b2.js',
+        'modulepreload low /assets/router-a1.js',
+        'modulepreload low /assets/scheduler-page-b2.js',
       ]);
       // The page is index.html otherwise: the links sit in its head, before the entry runs.
       expect(page.indexOf('modulepreload')).toBeLessThan(page.indexOf('</head>'));

@@ -7,8 +7,10 @@ import { Negotiator } from '@fastify/accept-negotiator';
 // The web app's page (index.html) as sent for each route: with `<link rel="modulepreload">` for
 // the route's chunks and its stylesheets, so the browser fetches the app and the screen beside the
 // entry rather than after it (docs/decisions/037-first-load.md). The web build lists each route's
-// files (apps/web/scripts/route-budgets.mjs writes dist/.vite/route-preloads.json). Every page is made and
-// compressed once, at startup: a request only picks one.
+// files (apps/web/scripts/route-budgets.mjs writes dist/.vite/route-preloads.json). Scripts are
+// named at low priority, as the build marks the entry's (apps/web/vite.config.ts): the stylesheet
+// and the API requests go first, and the spinner paints without waiting for them. Every page is
+// made and compressed once, at startup: a request only picks one.
 //
 // A signed-in visitor's page also names the API requests its first screen makes
 // (`<link rel="preload" as="fetch">`: /api/me, then the screen's list), so they leave with the
@@ -58,7 +60,8 @@ function pageWithPreloads(
       (file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`,
     ),
     ...preloads.js.map(
-      (file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`,
+      (file) =>
+        `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${escapeAttribute(file)}">`,
     ),
   ].join('\n    ');
   if (!html.includes('</head>')) throw new Error('index.html has no </head>');

@@ -49,7 +49,8 @@ const budgets = {
   },
   '/stories': { modules: ['src/features/stories/stories-page.tsx'], js: 200 },
   '/memes': { modules: ['src/features/memes/memes-page.tsx'], js: 200 },
-  '/analytics': { modules: ['src/features/analytics/analytics-page.tsx'], js: 285 },
+  // 282.4 -> 285.2 KiB once chunks under 8 kB were merged (vite.config.ts): 8 files fewer.
+  '/analytics': { modules: ['src/features/analytics/analytics-page.tsx'], js: 290 },
   '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 185 },
   '/privacy': { modules: ['src/features/legal/components/privacy-page.tsx'], js: 180 },
   '/terms': { modules: ['src/features/legal/components/terms-page.tsx'], js: 180 },
@@ -76,15 +77,21 @@ if (!entryKey) throw new Error('The Vite manifest has no entry');
 /** The app: what the entry loads when the page is not /auth (src/app/router.tsx). */
 const appKeys = manifest[entryKey].dynamicImports ?? [];
 /**
- * Loaded before any screen of the app shows: the French strings (the sign-in screen's files, and
- * the rest in one chunk: vite.config.ts), and the person's schema (src/lib/me.ts). Chunks made for
- * a dynamic import are found by name: their manifest keys carry no source path.
+ * Where each module went (written by vite.config.ts's `moduleChunks`): once small chunks are
+ * merged, a screen's module may share a chunk that the manifest keys by file, not by source.
  */
-const appData = Object.keys(manifest).filter(
-  (key) =>
-    manifest[key].src?.startsWith('src/locales/fr/') ||
-    ['strings-fr', 'person-schema'].includes(manifest[key].name),
-);
+const modules = JSON.parse(readFileSync(path.join(dist, '.vite/modules.json'), 'utf8'));
+const keyByFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
+/** A module's manifest key: the key of the chunk it was bundled into. */
+const keyOf = (module) => keyByFile.get(modules.chunks[module]);
+/**
+ * Loaded before any screen of the app shows: the French strings (the sign-in screen's files, and
+ * the rest in one chunk: vite.config.ts), and the person's schema (src/lib/me.ts).
+ */
+const appData = [
+  ...Object.keys(modules.chunks).filter((module) => module.startsWith('src/locales/fr/')),
+  'src/lib/person-schema.ts',
+].map(keyOf);
 
 /** Every chunk key a module loads before it runs: itself and its static imports, transitively. */
 function closure(key, seen = new Set()) {
@@ -111,19 +118,6 @@ const rows = [];
 const preloads = {};
 const entryChunks = closure(entryKey);
 const entryCss = new Set([...entryChunks].flatMap((key) => manifest[key].css ?? []));
-/**
- * A route module's manifest key: its source path, or, when its chunk is shared with a chunk it
- * loads itself (the scheduler's page holds what its lazy form also uses), the dynamic entry of the
- * same name, which the manifest keys by file.
- */
-const keyOf = (module) =>
-  manifest[module]
-    ? module
-    : Object.keys(manifest).find(
-        (key) =>
-          manifest[key].isDynamicEntry &&
-          manifest[key].name === path.basename(module).replace(/\.[^.]+$/, ''),
-      );
 for (const [route, budget] of Object.entries(budgets)) {
   const missing = budget.modules.filter((module) => !keyOf(module));
   if (missing.length > 0) {
@@ -154,12 +148,13 @@ for (const [route, budget] of Object.entries(budgets)) {
     failures.push(`${route}: ${kib(css).toFixed(1)} KiB of CSS > ${cssBudget}`);
 }
 
-// A screen loaded on navigation that no budget names would grow unwatched.
+// A screen loaded on navigation (a lazy route of src/app/router.tsx) that no budget names would
+// grow unwatched.
 const budgeted = new Set(Object.values(budgets).flatMap((budget) => budget.modules));
-for (const key of new Set(appKeys.flatMap((app) => manifest[app].dynamicImports ?? []))) {
-  if (manifest[key]?.src && !budgeted.has(manifest[key].src)) {
+for (const screen of new Set(modules.lazy['src/app/router.tsx'] ?? [])) {
+  if (!budgeted.has(screen)) {
     failures.push(
-      `${manifest[key].src} is loaded on navigation but has no budget in ${path.basename(import.meta.filename)}`,
+      `${screen} is loaded on navigation but has no budget in ${path.basename(import.meta.filename)}`,
     );
   }
 }
