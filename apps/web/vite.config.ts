@@ -30,20 +30,19 @@ const scriptsAfterTheFirstPaint = (): Plugin => ({
 });
 
 /**
- * dist/.vite/modules.json: the chunk each module (the app's sources, `node_modules/…`) ended up
- * in, and the modules each one loads lazily. scripts/route-budgets.mjs reads it: once small chunks are merged (below), a
- * screen's module is no longer always a chunk of its own that the manifest names.
+ * dist/.vite/modules.json: the chunk each of the app's source modules ended up in, and the
+ * modules each one loads lazily. scripts/route-budgets.mjs reads it: once small chunks are merged
+ * (below), a screen's module is no longer always a chunk of its own that the manifest names.
  */
 const moduleChunks = (): Plugin => ({
   name: 'cadence:module-chunks',
   apply: 'build',
   generateBundle(_, bundle) {
     const root = import.meta.dirname;
+    /** `src/…` for the app's own modules; undefined for dependencies and virtual modules. */
     const source = (id: string) => {
       const relative = path.relative(root, id).split(path.sep).join('/');
-      if (id.startsWith('\0')) return undefined;
-      if (relative.startsWith('../../node_modules/')) return relative.slice('../../'.length);
-      return relative.startsWith('..') ? undefined : relative;
+      return id.startsWith('\0') || relative.startsWith('..') ? undefined : relative;
     };
     const chunks: Record<string, string> = {};
     for (const output of Object.values(bundle)) {
@@ -104,11 +103,9 @@ export default defineConfig({
         // Rollup merges a chunk under 8 kB (the app's shared components and hooks, 1-5 KiB each)
         // into one that loads with it, where no module then runs that would not have: /scheduler's
         // first load went from 22 files to 13 for 0.2 KiB more (/tiktok: 16 to 9), and each file
-        // is a round trip on a phone's six connections (docs/decisions/037-first-load.md, addendum 6).
+        // is a round trip on a phone's six connections (docs/decisions/037-first-load.md,
+        // addendum 6).
         experimentalMinChunkSize: 8_000,
-        // A language's strings for the app come in one file, not one per feature; the sign-in
-        // screen's own ('auth', 'common') stay apart, so it loads only those (src/lib/i18n.ts):
-        // the default language's in the entry, another's in a file of their own.
         // Merged chunks take the name of one of their modules: the two every screen loads are
         // named for what they hold, not for the page that happened to be merged into them.
         chunkFileNames: (chunk) => {
@@ -117,6 +114,9 @@ export default defineConfig({
           if (holds('/src/lib/person-schema.ts')) return 'assets/person-schema-[hash].js';
           return 'assets/[name]-[hash].js';
         },
+        // A language's strings for the app come in one file, not one per feature; the sign-in
+        // screen's own ('auth', 'common') stay apart, so it loads only those (src/lib/i18n.ts):
+        // the default language's in the entry, another's in a file of their own.
         manualChunks: (id) => {
           const file = /\/locales\/(\w+)\/(\w+)\.json$/.exec(id);
           if (!file) return undefined;
