@@ -7,6 +7,7 @@ import { FullScreenSpinner } from './components/ui/spinner.tsx';
 import './index.css';
 import { initI18n, loadAllStrings } from './lib/i18n.ts';
 import { getMeQueryOptions } from './lib/me.ts';
+import { yieldToMain } from './lib/yield-to-main.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
@@ -40,11 +41,15 @@ function openApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
 }
 
 async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
-  const [{ createApp }] = await Promise.all([
-    import('./app/router.tsx'),
-    loadAllStrings(),
-    firstData,
-  ]);
+  // One step per task (lib/yield-to-main.ts): the strings and the person's answer (which
+  // evaluates zod and the person's schema), then the app's chunk (the router, the layout), then
+  // the screen's chunk and first requests (createApp). The chunks are already fetched (the page's
+  // modulepreloads), so importing the app's only after the first step costs its evaluation, not
+  // a round trip; signed out, the sign-in screen is up meanwhile.
+  await Promise.all([loadAllStrings(), firstData]);
+  await yieldToMain();
+  const { createApp } = await import('./app/router.tsx');
+  await yieldToMain();
   const app = await createApp(queryClient, ...to);
   // As a transition, React renders the layout and the first screen in slices of a few
   // milliseconds while the spinner stays up, instead of one long task that blocks input (the
@@ -53,6 +58,8 @@ async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
 }
 
 await initI18n();
+// The entry's evaluation and the strings' are one task already: the first render starts another.
+await yieldToMain();
 if (window.location.pathname.replace(/\/+$/, '') === '/auth') {
   render(<SignInScreen openApp={openApp} />);
 } else {
