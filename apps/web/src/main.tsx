@@ -65,7 +65,10 @@ if (window.location.pathname.replace(/\/+$/, '') === '/auth') {
 } else {
   // Every other screen starts by asking who is here (RequireAuth): ask while the app loads.
   firstData = queryClient.prefetchQuery(getMeQueryOptions());
-  render(<FullScreenSpinner />);
+  // As a transition too: React's first render (its own code compiled as it first runs: 45-90 ms
+  // at a phone's speed, for a spinner) is sliced like the app's. The page's static spinner
+  // (index.html) shows until then.
+  startTransition(() => render(<FullScreenSpinner />));
   // Not awaited: this module (the entry) must finish evaluating first. A screen's chunk may import
   // from it, and the app waits for that screen before its first render (app/router.tsx): awaiting
   // here would have each wait for the other (the calendar never opened on a first load).
