@@ -2,4 +2,4 @@
 // the answer to /api/me can come before the app (router.tsx) has loaded.
 import './zod-config.ts';
 
-export { meSchema } from '@cadence/shared/schemas/user';
+export { meSchema } from '@cadence/shared/schemas/person';

@@ -1,4 +1,4 @@
-import { publicConfigSchema } from '@cadence/shared/schemas/user';
+import { publicConfigSchema } from '@cadence/shared/schemas/person';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';

@@ -1,29 +1,17 @@
 import { z } from 'zod';
-import { languages } from '../errors.ts';
 import { messageKey } from '../translation-key.ts';
+import { languageSchema } from './person.ts';
 import { timeZoneSchema } from './time-zone.ts';
 
-export const languageSchema = z.enum(languages);
-
-/** GET /api/me — what the browser may know about the signed-in person. */
-export const meSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  isPro: z.boolean(),
-  preferredLanguage: languageSchema,
-  /**
-   * The IANA zone times are shown and entered in ('Europe/Paris'): sent by the browser at sign-up
-   * or set with PATCH /api/me; null until then (the browser should then send its own).
-   */
-  timeZone: z.string().nullable(),
-  /** The address was confirmed (a link opened); REQUIRE_EMAIL_VERIFICATION needs it to publish. */
-  emailVerified: z.boolean(),
-  /** An email change waiting for its link to be opened at the new address, or null. */
-  pendingEmail: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type Me = z.infer<typeof meSchema>;
+// The person and the public configuration: every signed-in screen parses them first, so they have
+// a module of their own (person.ts), without the rest of this one's schemas.
+export {
+  languageSchema,
+  meSchema,
+  publicConfigSchema,
+  type Me,
+  type PublicConfig,
+} from './person.ts';
 
 /** PATCH /api/me — the language, the time zone, or both. */
 export const updateMeSchema = z
@@ -34,24 +22,6 @@ export const updateMeSchema = z
     path: ['_'],
   });
 export type UpdateMe = z.infer<typeof updateMeSchema>;
-
-/** GET /api/public-config — the allow-list of configuration the browser may read. */
-export const publicConfigSchema = z.object({
-  companyName: z.string(),
-  companyNumber: z.string(),
-  dataProtectionNumber: z.string(),
-  contactEmail: z.string(),
-  tiktokSandbox: z.boolean(),
-  /** Largest file the server takes (MAX_UPLOAD_BYTES), so the browser can refuse bigger ones at once. */
-  maxUploadBytes: z.number().int().positive(),
-  /** TIKTOK_DAILY_POST_CAP: posts per account per day Cadence plans for ('12/15 aujourd'hui'). */
-  tiktokDailyPostCap: z.number().int().positive(),
-  /** TIKTOK_APP_AUDITED: false while TikTok has not audited the app ('Only me' on private accounts). */
-  tiktokAppAudited: z.boolean(),
-  /** REQUIRE_EMAIL_VERIFICATION: publishing waits until the person's address is confirmed. */
-  requireEmailVerification: z.boolean(),
-});
-export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
 /** How a media tool answered its check: `missing` cannot be started, `broken` fails its check. */
 export const mediaToolStateSchema = z.enum(['ok', 'missing', 'broken']);
