@@ -304,7 +304,7 @@ export async function registerSpa(
     if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
     const encoding = pageEncoding(request.headers['accept-encoding']);
     if (encoding !== 'identity') void reply.header('content-encoding', encoding);
-    return reply.type('text/html; charset=utf-8').send(page.bodies[encoding]);
+    return reply.type('text/html; charset=utf-8').send(page.body(encoding));
   });
   if (!spaBuilt) return;
   await app.register(fastifyStatic, {

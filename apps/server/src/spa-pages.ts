@@ -10,7 +10,9 @@ import { Negotiator } from '@fastify/accept-negotiator';
 // files (apps/web/scripts/route-budgets.mjs writes dist/.vite/route-preloads.json). Scripts are
 // named at low priority, as the build marks the entry's (apps/web/vite.config.ts): the stylesheet
 // and the API requests go first, and the spinner paints without waiting for them. Every page is
-// made and compressed once, at startup: a request only picks one.
+// made once, at startup; each encoding of it is compressed once, when first asked for (brotli at
+// its best setting: ≈ 180 ms for the 48 of them, which every start of the server, and every app a
+// test builds, used to spend before its first request).
 //
 // A signed-in visitor's page also names the API requests its first screen makes
 // (`<link rel="preload" as="fetch">`: /api/me, then the screen's list), so they leave with the
@@ -19,7 +21,8 @@ import { Negotiator } from '@fastify/accept-negotiator';
 
 export interface SpaPage {
   etag: string;
-  bodies: Record<'br' | 'gzip' | 'identity', Buffer>;
+  /** The page in an encoding: compressed on the first call for it, then kept. */
+  body: (encoding: 'br' | 'gzip' | 'identity') => Buffer;
 }
 
 /** A route's variants: signed out, signed in, and signed in with a query string in the address. */
@@ -70,18 +73,21 @@ function pageWithPreloads(
 
 function compressedPage(html: string): SpaPage {
   const identity = Buffer.from(html);
-  return {
-    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
-    bodies: {
-      identity,
-      br: brotliCompressSync(identity, {
+  const compress = {
+    br: () =>
+      brotliCompressSync(identity, {
         params: {
           [constants.BROTLI_PARAM_QUALITY]: 11,
           [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
         },
       }),
-      gzip: gzipSync(identity, { level: 9 }),
-    },
+    gzip: () => gzipSync(identity, { level: 9 }),
+  };
+  const compressed: Partial<Record<'br' | 'gzip', Buffer>> = {};
+  return {
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+    body: (encoding) =>
+      encoding === 'identity' ? identity : (compressed[encoding] ??= compress[encoding]()),
   };
 }
 
