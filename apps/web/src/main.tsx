@@ -40,15 +40,24 @@ function openApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
   return opening;
 }
 
+/** Whether the page named the app's chunk (`app-*.js`, vite.config.ts) for the browser to fetch. */
+function appChunkPreloaded(): boolean {
+  return document.querySelector('link[rel="modulepreload"][href^="/assets/app-"]') !== null;
+}
+
 async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
   // One step per task (lib/yield-to-main.ts): the strings and the person's answer (which
   // evaluates zod and the person's schema), then the app's chunk (the router, the layout), then
-  // the screen's chunk and first requests (createApp). The chunks are already fetched (the page's
-  // modulepreloads), so importing the app's only after the first step costs its evaluation, not
-  // a round trip; signed out, the sign-in screen is up meanwhile.
+  // the screen's chunk and first requests (createApp). A signed-in route's page has fetched the
+  // app's chunk already (its modulepreloads, apps/server/src/spa-pages.ts), so importing it after
+  // the first step costs its evaluation, not a round trip. A page that did not (the sign-in
+  // screen's, whose budget leaves the app out) fetches it beside the strings instead.
+  const appModule = () => import('./app/router.tsx');
+  const fetching = appChunkPreloaded() ? undefined : appModule();
+  void fetching?.catch(() => undefined); // Reported where it is awaited, if the strings came.
   await Promise.all([loadAllStrings(), firstData]);
   await yieldToMain();
-  const { createApp } = await import('./app/router.tsx');
+  const { createApp } = await (fetching ?? appModule());
   await yieldToMain();
   const app = await createApp(queryClient, ...to);
   // As a transition, React renders the layout and the first screen in slices of a few

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timeZoneSchema } from './time-zone.ts';
-import { languageSchema } from './user.ts';
+import { languageSchema } from './person.ts';
 import { messageKey } from '../translation-key.ts';
 
 /**
