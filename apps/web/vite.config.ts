@@ -107,7 +107,8 @@ export default defineConfig({
         // addendum 6).
         experimentalMinChunkSize: 8_000,
         // Merged chunks take the name of one of their modules: the two every screen loads are
-        // named for what they hold, not for the page that happened to be merged into them.
+        // named for what they hold, not for the page that happened to be merged into them
+        // (src/main.tsx looks for `app-` among the page's preloads).
         chunkFileNames: (chunk) => {
           const holds = (file: string) => chunk.moduleIds.some((id) => id.endsWith(file));
           if (holds('/src/app/router.tsx')) return 'assets/app-[hash].js';

@@ -10,9 +10,8 @@ import { Negotiator } from '@fastify/accept-negotiator';
 // files (apps/web/scripts/route-budgets.mjs writes dist/.vite/route-preloads.json). Scripts are
 // named at low priority, as the build marks the entry's (apps/web/vite.config.ts): the stylesheet
 // and the API requests go first, and the spinner paints without waiting for them. Every page is
-// made once, at startup; each encoding of it is compressed once, when first asked for (brotli at
-// its best setting: ≈ 180 ms for the 48 of them, which every start of the server, and every app a
-// test builds, used to spend before its first request).
+// made once, at startup; each of its encodings is compressed when first asked for, then kept
+// (brotli at its best setting: ≈ 180 ms for all of them, too much to spend on every start).
 //
 // A signed-in visitor's page also names the API requests its first screen makes
 // (`<link rel="preload" as="fetch">`: /api/me, then the screen's list), so they leave with the

@@ -54,8 +54,7 @@ async function showApp(...to: Parameters<AuthNavigate> | []): Promise<void> {
   // screen's, whose budget leaves the app out) fetches it beside the strings instead.
   const appModule = () => import('./app/router.tsx');
   const fetching = appChunkPreloaded() ? undefined : appModule();
-  void fetching?.catch(() => undefined); // Reported where it is awaited, if the strings came.
-  await Promise.all([loadAllStrings(), firstData]);
+  await Promise.all([loadAllStrings(), firstData, fetching]);
   await yieldToMain();
   const { createApp } = await (fetching ?? appModule());
   await yieldToMain();
