@@ -9,7 +9,7 @@
  * Needs `npm run build`. `npx tsx bench/lighthouse.ts [--runs 1] [--out dir]` (the median run per
  * page; `--out`: each report's JSON, to open in the Lighthouse viewer).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -88,6 +88,7 @@ async function audit(
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (out !== undefined) {
+    mkdirSync(out, { recursive: true });
     const name = `${new URL(url).pathname.slice(1).replaceAll('/', '-')}-${Date.now()}.json`;
     writeFileSync(`${out}/${name}`, JSON.stringify(lhr));
   }
