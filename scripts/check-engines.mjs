@@ -2,6 +2,9 @@
 // promises (package.json `engines.node`, README): `npm ci` would warn EBADENGINE there, and the
 // package may use an API that Node lacks. Reads package-lock.json, so it judges exactly what
 // `npm ci` installs. Optional packages are only listed: npm skips those whose engines do not match.
+// Also fails when an installed package has an install script that package.json's `allowScripts`
+// neither allows nor denies: npm 11 skips such scripts and warns at every `npm ci`, so each one is
+// decided once, here, on purpose (README, "Dependencies' install scripts").
 // Run by `npm run check`.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,3 +38,19 @@ if (excluded.length > 0) {
   process.exit(1);
 }
 console.log(`Every installed package accepts Node ${floor} (engines.node ${promised}).`);
+
+const decided = manifest.allowScripts ?? {};
+const undecided = Object.entries(lock.packages ?? {})
+  .filter(([location, entry]) => location !== '' && entry.hasInstallScript)
+  .map(([location, entry]) => ({ name: location.replace(/^.*node_modules\//, ''), entry }))
+  .filter(({ name, entry }) => !(name in decided) && !(`${name}@${entry.version}` in decided));
+if (undecided.length > 0) {
+  console.error(
+    `These packages have install scripts that package.json's "allowScripts" does not decide:\n  ${undecided
+      .map(({ name, entry }) => `${name}@${entry.version}`)
+      .join('\n  ')}\n` +
+      'Read what each script does, then `npm install-scripts approve <pkg>` or `npm install-scripts deny <pkg>`.',
+  );
+  process.exit(1);
+}
+console.log('Every install script of an installed package is allowed or denied in package.json.');
