@@ -1,6 +1,7 @@
 // The publisher's wake-up timers (docs/decisions/039-publishing-precision.md): a worker starts
 // even when PostgreSQL refuses its LISTEN connection, and hears NOTIFY once it connects; an
-// announced wake-up runs in one live worker process, not in every one.
+// announced wake-up runs in one live worker process, not in every one, also right after another
+// process joins.
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { Kysely } from 'kysely';
@@ -91,6 +92,43 @@ describe('publish wake-up timers', () => {
         async () => ran,
         (posts) => posts.includes(postId),
         { timeoutMs: 10_000, intervalMs: 50 },
+      );
+    },
+  );
+
+  it.skipIf(testDatabaseKind() !== 'postgres')(
+    'splits the posts with a process that joins as soon as it is listening, not at the next refresh',
+    async () => {
+      const db = {} as Kysely<Database>;
+      // worker_processes as each process would read it: the second registers before it starts.
+      const live = ['process-a'];
+      const start = async (processId: string) => {
+        const timers = await startWakeTimers({
+          db,
+          connectionString: testPostgresUrl,
+          wakingWithin: async () => [],
+          run: async () => undefined,
+          concurrency: 4,
+          logger,
+          processId,
+          liveProcesses: async () => [...live],
+          // No periodic refresh within the test: only the join's NOTIFY can tell the first.
+          membershipRefreshMs: 600_000,
+        });
+        cleanups.push(() => timers.stop());
+        return timers;
+      };
+      const first = await start('process-a');
+      expect(first.members()).toEqual(['process-a']);
+      live.push('process-b');
+      const second = await start('process-b');
+      expect(second.members()).toEqual(['process-a', 'process-b']);
+      // Before, the first kept waking every post for up to MEMBERSHIP_REFRESH_MS (5 s): two runs
+      // of each of the newcomer's posts.
+      await pollUntil(
+        async () => first.members(),
+        (members) => members?.length === 2,
+        { timeoutMs: 10_000, intervalMs: 20 },
       );
     },
   );

@@ -20,6 +20,11 @@ import { PREPARE_LEAD_MS } from './repository.ts';
 
 /** The NOTIFY channel; the payload is `postId wakeAtISO`. */
 export const WAKE_CHANNEL = 'cadence_publish_wake';
+/**
+ * A worker process joined (its payload: its id): the others read the live processes again at
+ * once, instead of at their next refresh (MEMBERSHIP_REFRESH_MS).
+ */
+export const MEMBERS_CHANNEL = 'cadence_publish_members';
 
 /** A NOTIFY payload, split at its space: the post and when it is due. */
 const wakeNotice = z.tuple([z.uuid(), z.iso.datetime()]);
@@ -141,11 +146,16 @@ export interface WakeTimerOptions {
    */
   processId?: string;
   liveProcesses?: () => Promise<string[]>;
+  /** How often the live processes are read again besides a join's NOTIFY (MEMBERSHIP_REFRESH_MS). */
+  membershipRefreshMs?: number;
   /** First wait before connecting LISTEN again after a failure (doubles, up to 30 s; tests shorten it). */
   listenRetryMs?: number;
 }
 
-/** How often the list of live worker processes is read again (a process joined or died). */
+/**
+ * How often the list of live worker processes is read again (a process died, or joined while
+ * this one's LISTEN was down; a join is heard at once through MEMBERS_CHANNEL).
+ */
 export const MEMBERSHIP_REFRESH_MS = 5_000;
 /** The longest wait between two attempts to connect the LISTEN connection. */
 const LISTEN_RETRY_CAP_MS = 30_000;
@@ -234,6 +244,8 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   const bus = busFor(db);
   bus.on('wake', arm);
 
+  const membersFailed = (error: unknown) =>
+    logger.warn({ err: error }, 'live worker processes not read: keeping the last list');
   const scanFailed = (error: unknown) =>
     logger.warn({ err: error }, 'publish wake-up scan failed: the queue wakes the posts');
   let client: pg.Client | null = null;
@@ -275,6 +287,14 @@ export async function startWakeTimers(options: WakeTimerOptions) {
       if (client === next) retry();
     });
     next.on('notification', (message) => {
+      if (message.channel === MEMBERS_CHANNEL) {
+        // Until then this process would still wake the newcomer's share of the posts as well:
+        // two runs of one post, each reserving one of its account's init slots before one of
+        // them finds the post taken, and another post of the account turned away meanwhile
+        // (decision 039, addendum of session 14).
+        refreshMembers().catch(membersFailed);
+        return;
+      }
       // Anyone with the database can NOTIFY: only a post id and a time are armed.
       const notice = wakeNotice.safeParse((message.payload ?? '').split(' '));
       if (notice.success) arm(notice.data[0], new Date(notice.data[1]));
@@ -282,6 +302,11 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     try {
       await next.connect();
       await next.query(`listen ${WAKE_CHANNEL}`);
+      await next.query(`listen ${MEMBERS_CHANNEL}`);
+      // Here now: the others split the posts with this process from this moment on.
+      if (options.processId !== undefined) {
+        await next.query('select pg_notify($1, $2)', [MEMBERS_CHANNEL, options.processId]);
+      }
     } catch (error) {
       lost = true;
       await next.end().catch(() => undefined);
@@ -310,10 +335,8 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   rescan.unref();
   // Processes that joined or died: their share of the posts moves within seconds.
   const membership = setInterval(() => {
-    refreshMembers().catch((error: unknown) =>
-      logger.warn({ err: error }, 'live worker processes not read: keeping the last list'),
-    );
-  }, MEMBERSHIP_REFRESH_MS);
+    refreshMembers().catch(membersFailed);
+  }, options.membershipRefreshMs ?? MEMBERSHIP_REFRESH_MS);
   membership.unref();
 
   return {
@@ -322,6 +345,8 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     scan,
     /** Whether the LISTEN connection is up (tests). */
     listening: () => client !== null,
+    /** The live processes this one splits the posts with (null: every post is its own; tests). */
+    members: () => members,
     async stop() {
       stopped = true;
       clearInterval(rescan);
