@@ -187,7 +187,11 @@ interface WindowLateness {
   afterWindow: Percentiles | null;
 }
 
-function byWindow(ledger: SandboxLedger, fixture: Fixture): WindowLateness {
+/** The benchmark's posts' video inits (TikTok's time, their due time), by account. */
+function initsByAccount(
+  ledger: SandboxLedger,
+  fixture: Fixture,
+): Map<string, { initAt: number; due: number }[]> {
   const inits = new Map<string, { initAt: number; due: number }[]>();
   for (const post of ledger.posts) {
     const due = fixture.titlesDue.get(post.post_info?.title ?? '');
@@ -196,9 +200,13 @@ function byWindow(ledger: SandboxLedger, fixture: Fixture): WindowLateness {
     list.push({ initAt: Date.parse(post.init_at), due });
     inits.set(post.open_id, list);
   }
+  return inits;
+}
+
+function byWindow(ledger: SandboxLedger, fixture: Fixture): WindowLateness {
   const first: number[] = [];
   const after: number[] = [];
-  for (const list of inits.values()) {
+  for (const list of initsByAccount(ledger, fixture).values()) {
     list.sort((a, b) => a.initAt - b.initAt);
     list.forEach((init, k) => {
       const sixBefore = list[k - INITS_PER_WINDOW];
@@ -453,12 +461,7 @@ function phaseCollector() {
 }
 
 function measure(ledger: SandboxLedger, fixture: Fixture): number[] {
-  const lateness: number[] = [];
-  for (const post of ledger.posts) {
-    const due = fixture.titlesDue.get(post.post_info?.title ?? '');
-    if (due !== undefined) lateness.push(Date.parse(post.init_at) - due);
-  }
-  return lateness;
+  return [...initsByAccount(ledger, fixture).values()].flat().map((init) => init.initAt - init.due);
 }
 
 async function postCounts(
