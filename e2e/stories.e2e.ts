@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
@@ -89,6 +89,24 @@ describe('story creator', () => {
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
     await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
+  });
+
+  // The page reads the limit from /api/public-config; a file chosen before that answer arrives
+  // goes to the server, whose refusal names the limit (the page said TikTok's 4 Go instead).
+  it("names the server's limit for a file chosen before the page has read it", async () => {
+    const page = await openPage();
+    const user = await signUp(page);
+    await grantPro(user.email);
+    const held: Route[] = [];
+    await page.route('**/api/public-config', (route) => {
+      held.push(route);
+    });
+    await page.goto('/stories');
+    const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
+    await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
+    await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
+    expect(held.length).toBeGreaterThan(0);
+    await Promise.all(held.map((route) => route.continue()));
   });
 
   it('imports into both panels, removes a video, generates a story, previews, downloads and schedules it', async () => {

@@ -38,14 +38,39 @@ describe('upload refusals', () => {
         }),
       ),
     );
-    expect(rejection).toEqual({ reasons: ['quota_exceeded'], quotaBytes: 10_000_000 });
+    expect(rejection).toEqual({ reasons: ['quota_exceeded'], maxBytes: 10_000_000 });
     const fr = await translator('fr');
     const en = await translator('en');
-    const max = (language: string) => formatFileSize(rejection?.quotaBytes ?? 0, language);
+    const max = (language: string) => formatFileSize(rejection?.maxBytes ?? 0, language);
     const french = fr.t('media.rejected.quota_exceeded', { max: max('fr') });
     const english = en.t('media.rejected.quota_exceeded', { max: max('en') });
     expect(french).toMatch(/limités à 9,5\sMo au total\. Supprimez des vidéos/u);
     expect(english).toMatch(/limited to 9\.5\sMB in total\. Delete videos/u);
+  });
+
+  // The page may not know MAX_UPLOAD_BYTES yet (its public configuration still loading): the
+  // server's refusal names its own limit, which the sentence then shows.
+  it("shows the server's largest file when it refuses a file as too large, in both languages", async () => {
+    const rejection = rejectionFrom(
+      refused(
+        413,
+        JSON.stringify({
+          code: 'media_rejected',
+          reasons: ['file_too_big'],
+          maxBytes: 2 * 1024 * 1024,
+        }),
+      ),
+    );
+    expect(rejection).toEqual({ reasons: ['file_too_big'], maxBytes: 2 * 1024 * 1024 });
+    const fr = await translator('fr');
+    const en = await translator('en');
+    const max = (language: string) => formatFileSize(rejection?.maxBytes ?? 0, language);
+    expect(fr.t('media.rejected.file_too_big', { max: max('fr') })).toMatch(
+      /^Fichier trop lourd : 2\sMo au maximum\.$/u,
+    );
+    expect(en.t('media.rejected.file_too_big', { max: max('en') })).toMatch(
+      /^File too large: 2\sMB at most\.$/u,
+    );
   });
 
   it("reads the server's reasons from any 4xx, and tus's plain 413 as a file too large", () => {

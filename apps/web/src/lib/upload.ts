@@ -62,19 +62,24 @@ function mediaIdFromUrl(url: string | null): string | null {
 /** TikTok takes files of 4 GB at most, whatever this server accepts. */
 const TIKTOK_MAX_BYTES = 4 * 1024 ** 3;
 
-/** Why the server refused an upload, from the response tus-js-client reports (null: no reason given). */
+/**
+ * Why the server refused an upload, from the response tus-js-client reports (null: no reason
+ * given), with the limit its sentence names when the server said it: the quota, or the largest
+ * file it takes. The server's figure wins over the page's, which may not have loaded yet.
+ */
 export function rejectionFrom(
   error: unknown,
-): { reasons: UploadProblem[]; quotaBytes?: number | undefined } | null {
+): { reasons: UploadProblem[]; maxBytes?: number | undefined } | null {
   if (!(error instanceof tus.DetailedError)) return null;
   const response = error.originalResponse;
   if (!response) return null;
-  // 400 (file name), 413 (quota) and 422 (not a video, TikTok's limits) say why in the body.
+  // 400 (file name), 413 (quota, file size) and 422 (not a video, TikTok's limits) say why in the body.
   try {
     const parsed = mediaRejectedSchema.safeParse(JSON.parse(response.getBody()));
     if (parsed.success) {
-      const { reasons, quotaBytes } = parsed.data;
-      return quotaBytes === undefined ? { reasons } : { reasons, quotaBytes };
+      const { reasons, quotaBytes, maxBytes } = parsed.data;
+      const limit = maxBytes ?? quotaBytes;
+      return limit === undefined ? { reasons } : { reasons, maxBytes: limit };
     }
   } catch {
     // Not JSON: tus's own plain-text answers.
@@ -136,7 +141,7 @@ export function useVideoUploads(
           update(item.key, {
             status: 'error',
             rejection: rejection?.reasons ?? null,
-            maxBytes: rejection?.quotaBytes ?? item.maxBytes,
+            maxBytes: rejection?.maxBytes ?? item.maxBytes,
             failed: true,
           });
         },

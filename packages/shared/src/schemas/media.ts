@@ -51,14 +51,17 @@ export const MAX_SOURCE_DURATION_SECONDS = 3 * 3600;
 
 /**
  * Body of a tus response that refuses an upload: at creation (400 invalid metadata, 413 over the
- * quota) or once finished (422). A quota refusal says the quota and what is already used or
- * reserved by unfinished uploads; `message` is an English detail for API clients.
+ * quota or over the server's largest file) or once finished (422). A quota refusal says the quota
+ * and what is already used or reserved by unfinished uploads; a file over MAX_UPLOAD_BYTES says
+ * that limit (`maxBytes`), so the person reads the server's own figure whether or not the page
+ * knew it; `message` is an English detail for API clients.
  */
 export const mediaRejectedSchema = z.object({
   code: z.literal('media_rejected'),
   reasons: z.array(z.enum(mediaRejectionReasons)),
   quotaBytes: z.number().int().nonnegative().optional(),
   usedBytes: z.number().int().nonnegative().optional(),
+  maxBytes: z.number().int().nonnegative().optional(),
   message: z.string().optional(),
 });
 export type MediaRejectedBody = z.infer<typeof mediaRejectedSchema>;

@@ -71,6 +71,13 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps)
     ...(locker && { locker }),
     path: '/api/uploads',
     maxSizeBytes: deps.maxBytes,
+    // The page names the limit from the server's answer: it may not have loaded it yet itself.
+    maxSizeExceeded: rejection(413, {
+      code: 'media_rejected',
+      reasons: ['file_too_big'],
+      maxBytes: deps.maxBytes,
+      message: `This file is larger than this server accepts (MAX_UPLOAD_BYTES, ${deps.maxBytes} bytes)`,
+    }),
     getUserId: async (request) => (await getSessionUser(deps.auth, request))?.id ?? null,
     onUploadCreate: async (userId, upload) => {
       const parsed = uploadMetadataSchema.safeParse(upload.metadata ?? {});

@@ -45,6 +45,25 @@ async function leftovers() {
 }
 
 describe('tus upload metadata', () => {
+  // The page checks the size itself once it has read the limit; until then the server's refusal
+  // is what the person reads, so it names the limit (it said 'Maximum size exceeded' in plain text,
+  // and the page showed TikTok's 4 GB instead of this server's limit).
+  it('refuses a file declared above MAX_UPLOAD_BYTES saying that limit, before storing anything', async () => {
+    const before = await leftovers();
+    const maxBytes = t.config.uploads.maxBytes;
+    const created = await create({
+      'upload-length': String(maxBytes + 1),
+      'upload-metadata': metadataHeader({ filename: 'huge.mp4' }),
+    });
+    expect(created.status).toBe(413);
+    expect(await created.json()).toMatchObject({
+      code: 'media_rejected',
+      reasons: ['file_too_big'],
+      maxBytes,
+    });
+    expect(await leftovers()).toEqual(before);
+  });
+
   it('refuses a NUL in the file name before storing anything (was a 500 and an orphan file)', async () => {
     const before = await leftovers();
     const created = await create({

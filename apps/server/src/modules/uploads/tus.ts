@@ -19,6 +19,11 @@ export interface TusUploadsOptions {
   path: string;
   /** Largest upload accepted, in bytes; larger declared or sent sizes get 413. */
   maxSizeBytes: number;
+  /**
+   * The answer to an upload declared larger than maxSizeBytes (default: tus's own 413, in plain
+   * text), e.g. a body that says the limit.
+   */
+  maxSizeExceeded?: { status_code: number; body: string };
   /** The signed-in user's id, or null when the request carries no valid session (→ 401). */
   getUserId: (request: FastifyRequest) => Promise<string | null>;
   /**
@@ -126,7 +131,13 @@ const lengthHeader = (value: string | null): number | null =>
  * for an upload's lock (another request of the client still writes it: 423, which clients retry)
  * and the extensions we do not offer (501 → 400). Everything else keeps tus's answer.
  */
-function clientFacingStatus(error: { status_code: number; body: string }) {
+function clientFacingStatus(
+  error: { status_code: number; body: string },
+  options: Pick<TusUploadsOptions, 'maxSizeExceeded'>,
+) {
+  if (error.body === ERRORS.ERR_MAX_SIZE_EXCEEDED.body && options.maxSizeExceeded) {
+    return options.maxSizeExceeded;
+  }
   if (error.body === ERRORS.ERR_LOCK_TIMEOUT.body) {
     return {
       status_code: 423,
@@ -248,7 +259,9 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
       return {};
     },
     onResponseError: (req, error) => {
-      if (hasStatusCode(error)) return Promise.resolve(clientFacingStatus(error) ?? undefined);
+      if (hasStatusCode(error)) {
+        return Promise.resolve(clientFacingStatus(error, options) ?? undefined);
+      }
       // tus would put error.message in the body; internals stay in the log.
       contextOf(req).log.error({ err: error }, 'upload request failed');
       return Promise.resolve({ status_code: 500, body: 'Internal Server Error\n' });
