@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { buffer } from 'node:stream/consumers';
 import { S3Store } from '@tus/s3-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -171,5 +173,26 @@ describe('toRangeHeader', () => {
     expect(toRangeHeader({ start: 0, end: 99 })).toBe('bytes=0-99');
     expect(toRangeHeader({ start: 500 })).toBe('bytes=500-');
     expect(toRangeHeader(undefined)).toBeUndefined();
+  });
+});
+
+describe('S3Storage in a server process', () => {
+  // A self-hoster on Node 20 (the README's promise) read at every start that the SDK wants Node 22.
+  it('starts without telling the logs to upgrade Node', async () => {
+    const script = `
+      import { S3Storage } from ${JSON.stringify(new URL('./s3-storage.ts', import.meta.url).pathname)};
+      const storage = new S3Storage({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1',
+        bucket: 'b', accessKeyId: 'k', secretAccessKey: 's' });
+      storage.createTusDatastore();
+      process.emitWarning('a warning of our own, to show warnings are printed');`;
+    const env = { ...process.env };
+    delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { env, timeout: 30_000 },
+    );
+    expect(stderr).toContain('a warning of our own');
+    expect(stderr).not.toMatch(/NodeVersionSupportWarning|require node >=/u);
   });
 });

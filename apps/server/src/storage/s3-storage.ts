@@ -76,6 +76,18 @@ export function toRangeHeader(range: ByteRange | undefined): string | undefined 
 }
 
 /**
+ * On Node 20, the SDK's first client warns at every start that SDK versions published after
+ * January 2027 will need Node 22 (NodeVersionSupportWarning), telling whoever reads the logs to
+ * upgrade Node. The version in the lock runs on Node 20, which the README promises, and
+ * `npm run check` refuses any installed package whose engines leave Node 20 out: the notice is for
+ * whoever upgrades the SDK, and that check tells them. A deployment that sets the variable keeps
+ * its own value.
+ */
+function quietSdkNodeVersionNotice() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+}
+
+/**
  * Media in an S3-compatible bucket, for deployments where web and worker machines share nothing
  * but the database and the bucket. Objects use the same keys as on disk.
  */
@@ -104,6 +116,7 @@ export class S3Storage implements MediaStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...options.clientOverrides,
     };
+    quietSdkNodeVersionNotice();
     this.client = new S3Client(this.clientConfig);
   }
 
