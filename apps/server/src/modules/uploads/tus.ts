@@ -127,9 +127,11 @@ const lengthHeader = (value: string | null): number | null =>
   value !== null && /^\d{1,16}$/.test(value) ? Number(value) : null;
 
 /**
- * tus errors that a client's own request causes but that tus answers with a 5xx: waiting too long
- * for an upload's lock (another request of the client still writes it: 423, which clients retry)
- * and the extensions we do not offer (501 → 400). Everything else keeps tus's answer.
+ * What the client hears instead of tus's answer: tus errors that a client's own request causes
+ * but that tus answers with a 5xx, i.e. waiting too long for an upload's lock (another request of
+ * the client still writes it: 423, which clients retry) and the extensions we do not offer
+ * (501 → 400); and, when the options give one, the answer to a file declared over the size limit.
+ * Everything else keeps tus's answer.
  */
 function clientFacingStatus(
   error: { status_code: number; body: string },
