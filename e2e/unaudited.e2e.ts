@@ -1,7 +1,7 @@
 // The unaudited lane (issue 12) in the browser: Cadence started as an app TikTok has not audited
 // yet (TIKTOK_APP_AUDITED=false). The composer offers only 'Only me', says why, and blocks a public
 // account with the way to make it private; a private account posts. French, then English.
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addAccount, chooseAccount, connectThroughSandbox, signUp } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
@@ -130,6 +130,41 @@ describe('the composer of an app TikTok has not audited', () => {
     await page.getByRole('button', { name: texts.en.form }).first().click();
     await checkComposer(page, 'en', 'open_creator', 'public');
     await checkComposer(page, 'en', 'quiet_creator', 'private');
+  });
+
+  // Whether the app is audited comes with /api/public-config: before it, the composer offered
+  // TikTok's every level (it took 'audited' for granted), which the server then refused.
+  it('offers no privacy level, and does not schedule, until it knows the app is unaudited', async () => {
+    const page = await openPage();
+    await signUp(page);
+    await addAccount(page, 'early_creator');
+    await connectThroughSandbox(page, 'early_creator', 'early_creator');
+    const held: Route[] = [];
+    await page.route('**/api/public-config', (route) => {
+      held.push(route);
+    });
+    await page.goto('/scheduler');
+    await page.getByRole('button', { name: texts.fr.form }).first().click();
+    const form = dialog(page, 'fr');
+    await chooseAccount(
+      form.getByRole('combobox', { name: texts.fr.account, exact: true }),
+      'early_creator',
+    );
+    // TikTok's creator_info is shown (who will post)…
+    await form.getByTestId('creator-nickname').waitFor();
+    expect(held.length).toBeGreaterThan(0);
+    const privacy = form.getByLabel(texts.fr.privacy);
+    // …the configuration is not: nothing is offered yet.
+    await expect(privacy.isDisabled()).resolves.toBe(true);
+    expect((await privacy.locator('option').allTextContents()).slice(1)).toEqual([]);
+    const submit = form.getByRole('button', { name: texts.fr.submit, exact: true });
+    await expect(submit.isDisabled()).resolves.toBe(true);
+
+    await Promise.all(held.map((route) => route.continue()));
+    await expect
+      .poll(async () => (await privacy.locator('option').allTextContents()).slice(1))
+      .toEqual([texts.fr.onlyMe]);
+    await form.getByTestId('unaudited-notice').getByText(texts.fr.publicAccount).waitFor();
   });
 
   it('fits a phone at 390 px, the explanation included', async () => {

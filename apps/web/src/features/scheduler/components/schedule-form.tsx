@@ -141,19 +141,27 @@ export function ScheduleForm({
   const uploading = videos.some((video) => video.status === 'uploading');
   const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
   const pending = create.isPending || queue.isPending;
+  // Whether TikTok audited the app comes with the server's configuration. Until it is in, the
+  // privacy levels wait as they do for the account's creator info: an unaudited app may offer
+  // 'Only me' alone. Should it never come, the server's own rule still stands.
+  const config = usePublicConfig();
+  const audited = config.data?.tiktokAppAudited ?? true;
   const submitDisabled =
-    uploading || pending || cannotPost || (accountId !== '' && creator.isLoading);
-  const audited = usePublicConfig().data?.tiktokAppAudited ?? true;
+    uploading ||
+    pending ||
+    cannotPost ||
+    config.isPending ||
+    (accountId !== '' && creator.isLoading);
   const blockedKey = submitBlockedKey(
     state.commercialContent,
     creator.data,
     audited,
     state.delivery,
   );
-  const offered = creator.data && {
-    ...creator.data,
-    privacyLevelOptions: offeredPrivacyLevels(creator.data, audited),
-  };
+  const offered =
+    creator.data && !config.isPending
+      ? { ...creator.data, privacyLevelOptions: offeredPrivacyLevels(creator.data, audited) }
+      : undefined;
   const usual = hasUsualSettings(account?.settings)
     ? () => {
         const patch = usualSettingsEdit(account, offered, state);
