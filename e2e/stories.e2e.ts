@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './support/actions.ts';
+import { holdPublicConfig, signUp } from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
@@ -97,16 +97,13 @@ describe('story creator', () => {
     const page = await openPage();
     const user = await signUp(page);
     await grantPro(user.email);
-    const held: Route[] = [];
-    await page.route('**/api/public-config', (route) => {
-      held.push(route);
-    });
+    const config = await holdPublicConfig(page);
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
     await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
-    expect(held.length).toBeGreaterThan(0);
-    await Promise.all(held.map((route) => route.continue()));
+    expect(config.held()).toBeGreaterThan(0);
+    await config.release();
   });
 
   it('imports into both panels, removes a video, generates a story, previews, downloads and schedules it', async () => {

@@ -1,9 +1,15 @@
 // The unaudited lane (issue 12) in the browser: Cadence started as an app TikTok has not audited
 // yet (TIKTOK_APP_AUDITED=false). The composer offers only 'Only me', says why, and blocks a public
 // account with the way to make it private; a private account posts. French, then English.
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addAccount, chooseAccount, connectThroughSandbox, signUp } from './support/actions.ts';
+import {
+  addAccount,
+  chooseAccount,
+  connectThroughSandbox,
+  holdPublicConfig,
+  signUp,
+} from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { uploadVideo } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
@@ -139,10 +145,7 @@ describe('the composer of an app TikTok has not audited', () => {
     await signUp(page);
     await addAccount(page, 'early_creator');
     await connectThroughSandbox(page, 'early_creator', 'early_creator');
-    const held: Route[] = [];
-    await page.route('**/api/public-config', (route) => {
-      held.push(route);
-    });
+    const config = await holdPublicConfig(page);
     await page.goto('/scheduler');
     await page.getByRole('button', { name: texts.fr.form }).first().click();
     const form = dialog(page, 'fr');
@@ -152,7 +155,7 @@ describe('the composer of an app TikTok has not audited', () => {
     );
     // TikTok's creator_info is shown (who will post)…
     await form.getByTestId('creator-nickname').waitFor();
-    expect(held.length).toBeGreaterThan(0);
+    expect(config.held()).toBeGreaterThan(0);
     const privacy = form.getByLabel(texts.fr.privacy);
     // …the configuration is not: nothing is offered yet.
     await expect(privacy.isDisabled()).resolves.toBe(true);
@@ -160,7 +163,7 @@ describe('the composer of an app TikTok has not audited', () => {
     const submit = form.getByRole('button', { name: texts.fr.submit, exact: true });
     await expect(submit.isDisabled()).resolves.toBe(true);
 
-    await Promise.all(held.map((route) => route.continue()));
+    await config.release();
     await expect
       .poll(async () => (await privacy.locator('option').allTextContents()).slice(1))
       .toEqual([texts.fr.onlyMe]);

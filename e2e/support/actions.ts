@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import type { Language } from '@cadence/shared/errors';
 
 export interface TestUser {
@@ -168,4 +168,23 @@ export async function showAsLongestUsername(page: Page, username: string): Promi
  */
 export function focusedLabel(page: Page): Promise<string> {
   return page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""');
+}
+
+/**
+ * Holds the page's GET /api/public-config back until `release()`, to show what a screen does
+ * before it knows the server's configuration. `held()` counts the requests waiting.
+ */
+export async function holdPublicConfig(
+  page: Page,
+): Promise<{ held: () => number; release: () => Promise<void> }> {
+  const waiting: Route[] = [];
+  await page.route('**/api/public-config', (route) => {
+    waiting.push(route);
+  });
+  return {
+    held: () => waiting.length,
+    release: async () => {
+      await Promise.all(waiting.splice(0).map((route) => route.continue()));
+    },
+  };
 }
