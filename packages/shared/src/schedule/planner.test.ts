@@ -5,6 +5,7 @@ import {
   addDaysToDate,
   groupByLocalDay,
   isoWeekday,
+  isSupportedDate,
   isValidTimeZone,
   localDateOf,
   localTimeOf,
@@ -642,5 +643,63 @@ describe('days in a time zone', () => {
     expect(isoWeekday('2025-03-30')).toBe(7);
     expect(isoWeekday('2025-03-31')).toBe(1);
     expect(localTimeOf(new Date('2025-03-30T01:30:00Z'), 'Europe/Paris')).toBe('03:30');
+  });
+});
+
+describe('the supported years', () => {
+  it('bounds the dates a person may give: 1970-01-01 to 9998-12-31, dates that exist', () => {
+    for (const date of ['1970-01-01', '2026-02-28', '9998-12-31']) {
+      expect(isSupportedDate(date), date).toBe(true);
+    }
+    for (const date of ['0000-01-01', '1969-12-31', '9999-01-01', '9999-12-31', '2026-02-30']) {
+      expect(isSupportedDate(date), date).toBe(false);
+    }
+  });
+
+  it('plans only instants written with four-digit years, or refuses the plan as too far ahead', () => {
+    // The last supported days, in every zone, with the longest spacing a request may carry.
+    const lastDays = fc
+      .integer({ min: Date.UTC(9990, 0, 1), max: Date.UTC(9998, 11, 31) })
+      .map((ms) => new Date(ms).toISOString().slice(0, 10));
+    fc.assert(
+      fc.property(
+        mediaIdsArb,
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 1000 }),
+        unitArb,
+        timeArb,
+        lastDays,
+        fc.constantFrom(...zones),
+        (mediaIds, count, value, unit, time, date, timeZone) => {
+          const now = new Date(Date.UTC(2026, 10, 29));
+          const requests = [
+            { mediaIds, timeZone, publishType: 'scheduled' as const, date, time },
+            {
+              mediaIds,
+              timeZone,
+              publishType: 'spaced' as const,
+              spacedInterval: {
+                count,
+                value,
+                unit,
+                startTime: time,
+                startDate: date,
+                randomizeTime: true,
+              },
+            },
+          ];
+          for (const request of requests) {
+            const plan = planSchedule(request, now);
+            if (!plan.ok) {
+              expect(plan.code).toBe('beyond_supported_dates');
+              continue;
+            }
+            for (const post of plan.posts) {
+              expect(post.dueAt.toISOString()).toMatch(/^\d{4}-/);
+            }
+          }
+        },
+      ),
+    );
   });
 });

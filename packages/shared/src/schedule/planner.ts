@@ -71,7 +71,11 @@ export interface ScheduleRequest {
 }
 
 export type PlanErrorCode =
-  'date_in_past' | 'missing_date_time' | 'missing_spaced_interval' | 'start_in_past';
+  | 'date_in_past'
+  | 'missing_date_time'
+  | 'missing_spaced_interval'
+  | 'start_in_past'
+  | 'beyond_supported_dates';
 
 export type PlanResult = { ok: true; posts: PlannedPost[] } | { ok: false; code: PlanErrorCode };
 
@@ -89,6 +93,28 @@ export function parseTime(time: string): WallTime | null {
   const match = TIME_PATTERN.exec(time);
   if (!match) return null;
   return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
+/**
+ * The dates a person may give Cadence, 'yyyy-MM-dd' from 1970-01-01 to 9998-12-31, and the
+ * instants, from 1970-01-01T00:00Z until 9999-12-31T00:00Z. A time zone's offset, the day after a
+ * range, or a spaced plan's slots added on the server then stay in the four-digit years that ISO
+ * 8601, JavaScript's `toISOString` and PostgreSQL's timestamps all write alike (year 10000 is
+ * `+010000` to JavaScript, which PostgreSQL does not read).
+ */
+export const FIRST_SUPPORTED_DATE = '1970-01-01';
+export const LAST_SUPPORTED_DATE = '9998-12-31';
+const SUPPORTED_INSTANTS_END_MS = Date.UTC(9999, 11, 31);
+
+/** A date that exists and lies within the supported years (see FIRST_SUPPORTED_DATE). */
+export function isSupportedDate(date: string): boolean {
+  // 'yyyy-MM-dd' strings order as their dates do.
+  return parseDate(date) !== null && date >= FIRST_SUPPORTED_DATE && date <= LAST_SUPPORTED_DATE;
+}
+
+/** An instant (ms since the epoch) within the supported years (see FIRST_SUPPORTED_DATE). */
+export function isSupportedInstant(instantMs: number): boolean {
+  return instantMs >= 0 && instantMs < SUPPORTED_INSTANTS_END_MS;
 }
 
 /** Parses 'yyyy-MM-dd' and rejects dates that do not exist (2025-02-30); null when invalid. */
@@ -328,6 +354,16 @@ export function planSchedule(
   now: Date,
   random: () => number = Math.random,
 ): PlanResult {
+  const plan = planRequest(request, now, random);
+  // Dates are bounded where they come in, but a spaced plan's slots (50 videos, 1,000 days
+  // apart) can still run past the last supported year.
+  if (plan.ok && !plan.posts.every((post) => isSupportedInstant(post.dueAt.getTime()))) {
+    return { ok: false, code: 'beyond_supported_dates' };
+  }
+  return plan;
+}
+
+function planRequest(request: ScheduleRequest, now: Date, random: () => number): PlanResult {
   const { mediaIds, timeZone } = request;
   switch (request.publishType) {
     case 'immediate':

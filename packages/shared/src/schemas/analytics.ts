@@ -1,7 +1,7 @@
 // API contract for analytics (issue 14): the synced TikTok history of the user's accounts, best
 // times to post, and per-post metrics. Issue messages are translation keys, as everywhere.
 import { z } from 'zod';
-import { isValidTimeZone, parseDate } from '../schedule/planner.ts';
+import { isSupportedDate, isValidTimeZone } from '../schedule/planner.ts';
 import { messageKey } from '../translation-key.ts';
 
 export const analyticsPeriods = ['7d', '28d', '90d', 'custom'] as const;
@@ -10,9 +10,7 @@ export type AnalyticsPeriod = (typeof analyticsPeriods)[number];
 /** Longest custom range, in days (a year and a day: a leap year fits). */
 export const MAX_CUSTOM_RANGE_DAYS = 366;
 
-const dateSchema = z
-  .string()
-  .refine((value) => parseDate(value) !== null, { error: messageKey('errors.invalidDate') });
+const dateSchema = z.string().refine(isSupportedDate, { error: messageKey('errors.invalidDate') });
 const timeZoneSchema = z
   .string()
   .max(100)

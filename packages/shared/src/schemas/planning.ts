@@ -15,6 +15,7 @@ import {
   publishTypeSchema,
   spacedIntervalSchema,
   calendarDateSchema,
+  instantSchema,
   timeOfDaySchema,
   timeZoneSchema,
   type PostStatus,
@@ -90,8 +91,6 @@ export const postPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type PostPage = z.infer<typeof postPageSchema>;
-
-const instantSchema = z.iso.datetime({ offset: true, error: 'errors.invalidDate' });
 
 /** GET /api/posts/calendar: posts due in [from, to) and the per-account counts of each day. */
 export const calendarQuerySchema = z

@@ -3,7 +3,7 @@
 // shows the text for the key in the user's language.
 import { z } from 'zod';
 import type { PlanErrorCode } from '../schedule/planner.ts';
-import { parseDate, parseTime } from '../schedule/planner.ts';
+import { isSupportedDate, isSupportedInstant, parseTime } from '../schedule/planner.ts';
 import { privacyLevels } from './account.ts';
 import { timeZoneSchema } from './time-zone.ts';
 
@@ -35,6 +35,7 @@ export const scheduleErrorKeys = [
   'errors.brandedContentPrivate',
   'errors.consentRequired',
   'errors.dateInPast',
+  'errors.dateTooFar',
   'errors.invalidCursor',
   'errors.invalidRange',
   'errors.invalidStatusFilter',
@@ -88,7 +89,12 @@ export const timeOfDaySchema = z
 /** 'yyyy-MM-dd', a date that exists. */
 export const calendarDateSchema = z
   .string(key('errors.invalidDate'))
-  .refine((value) => parseDate(value) !== null, key('errors.invalidDate'));
+  .refine(isSupportedDate, key('errors.invalidDate'));
+
+/** An instant with its offset ('2026-03-01T09:00:00+01:00' or '…Z'), within the supported years. */
+export const instantSchema = z.iso
+  .datetime({ offset: true, ...key('errors.invalidDate') })
+  .refine((value) => isSupportedInstant(Date.parse(value)), key('errors.invalidDate'));
 
 /** An IANA zone the runtime knows, e.g. the browser's Intl.DateTimeFormat().resolvedOptions().timeZone. */
 const mediaIdSchema = z
@@ -302,6 +308,11 @@ export const planErrorFields: Record<PlanErrorCode, Record<string, ScheduleError
   missing_date_time: { date: 'errors.dateRequired', time: 'errors.timeRequired' },
   missing_spaced_interval: { spacedInterval: 'errors.spacedIntervalRequired' },
   start_in_past: { 'spacedInterval.startDate': 'errors.dateInPast' },
+  // A scheduled date, or a spaced plan whose last slots its interval pushes too far.
+  beyond_supported_dates: {
+    date: 'errors.dateTooFar',
+    'spacedInterval.value': 'errors.dateTooFar',
+  },
 };
 
 /** One post as the API returns it (a video of a schedule, with its own due time and status). */

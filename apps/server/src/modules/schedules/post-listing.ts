@@ -1,7 +1,7 @@
 // SQL of the planning lists: keyset pages of the queue and the history, a calendar range and its
 // per-day counts. Every query is scoped by user id and bounded in size.
 import { historyStatuses, upcomingStatuses } from '@cadence/shared/schemas/planning';
-import type { Delivery, PostStatus } from '@cadence/shared/schemas/schedule';
+import { instantSchema, type Delivery, type PostStatus } from '@cadence/shared/schemas/schedule';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
@@ -15,7 +15,7 @@ export interface PageKey {
   id: string;
 }
 
-const cursorShape = z.tuple([z.iso.datetime(), z.uuid()]);
+const cursorShape = z.tuple([instantSchema, z.uuid()]);
 
 /** Opaque to clients: base64url of `[dueAt, id]`. */
 export function encodeCursor(key: PageKey): string {
