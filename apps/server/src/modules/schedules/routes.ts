@@ -297,6 +297,15 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
     { schema: { tags, response: { 200: events } } },
     async (request, reply) => {
       const user = await app.requireUser(request);
+      // HEAD (which Fastify serves with this handler) gets GET's headers and no stream: a hijacked
+      // HEAD reply never sends its headers (Node holds them for a body it will not write), so the
+      // client would wait for the idle timeout, holding one of the user's stream slots.
+      if (request.method === 'HEAD') {
+        return reply
+          .type('text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          .send();
+      }
       const open = openStreamsByUser.get(user.id) ?? 0;
       if (open >= MAX_EVENT_STREAMS_PER_USER) {
         throw new AppError('rate_limited', 'Too many live streams open');

@@ -617,6 +617,35 @@ describe('GET /api/posts/events', () => {
     expect(events.some((post) => post.id === bobs.posts[0]?.id)).toBe(false);
   });
 
+  it('answers HEAD with the stream’s headers at once, and holds no stream for it', async () => {
+    // Before, a HEAD was streamed like a GET: no status line until the 90 s idle timeout, and one
+    // of the user's stream slots taken meanwhile.
+    const heads = await Promise.all(
+      Array.from({ length: MAX_EVENT_STREAMS_PER_USER + 1 }, () =>
+        fetch(`${kit.t.url}/api/posts/events`, {
+          method: 'HEAD',
+          headers: { cookie: alice.cookie },
+          signal: AbortSignal.timeout(10_000),
+        }),
+      ),
+    );
+    expect(heads.map((response) => response.status)).toEqual(heads.map(() => 200));
+    expect(heads[0]?.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const signedOut = await fetch(`${kit.t.url}/api/posts/events`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(signedOut.status).toBe(401);
+    // Every slot is still free: a tab gets its stream.
+    const aborter = new AbortController();
+    const stream = await fetch(`${kit.t.url}/api/posts/events`, {
+      headers: { cookie: alice.cookie },
+      signal: aborter.signal,
+    });
+    expect(stream.status).toBe(200);
+    aborter.abort();
+  });
+
   it('refuses more open streams than tabs need with a translated 429, and takes one again once a tab closes', async () => {
     const open = (cookie: string, signal: AbortSignal) =>
       fetch(`${kit.t.url}/api/posts/events`, { headers: { cookie }, signal });
