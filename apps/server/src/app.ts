@@ -93,7 +93,8 @@ export async function buildApp(
   const applySecurityHeaders = helmet(securityHeaders as HelmetOptions);
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
-    trustProxy: context.config.publicUrl.startsWith('https://'),
+    // Never `true`: X-Forwarded-For's left-most entry is whatever the client wrote (TRUST_PROXY).
+    trustProxy: trustedProxies(context.config.trustProxy),
     bodyLimit: 1024 * 1024,
     // No total request time (a slow 50 MB upload chunk may take minutes), but a connection that
     // stalls mid-request is closed: a client that sent headers, or part of a body, and nothing
@@ -324,4 +325,15 @@ export async function registerSpa(
       );
     },
   });
+}
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY: a list as it is, a hop count as the function Fastify
+ * itself makes of one (the typings take no number), 0 as none.
+ */
+function trustedProxies(
+  setting: number | string[],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (Array.isArray(setting)) return setting;
+  return setting === 0 ? false : (_address, hop) => hop < setting;
 }

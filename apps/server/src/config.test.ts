@@ -127,6 +127,22 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('https://cadence.example');
   });
 
+  it('trusts one proxy hop behind an https PUBLIC_URL, none otherwise, and never every proxy', () => {
+    const trust = (env: NodeJS.ProcessEnv) =>
+      loadConfig({ DATA_DIR: tempDir(), ...env }).trustProxy;
+    expect(trust({ PUBLIC_URL: 'https://cadence.example' })).toBe(1);
+    expect(trust({ PUBLIC_URL: 'http://localhost:3000' })).toBe(0);
+    expect(trust({ PUBLIC_URL: 'https://cadence.example', TRUST_PROXY: '2' })).toBe(2);
+    expect(trust({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' })).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    for (const value of ['true', '*', '11', '10.0.0.0/33', 'example.com', '10.0.0.1/8/2']) {
+      expect(() => trust({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('knows an app TikTok has not audited yet (TIKTOK_APP_AUDITED=false) and refuses other values', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), TIKTOK_APP_AUDITED: 'false' }).tiktok.audited).toBe(
       false,

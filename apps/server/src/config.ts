@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { X264_PRESETS } from './media/x264.ts';
 
@@ -38,6 +39,23 @@ const envSchema = z.object({
       .optional(),
   ),
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * Which proxies in front may say who the client is (X-Forwarded-For, -Proto, -Host): a number of
+   * hops, or addresses and CIDR ranges (proxy-addr's names loopback, linklocal and uniquelocal
+   * too). The client's address keys the login, sign-up and reset limits, so a client must never be
+   * able to write it: never "every proxy".
+   */
+  TRUST_PROXY: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (value) =>
+          /^(?:[0-9]|10)$/.test(value) ||
+          value.split(',').every((entry) => isProxyAddress(entry.trim())),
+        'a number of proxy hops (0 to 10) or a comma-separated list of addresses and CIDR ranges',
+      )
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset: readable lines on a terminal, JSON lines otherwise (lib/logger.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -155,6 +173,27 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY, or by default one hop when PUBLIC_URL is https (Cadence serves plain HTTP, so an
+ * https address means a TLS proxy in front, which appends the address it saw) and none otherwise.
+ * With one hop, the client's address is the last one that proxy appended: whatever a client writes
+ * into X-Forwarded-For itself stays to the left of it, unread.
+ */
+function trustProxyOf(setting: string | undefined, publicUrl: string): number | string[] {
+  if (setting === undefined) return publicUrl.startsWith('https://') ? 1 : 0;
+  if (/^\d+$/.test(setting)) return Number(setting);
+  return setting.split(',').map((entry) => entry.trim());
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   port: number;
@@ -165,6 +204,8 @@ export interface Config {
   /** `null` means the embedded PGlite database in DATA_DIR/pgdata. */
   databaseUrl: string | null;
   publicUrl: string;
+  /** TRUST_PROXY: Fastify's `trustProxy`, hops or addresses (0: none). */
+  trustProxy: number | string[];
   logLevel: Env['LOG_LEVEL'];
   logFormat: NonNullable<Env['LOG_FORMAT']> | null;
   sessionSecret: string;
@@ -343,6 +384,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL ?? null,
     publicUrl,
+    trustProxy: trustProxyOf(env.TRUST_PROXY, publicUrl),
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? null,
     sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,

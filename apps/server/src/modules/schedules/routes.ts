@@ -304,7 +304,7 @@ export async function scheduleRoutes(fastify: FastifyInstance, options: Schedule
         return reply
           .type('text/event-stream; charset=utf-8')
           .header('cache-control', 'no-cache, no-transform')
-          .send();
+          .send('');
       }
       const open = openStreamsByUser.get(user.id) ?? 0;
       if (open >= MAX_EVENT_STREAMS_PER_USER) {
