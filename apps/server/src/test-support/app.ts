@@ -36,7 +36,12 @@ export type TestEnv = NodeJS.ProcessEnv | ((url: string) => NodeJS.ProcessEnv);
  */
 export async function createTestApp(
   env: TestEnv = {},
-  options: { listen?: boolean; sameDeploymentAs?: TestApp } = {},
+  options: {
+    listen?: boolean;
+    sameDeploymentAs?: TestApp;
+    /** The app's logger (default: silent), e.g. to check what reaches error level. */
+    logger?: pino.Logger;
+  } = {},
 ): Promise<TestApp> {
   const joined = options.sameDeploymentAs;
   const dataDir = joined?.config.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cadence-test-'));
@@ -50,7 +55,7 @@ export async function createTestApp(
     ...(typeof env === 'function' ? env(url) : env),
   });
   const database = joined ? await openSharedDatabase(joined) : await openTestDatabase();
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const context = await bootstrap(config, { runWorkers: false, logger, database });
   const app = await buildApp(context, logger);
   if (options.listen) await app.listen({ port, host: '127.0.0.1' });

@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
@@ -11,8 +13,17 @@ let t: TestApp;
 let alice: string;
 let bob: string;
 
+/** What the app logged at warn level and above: `level` (pino's number) and `msg`. */
+const logged: { level: number; msg: string }[] = [];
+
 beforeAll(async () => {
-  t = await createTestApp({}, { listen: true });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+      done();
+    },
+  });
+  t = await createTestApp({}, { listen: true, logger: pino({ level: 'warn' }, sink) });
   alice = await signUpViaApi(t.app, { email: 'alice@example.com' }, t.url);
   bob = await signUpViaApi(t.app, { email: 'bob@example.com' }, t.url);
 });
@@ -301,8 +312,12 @@ describe('connecting through TikTok (sandbox)', () => {
       { type: 'error_body', code: 'invalid_grant', status: 200 },
       1,
     );
+    logged.length = 0;
     const failed = await connect(alice, id, { username: 'denier' });
     expect(failed.landing).toBe('/tiktok?error=token');
+    // A refused code is what anyone can send to the callback: a warning, not an operator's error.
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+    expect(logged.map((line) => line.msg)).toContain('TikTok token exchange failed');
     expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
       status: 'not_connected',
     });

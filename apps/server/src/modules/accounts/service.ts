@@ -327,7 +327,13 @@ export function createAccountService(deps: AccountServiceDeps) {
           codeVerifier: cipher.decrypt(stored.code_verifier_enc),
         });
       } catch (error) {
-        logger.error({ err: error, accountId: stored.account_id }, 'TikTok token exchange failed');
+        // TikTok refusing the code (invalid_grant: made up, reused or expired, which anyone can send
+        // to the callback) is the client's doing; TikTok or the network failing is the operator's.
+        const refused = error instanceof TikTokApiError && error.kind === 'permanent';
+        logger[refused ? 'warn' : 'error'](
+          { err: error, accountId: stored.account_id },
+          'TikTok token exchange failed',
+        );
         throw new ConnectError('token', 'Token exchange failed');
       }
       try {
