@@ -21,6 +21,7 @@ import type { TranslationKey } from '@cadence/shared/translation-key';
 import { z } from 'zod';
 import { AppError, codeForStatus } from '../lib/app-error.ts';
 import type { Auth } from './auth.ts';
+import { checkPasswordAgain } from './password-check.ts';
 
 /**
  * The better-auth endpoints Cadence uses, each with the shared schema its body must pass before
@@ -85,10 +86,13 @@ const endpoints: readonly {
     summary: 'Change the password; every other session ends',
     body: changePasswordSchema,
     reply: authUserReplySchema,
-    prepare: async (_auth, _request, body) => ({
-      ...changePasswordSchema.parse(body),
-      revokeOtherSessions: true,
-    }),
+    // The current password is checked first, as every grave change checks it, with the same
+    // limit on wrong ones (password-check.ts); better-auth checks it again.
+    prepare: async (auth, request, body) => {
+      const parsed = changePasswordSchema.parse(body);
+      await checkPasswordAgain(auth, request, parsed.currentPassword, 'currentPassword');
+      return { ...parsed, revokeOtherSessions: true };
+    },
     fieldErrors: {
       INVALID_PASSWORD: { field: 'currentPassword', key: 'auth.errors.wrongCurrentPassword' },
     },
