@@ -89,6 +89,19 @@ export function rejectionFrom(
 }
 
 /**
+ * The tus upload URLs an upload of this page is sending to. Two uploads of one file (the same
+ * video in both panels of the story creator, or chosen twice) have the same fingerprint, so the
+ * second found the first's URL among the uploads to resume and sent to it too: one of the two then
+ * failed as "expired or removed". An upload resumes only a URL no other upload here is using.
+ */
+const urlsInUse = new Set<string>();
+
+/** The upload no longer sends: its URL may be resumed again (it stays stored when unfinished). */
+function release(upload: tus.Upload): void {
+  if (upload.url !== null) urlsInUse.delete(upload.url);
+}
+
+/**
  * Resumable uploads to /api/uploads (tus). Each file shows its progress; a dropped connection or
  * a server restart resumes where it stopped (tus-js-client keeps the upload URL per file in
  * localStorage). A finished upload is a media id the scheduler, stories and memes can use.
@@ -130,13 +143,18 @@ export function useVideoUploads(
             error instanceof tus.DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
           return status === 0 || status >= 500 || status === 409 || status === 423;
         },
+        onUploadUrlAvailable: () => {
+          if (upload.url !== null) urlsInUse.add(upload.url);
+        },
         onProgress: (sent, total) => update(item.key, { progress: total > 0 ? sent / total : 0 }),
         onSuccess: () => {
+          release(upload);
           const mediaId = mediaIdFromUrl(upload.url);
           update(item.key, { status: 'done', progress: 1, mediaId });
           onAccepted.current?.({ ...item, status: 'done', progress: 1, mediaId });
         },
         onError: (error) => {
+          release(upload);
           const rejection = rejectionFrom(error);
           update(item.key, {
             status: 'error',
@@ -159,8 +177,14 @@ export function useVideoUploads(
       }
       uploads.current.set(item.key, upload);
       void upload.findPreviousUploads().then((previous) => {
-        const resumable = previous[0];
-        if (resumable) upload.resumeFromPreviousUpload(resumable);
+        const resumable = previous.find(
+          (candidate) => candidate.uploadUrl !== null && !urlsInUse.has(candidate.uploadUrl),
+        );
+        if (resumable?.uploadUrl) {
+          // Taken at once: another upload of the same file looking now starts a new one.
+          urlsInUse.add(resumable.uploadUrl);
+          upload.resumeFromPreviousUpload(resumable);
+        }
         upload.start();
       });
     },
@@ -194,11 +218,9 @@ export function useVideoUploads(
       if (item) {
         // A finished upload is already gone from the tus server (the media DELETE below removes
         // the video); terminating it again answers 404, which tus reports as a rejected promise.
-        if (item.status === 'uploading')
-          void uploads.current
-            .get(key)
-            ?.abort(true)
-            .catch(() => undefined);
+        const upload = uploads.current.get(key);
+        if (upload) release(upload);
+        if (item.status === 'uploading') void upload?.abort(true).catch(() => undefined);
         uploads.current.delete(key);
         URL.revokeObjectURL(item.previewUrl);
         if (item.mediaId)
@@ -219,7 +241,11 @@ export function useVideoUploads(
 
   useEffect(() => {
     const running = uploads.current;
-    return () => running.forEach((upload) => void upload.abort());
+    return () =>
+      running.forEach((upload) => {
+        release(upload);
+        void upload.abort();
+      });
   }, []);
 
   return {
