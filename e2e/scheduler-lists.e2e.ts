@@ -1,6 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addAccount, connectThroughSandbox, pick, signUp } from './support/actions.ts';
+import {
+  addAccount,
+  connectThroughSandbox,
+  focusedLabel,
+  pick,
+  signUp,
+} from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { schedulePosts } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
@@ -35,7 +41,7 @@ const texts = {
     cancel: /^Annuler la publication/,
     confirmDialog: 'Annuler cette publication ?',
     confirm: 'Annuler la publication',
-    undo: /^Annuler : rétablir la publication/,
+    undo: /^Rétablir la publication/,
     restored: 'Publication rétablie.',
     reschedule: /^Reprogrammer la publication/,
     rescheduleDialog: 'Reprogrammer la publication',
@@ -218,15 +224,21 @@ describe('scheduler queue and history', () => {
       await page.getByText(t.edited).waitFor();
       await status(row(page, t, 'Cet après-midi, version 2'), t.pending);
 
-      // Cancel asks first, then 'Undo' in the toast brings the post back.
+      // Cancel asks first, then 'Undo' in the toast brings the post back. The row that held the
+      // focus is gone with the post: focus goes to the undo button, then (the toast closing) to
+      // the main region, never to nowhere (it fell to <body>).
       const morning = row(page, t, 'Demain matin');
       await morning.getByRole('button', { name: t.cancel }).click();
       const confirm = page.getByRole('dialog', { name: t.confirmDialog });
       await confirm.getByRole('button', { name: t.confirm, exact: true }).click();
       await morning.waitFor({ state: 'detached' });
-      await page.getByTestId('undo-toast').getByRole('button', { name: t.undo }).click();
+      await expect.poll(() => focusedLabel(page)).toMatch(t.undo);
+      await page.keyboard.press('Enter');
       await page.getByText(t.restored).waitFor();
       await status(morning, t.pending);
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'))
+        .toBe('main');
 
       // A post TikTok refuses fails; it can be given a new time, and is back in the queue.
       const fault = await page.request.post('/sandbox/tiktok/_control/faults', {

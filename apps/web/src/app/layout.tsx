@@ -137,7 +137,12 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
           )}
         </header>
         <EmailVerificationBanner me={me} />
-        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+        <main
+          id="main"
+          // Focusable by script only: where focus goes when what held it disappears.
+          tabIndex={-1}
+          className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:px-6 sm:py-10"
+        >
           {children}
         </main>
         <Footer />

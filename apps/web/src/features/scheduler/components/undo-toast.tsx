@@ -7,9 +7,13 @@ import { UndoIcon } from './icons.tsx';
 export const UNDO_MS = 10_000;
 
 /**
- * 'Publication annulée. [Annuler]' at the bottom of the screen for 10 s. The time stops while
+ * 'Publication annulée. [Rétablir]' at the bottom of the screen for 10 s. The time stops while
  * the pointer or the focus is on it (WCAG 2.2.1: nobody loses the undo while reaching for it).
  * Rendered inside a live region that is always there, so the message is announced.
+ *
+ * Focus: the row whose 'Annuler' opened the confirmation is gone once the post is cancelled, so
+ * the confirmation cannot give focus back to it; focus goes to the undo button instead (the next
+ * thing one may want), and to the page's main region when the toast closes from inside.
  */
 export function UndoToast({
   undo,
@@ -24,11 +28,21 @@ export function UndoToast({
   const { t } = useTranslation();
   const [paused, setPaused] = useState(false);
   const left = useRef(UNDO_MS);
+  const toastRef = useRef<HTMLDivElement>(null);
+  const undoRef = useRef<HTMLButtonElement>(null);
   const id = undo?.id ?? null;
 
   useEffect(() => {
     left.current = UNDO_MS;
+    if (id !== null) undoRef.current?.focus();
   }, [id]);
+
+  /** Closes the toast; focus inside it would be lost with it, so it goes to the main region. */
+  const closing = (action: () => void) => () => {
+    const hadFocus = toastRef.current?.contains(document.activeElement) ?? false;
+    action();
+    if (hadFocus) document.getElementById('main')?.focus();
+  };
 
   useEffect(() => {
     if (id === null || paused) return;
@@ -49,6 +63,7 @@ export function UndoToast({
         <div
           className="pointer-events-auto flex w-full max-w-sm items-center gap-3 rounded-xl bg-slate-900 py-2.5 pl-4 pr-2 text-sm text-white shadow-xl"
           data-testid="undo-toast"
+          ref={toastRef}
           onMouseEnter={() => setPaused(true)}
           onMouseLeave={() => setPaused(false)}
           onFocus={() => setPaused(true)}
@@ -56,8 +71,9 @@ export function UndoToast({
         >
           <p className="min-w-0 flex-1">{t('scheduler.undo.message')}</p>
           <button
+            ref={undoRef}
             type="button"
-            onClick={onUndo}
+            onClick={closing(onUndo)}
             aria-label={t('scheduler.undo.actionLabel', { caption: undo.caption })}
             className="inline-flex shrink-0 items-center gap-1.5 rounded-lg px-2.5 py-1.5 font-semibold text-brand-300 hover:bg-white/10"
           >
@@ -66,7 +82,7 @@ export function UndoToast({
           </button>
           <button
             type="button"
-            onClick={onExpire}
+            onClick={closing(onExpire)}
             aria-label={t('scheduler.undo.dismiss')}
             className="shrink-0 rounded-lg p-1.5 text-slate-400 hover:bg-white/10 hover:text-white"
           >
