@@ -398,7 +398,9 @@ describe('scheduler screen', () => {
     await status(refused, 'Échec');
     await expect
       .poll(() => refused.getByTestId('fail-reason').textContent())
-      .toBe('TikTok a suspendu la publication pour ce compte.');
+      .toBe(
+        "TikTok a suspendu la publication pour ce compte. Consultez les notifications du compte dans l'app TikTok : réessayer ne servira à rien avant que TikTok lève la suspension.",
+      );
     await refused.getByRole('button', { name: /^Réessayer la publication/ }).click();
     // Retried, it is published again: back in the history as Publiée.
     await status(refused, 'Publiée');
