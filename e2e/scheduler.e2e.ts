@@ -626,6 +626,15 @@ describe('scheduler screen', () => {
     await expect(
       form(page).getByRole('checkbox', { name: 'Autoriser les commentaires' }).count(),
     ).resolves.toBe(0);
+    // Nor the labels, which TikTok's inbox init does not take either.
+    await expect(
+      form(page).getByRole('switch', { name: 'Divulgation du contenu commercial' }).count(),
+    ).resolves.toBe(0);
+    await expect(
+      form(page)
+        .getByRole('checkbox', { name: /^Contenu généré par IA/ })
+        .count(),
+    ).resolves.toBe(0);
     await caption(page, secondClip(), 'Brouillon boîte');
     await submit(page);
     const draft = post(page, 'Brouillon boîte');

@@ -271,10 +271,23 @@ describe('scheduler form state', () => {
     if (!inbox.ok) return;
     expect(inbox.request.body).toMatchObject({ delivery: 'inbox', allowComment: false });
     expect(inbox.request.body.privacyLevel).toBeUndefined();
-    // A privacy chosen before switching to the inbox is not sent either.
+    // A privacy chosen before switching to the inbox is not sent either, nor labels (the form
+    // hides them: an enabled disclosure with no choice would be refused on a hidden field).
     expect(
-      buildScheduleRequest(filled({ delivery: 'inbox' }), videos, 'Europe/Paris') as object,
-    ).toMatchObject({ privacyLevel: undefined });
+      buildScheduleRequest(
+        filled({
+          delivery: 'inbox',
+          commercialContent: { enabled: true, yourBrand: false, brandedContent: false },
+          isAigc: true,
+        }),
+        videos,
+        'Europe/Paris',
+      ) as object,
+    ).toMatchObject({
+      privacyLevel: undefined,
+      commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
+      isAigc: false,
+    });
     // A direct post still needs one.
     const direct = validateSchedule(
       buildScheduleRequest(filled({ privacyLevel: '' }), videos, 'Europe/Paris'),

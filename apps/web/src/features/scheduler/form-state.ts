@@ -203,14 +203,18 @@ export function buildScheduleRequest(
     }),
     posts: content.posts,
     // Unset: the schema reports 'errors.selectPrivacy', except for an inbox draft, which has none
-    // (nor interactions): the creator sets them in the TikTok app.
+    // (nor interactions, nor labels): the creator sets them in the TikTok app, and the form
+    // hides them.
     privacyLevel:
       state.delivery === 'inbox' || state.privacyLevel === '' ? undefined : state.privacyLevel,
     allowComment: state.delivery !== 'inbox' && content.allowComment,
     allowDuet: state.delivery !== 'inbox' && content.allowDuet,
     allowStitch: state.delivery !== 'inbox' && content.allowStitch,
-    commercialContent: content.commercialContent,
-    isAigc: content.isAigc,
+    commercialContent:
+      state.delivery === 'inbox'
+        ? { enabled: false, yourBrand: false, brandedContent: false }
+        : content.commercialContent,
+    isAigc: state.delivery !== 'inbox' && content.isAigc,
     delivery: content.delivery,
     consent: state.consent,
     ...(state.postponeOverCap && state.publishType !== 'queue' && { overCap: 'postpone' }),

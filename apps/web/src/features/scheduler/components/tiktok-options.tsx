@@ -163,8 +163,9 @@ export function TikTokOptions({
   /** Unaudited app and a public account: TikTok refuses every post. */
   publicAccount: boolean;
   /**
-   * 'Send to my TikTok inbox': TikTok's inbox init takes no privacy or interactions (the creator
-   * sets them in the TikTok app), so the form does not ask for them.
+   * 'Send to my TikTok inbox': TikTok's inbox init takes no privacy, interactions or labels
+   * (branded content, AI-generated): the creator sets them in the TikTok app, so the form does
+   * not ask for them.
    */
   inbox: boolean;
   state: OptionsState;
@@ -238,111 +239,120 @@ export function TikTokOptions({
         </>
       )}
 
-      <div className="rounded-xl ring-1 ring-slate-200">
-        <label className="grid cursor-pointer grid-cols-[1fr_auto] gap-x-4 px-4 py-3">
-          <span className="text-sm font-medium text-slate-900">
-            {t('scheduler.form.commercial.toggle')}
-          </span>
-          <input
-            type="checkbox"
-            role="switch"
-            aria-label={t('scheduler.form.commercial.toggle')}
-            checked={commercialContent.enabled}
-            onChange={(event) =>
-              onChange({
-                commercialContent: event.target.checked
-                  ? { ...commercialContent, enabled: true }
-                  : { enabled: false, yourBrand: false, brandedContent: false },
-              })
-            }
-            aria-describedby={
-              errors.commercialContent
-                ? `${commercialHintId} ${commercialErrorId}`
-                : commercialHintId
-            }
-            className="relative col-start-2 row-span-2 row-start-1 mt-0.5 h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-slate-300 transition before:absolute before:left-0.5 before:top-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition checked:bg-brand-600 checked:before:translate-x-5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
-          />
-          <span id={commercialHintId} className="mt-0.5 text-xs text-slate-500">
-            {t('scheduler.form.commercial.hint')}
-          </span>
-        </label>
-        {commercialContent.enabled && (
-          <div className="space-y-3 border-t border-slate-100 px-4 py-3">
-            <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 text-sm">
+      {!inbox && (
+        <>
+          <div className="rounded-xl ring-1 ring-slate-200">
+            <label className="grid cursor-pointer grid-cols-[1fr_auto] gap-x-4 px-4 py-3">
+              <span className="text-sm font-medium text-slate-900">
+                {t('scheduler.form.commercial.toggle')}
+              </span>
               <input
                 type="checkbox"
-                checked={commercialContent.yourBrand}
+                role="switch"
+                aria-label={t('scheduler.form.commercial.toggle')}
+                checked={commercialContent.enabled}
                 onChange={(event) =>
                   onChange({
-                    commercialContent: { ...commercialContent, yourBrand: event.target.checked },
+                    commercialContent: event.target.checked
+                      ? { ...commercialContent, enabled: true }
+                      : { enabled: false, yourBrand: false, brandedContent: false },
                   })
                 }
-                className={`${checkboxClass} row-span-2 mt-0.5`}
+                aria-describedby={
+                  errors.commercialContent
+                    ? `${commercialHintId} ${commercialErrorId}`
+                    : commercialHintId
+                }
+                className="relative col-start-2 row-span-2 row-start-1 mt-0.5 h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-slate-300 transition before:absolute before:left-0.5 before:top-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition checked:bg-brand-600 checked:before:translate-x-5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
               />
-              <span className="font-medium text-slate-900">
-                {t('scheduler.form.commercial.yourBrand')}
-              </span>
-              <span className="col-start-2 text-xs text-slate-500">
-                {t('scheduler.form.commercial.yourBrandHint')}
+              <span id={commercialHintId} className="mt-0.5 text-xs text-slate-500">
+                {t('scheduler.form.commercial.hint')}
               </span>
             </label>
-            <label
-              className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 text-sm"
-              title={privateChosen ? privateForBranded : undefined}
-            >
-              <input
-                type="checkbox"
-                checked={commercialContent.brandedContent}
-                onChange={(event) => {
-                  const brandedContent = event.target.checked;
-                  // Never change the creator's privacy behind their back: refuse, and say why.
-                  if (brandedContent && privateChosen) {
-                    setBrandedRefused(true);
-                    return;
-                  }
-                  setBrandedRefused(false);
-                  onChange({ commercialContent: { ...commercialContent, brandedContent } });
-                }}
-                aria-describedby={brandedRefused && privateChosen ? brandedRefusedId : undefined}
-                className={`${checkboxClass} row-span-2 mt-0.5`}
-              />
-              <span className="font-medium text-slate-900">
-                {t('scheduler.form.commercial.brandedContent')}
-              </span>
-              <span className="col-start-2 text-xs text-slate-500">
-                {t('scheduler.form.commercial.brandedContentHint')}
-              </span>
-            </label>
-            <p role="status" className="text-sm font-medium text-red-700 empty:hidden">
-              {brandedRefused && privateChosen && (
-                <span id={brandedRefusedId}>{privateForBranded}</span>
-              )}
-            </p>
-            {(commercialContent.yourBrand || commercialContent.brandedContent) && (
-              <p className="rounded-lg bg-sky-50 px-3 py-2 text-xs text-sky-900">
-                {commercialContent.brandedContent
-                  ? t('scheduler.form.commercial.labelPaid')
-                  : t('scheduler.form.commercial.labelPromotional')}
-              </p>
+            {commercialContent.enabled && (
+              <div className="space-y-3 border-t border-slate-100 px-4 py-3">
+                <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 text-sm">
+                  <input
+                    type="checkbox"
+                    checked={commercialContent.yourBrand}
+                    onChange={(event) =>
+                      onChange({
+                        commercialContent: {
+                          ...commercialContent,
+                          yourBrand: event.target.checked,
+                        },
+                      })
+                    }
+                    className={`${checkboxClass} row-span-2 mt-0.5`}
+                  />
+                  <span className="font-medium text-slate-900">
+                    {t('scheduler.form.commercial.yourBrand')}
+                  </span>
+                  <span className="col-start-2 text-xs text-slate-500">
+                    {t('scheduler.form.commercial.yourBrandHint')}
+                  </span>
+                </label>
+                <label
+                  className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 text-sm"
+                  title={privateChosen ? privateForBranded : undefined}
+                >
+                  <input
+                    type="checkbox"
+                    checked={commercialContent.brandedContent}
+                    onChange={(event) => {
+                      const brandedContent = event.target.checked;
+                      // Never change the creator's privacy behind their back: refuse, and say why.
+                      if (brandedContent && privateChosen) {
+                        setBrandedRefused(true);
+                        return;
+                      }
+                      setBrandedRefused(false);
+                      onChange({ commercialContent: { ...commercialContent, brandedContent } });
+                    }}
+                    aria-describedby={
+                      brandedRefused && privateChosen ? brandedRefusedId : undefined
+                    }
+                    className={`${checkboxClass} row-span-2 mt-0.5`}
+                  />
+                  <span className="font-medium text-slate-900">
+                    {t('scheduler.form.commercial.brandedContent')}
+                  </span>
+                  <span className="col-start-2 text-xs text-slate-500">
+                    {t('scheduler.form.commercial.brandedContentHint')}
+                  </span>
+                </label>
+                <p role="status" className="text-sm font-medium text-red-700 empty:hidden">
+                  {brandedRefused && privateChosen && (
+                    <span id={brandedRefusedId}>{privateForBranded}</span>
+                  )}
+                </p>
+                {(commercialContent.yourBrand || commercialContent.brandedContent) && (
+                  <p className="rounded-lg bg-sky-50 px-3 py-2 text-xs text-sky-900">
+                    {commercialContent.brandedContent
+                      ? t('scheduler.form.commercial.labelPaid')
+                      : t('scheduler.form.commercial.labelPromotional')}
+                  </p>
+                )}
+                <FieldError id={commercialErrorId}>{errors.commercialContent}</FieldError>
+              </div>
             )}
-            <FieldError id={commercialErrorId}>{errors.commercialContent}</FieldError>
           </div>
-        )}
-      </div>
 
-      <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
-        <input
-          type="checkbox"
-          checked={state.isAigc}
-          onChange={(event) => onChange({ isAigc: event.target.checked })}
-          aria-describedby={aigcHintId}
-          className={`${checkboxClass} row-span-2 mt-0.5`}
-        />
-        <span className="font-medium text-slate-900">{t('scheduler.form.aigc.label')}</span>
-        <span id={aigcHintId} className="col-start-2 text-xs text-slate-500">
-          {t('scheduler.form.aigc.hint')}
-        </span>
-      </label>
+          <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
+            <input
+              type="checkbox"
+              checked={state.isAigc}
+              onChange={(event) => onChange({ isAigc: event.target.checked })}
+              aria-describedby={aigcHintId}
+              className={`${checkboxClass} row-span-2 mt-0.5`}
+            />
+            <span className="font-medium text-slate-900">{t('scheduler.form.aigc.label')}</span>
+            <span id={aigcHintId} className="col-start-2 text-xs text-slate-500">
+              {t('scheduler.form.aigc.hint')}
+            </span>
+          </label>
+        </>
+      )}
     </div>
   );
 }
