@@ -338,7 +338,7 @@ describe('notifications', () => {
     await expect
       .poll(() => item.textContent())
       .toContain(
-        "La publication sur @bell_creator a échoué : TikTok a suspendu la publication pour ce compte. Consultez les notifications du compte dans l'app TikTok : réessayer ne servira à rien avant que TikTok lève la suspension.",
+        "La publication de « Sonne la cloche » sur @bell_creator a échoué : TikTok a suspendu la publication pour ce compte. Consultez les notifications du compte dans l'app TikTok : réessayer ne servira à rien avant que TikTok lève la suspension.",
       );
     // Opening marks it read.
     await page.getByTestId('notification-count').waitFor({ state: 'detached' });

@@ -653,7 +653,8 @@ describe('scheduler screen', () => {
       .click();
     await page
       .getByTestId('notification-item')
-      .filter({ hasText: 'Votre vidéo est dans votre boîte TikTok' })
+      // It says which video: the caption the form was given.
+      .filter({ hasText: 'La vidéo « Brouillon boîte » est dans votre boîte TikTok' })
       .first()
       .waitFor({ timeout: 30_000 });
     await page.keyboard.press('Escape');

@@ -29,6 +29,8 @@ export const notificationDataSchema = z.object({
   postId: z.string().optional(),
   /** The TikTok handle, without '@'. */
   account: z.string().optional(),
+  /** The post's caption, on one line and cut (notificationCaption); absent when it has none. */
+  caption: z.string().optional(),
   /** posts.fail_reason (a publishFailReasons entry, or older). */
   failReason: z.string().nullable().optional(),
   /** Postponed to (ISO). */
@@ -37,6 +39,48 @@ export const notificationDataSchema = z.object({
   analysisId: z.string().optional(),
 });
 export type NotificationData = z.infer<typeof notificationDataSchema>;
+
+/** Longest caption a notification quotes, in characters (then cut with '…'). */
+export const NOTIFICATION_CAPTION_LENGTH = 60;
+
+/**
+ * A post's caption as a notification quotes it, to say which post it is about: on one line, cut
+ * at NOTIFICATION_CAPTION_LENGTH characters; undefined for a blank caption.
+ */
+export function notificationCaption(title: string): string | undefined {
+  const line = title.replace(/\s+/g, ' ').trim();
+  if (line === '') return undefined;
+  // Characters as people see them: an emoji of several code points is never cut in two.
+  const characters = Array.from(
+    new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line),
+    (part) => part.segment,
+  );
+  return characters.length <= NOTIFICATION_CAPTION_LENGTH
+    ? line
+    : `${characters
+        .slice(0, NOTIFICATION_CAPTION_LENGTH - 1)
+        .join('')
+        .trimEnd()}…`;
+}
+
+/** The notification types whose sentence quotes the post's caption when it has one. */
+export const captionedNotificationTypes = [
+  'post_published',
+  'post_sent_to_inbox',
+  'post_failed',
+  'post_postponed',
+] as const satisfies readonly NotificationType[];
+
+/** The key of a notification's sentence (settings.notifications.events.*): with the caption when known. */
+export function notificationSentenceKey(
+  type: NotificationType,
+  data: NotificationData,
+): `settings.notifications.events.${NotificationType | `${(typeof captionedNotificationTypes)[number]}_caption`}` {
+  const captioned = (captionedNotificationTypes as readonly string[]).includes(type);
+  return captioned && data.caption !== undefined
+    ? `settings.notifications.events.${type as (typeof captionedNotificationTypes)[number]}_caption`
+    : `settings.notifications.events.${type}`;
+}
 
 export const notificationSchema = z.object({
   id: z.string(),

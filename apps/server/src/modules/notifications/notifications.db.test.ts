@@ -70,13 +70,18 @@ describe('a failed post', () => {
     expect(failed).toEqual([
       expect.objectContaining({
         read: false,
-        data: expect.objectContaining({ failReason: 'privacy_level_option_mismatch' }),
+        data: expect.objectContaining({
+          failReason: 'privacy_level_option_mismatch',
+          caption: 'Fails politely',
+        }),
       }),
     ]);
     expect(list.unread).toBeGreaterThanOrEqual(1);
 
     const mail = await smtp.waitForMail(user.email, { after: before });
     expect(mail.subject).toBe('Cadence : Publication échouée');
+    // Which post: its caption.
+    expect(mail.text).toContain('La publication de « Fails politely »');
     expect(mail.text).toContain('a échoué');
     // The reason in the scheduler's own words (locale file), not the code.
     expect(mail.text).not.toContain('privacy_level_option_mismatch');

@@ -3,6 +3,7 @@ import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import {
   defaultEmailTypes,
   notificationDataSchema,
+  notificationSentenceKey,
   type Notification,
   type NotificationData,
   type NotificationList,
@@ -107,8 +108,9 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     timeZone: string | null,
   ): string {
     const dueAt = data.dueAt ? new Date(data.dueAt) : null;
-    return localeText(language, `settings.notifications.events.${type}`, {
+    return localeText(language, notificationSentenceKey(type, data), {
       handle: data.account ?? '',
+      caption: data.caption ?? '',
       reason: localeText(language, failReasonKey(data.failReason ?? null)),
       date: dueAt
         ? new Intl.DateTimeFormat(language, {

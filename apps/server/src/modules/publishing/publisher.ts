@@ -1,5 +1,6 @@
 import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
 import { privacyLevels } from '@cadence/shared/schemas/account';
+import { notificationCaption } from '@cadence/shared/schemas/notification';
 import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -98,6 +99,12 @@ export interface RunPause {
 
 /** A post whose TikTok account still exists. */
 type AccountPublishRow = PublishRow & { account_id: string };
+
+/** The caption a notification quotes to say which post it is about, when the post has one. */
+function captionOf(post: PublishRow): { caption?: string } {
+  const caption = notificationCaption(post.title);
+  return caption === undefined ? {} : { caption };
+}
 
 /** TikTok's upload_url lives one hour; stop using it a little earlier. */
 const UPLOAD_URL_TTL_MS = 55 * 60 * 1000;
@@ -282,7 +289,12 @@ export function createPublisher(deps: PublisherDeps) {
       userId: post.user_id,
       type: 'post_failed',
       dedupeKey: `post_failed:${post.id}:${owner}`,
-      data: { postId: post.id, account: post.account_username, failReason: reason },
+      data: {
+        postId: post.id,
+        account: post.account_username,
+        ...captionOf(post),
+        failReason: reason,
+      },
     });
     return 'failed';
   }
@@ -322,7 +334,12 @@ export function createPublisher(deps: PublisherDeps) {
       userId: post.user_id,
       type: 'post_postponed',
       dedupeKey: `post_postponed:${post.id}:${owner}`,
-      data: { postId: post.id, account: post.account_username, dueAt: dueAt.toISOString() },
+      data: {
+        postId: post.id,
+        account: post.account_username,
+        ...captionOf(post),
+        dueAt: dueAt.toISOString(),
+      },
     });
     return 'postponed';
   }
@@ -754,7 +771,7 @@ export function createPublisher(deps: PublisherDeps) {
           userId: post.user_id,
           type: 'post_published',
           dedupeKey: `post_published:${post.id}`,
-          data: { postId: post.id, account: post.account_username },
+          data: { postId: post.id, account: post.account_username, ...captionOf(post) },
         });
         if (awaitId) await wake(post.id, checkAt);
         return 'published';
@@ -776,7 +793,7 @@ export function createPublisher(deps: PublisherDeps) {
             userId: post.user_id,
             type: 'post_sent_to_inbox',
             dedupeKey: `post_sent_to_inbox:${post.id}`,
-            data: { postId: post.id, account: post.account_username },
+            data: { postId: post.id, account: post.account_username, ...captionOf(post) },
           });
           return 'published';
         }

@@ -1,6 +1,7 @@
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import {
   notificationSchema,
+  notificationSentenceKey,
   type Notification,
   type NotificationList,
 } from '@cadence/shared/schemas/notification';
@@ -167,8 +168,9 @@ function NotificationItem({
 }) {
   const { t } = useTranslation();
   const { type, data } = notification;
-  const text = t(`settings.notifications.events.${type}`, {
+  const text = t(notificationSentenceKey(type, data), {
     handle: data.account ?? '',
+    caption: data.caption ?? '',
     reason: t(failReasonKey(data.failReason ?? null)),
     date: data.dueAt ? formatDateTime(data.dueAt, language) : '',
   });
