@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { CheckIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
+import { analysisLabel } from '../analysis-label.ts';
 
 type StageKey = 'download' | 'upload' | 'analysis' | 'compilation';
 type StageState = 'done' | 'current' | 'waiting';
@@ -51,10 +52,7 @@ export function AnalysisProgress({
       <div className="flex items-start justify-between gap-4">
         <div className="min-w-0">
           <p className="truncate font-semibold text-slate-900">
-            {analysis.title ??
-              (analysis.source.type === 'youtube'
-                ? analysis.source.url
-                : t('memes.recent.untitled'))}
+            {analysisLabel(analysis, t('memes.recent.untitled'))}
           </p>
           <p className="mt-0.5 text-sm text-slate-500" aria-live="polite">
             {analysis.status === 'queued'

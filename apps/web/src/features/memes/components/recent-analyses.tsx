@@ -3,6 +3,7 @@ import type { Language } from '@cadence/shared/errors';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
+import { analysisLabel } from '../analysis-label.ts';
 
 const badgeTone: Record<MemeStatus, string> = {
   queued: 'bg-slate-100 text-slate-700 ring-slate-200',
@@ -13,11 +14,6 @@ const badgeTone: Record<MemeStatus, string> = {
   failed: 'bg-red-50 text-red-700 ring-red-200',
   cancelled: 'bg-slate-100 text-slate-500 ring-slate-200',
 };
-
-function label(analysis: MemeAnalysis, untitled: string): string {
-  if (analysis.title) return analysis.title;
-  return analysis.source.type === 'youtube' ? analysis.source.url : untitled;
-}
 
 /** The user's previous analyses, to reopen one (newest first). */
 export function RecentAnalyses({
@@ -42,7 +38,7 @@ export function RecentAnalyses({
       </h2>
       <ul className="-mx-2 mt-3 space-y-1">
         {analyses.slice(0, 8).map((analysis) => {
-          const title = label(analysis, t('memes.recent.untitled'));
+          const title = analysisLabel(analysis, t('memes.recent.untitled'));
           const current = analysis.id === currentId;
           return (
             <li key={analysis.id}>
