@@ -536,6 +536,10 @@ describe('scheduler screen', () => {
     await refusedCard
       .getByText("Ce fichier n'est pas une vidéo lisible.")
       .waitFor({ timeout: 30_000 });
+    // Refused, and what to do; not an upload that failed (every byte arrived).
+    await refusedCard.getByText('Exportez la vidéo de nouveau en MP4 (H.264)').waitFor();
+    await refusedCard.getByText('Vidéo refusée').waitFor();
+    await expect(refusedCard.getByText("Échec de l'envoi").count()).resolves.toBe(0);
     await expect(refusedCard.getByRole('textbox').count()).resolves.toBe(0);
     await expect(refusedCard.getByRole('slider').count()).resolves.toBe(0);
     await expect(axeViolations(page, '[role="dialog"]')).resolves.toEqual([]);

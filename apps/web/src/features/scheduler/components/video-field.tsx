@@ -248,7 +248,8 @@ function UploadProgress({ video, percent }: { video: FormVideo; percent: number 
     video.status === 'done'
       ? t('media.uploaded')
       : video.status === 'error'
-        ? t('media.failed')
+        ? // Refused (not a video, beyond TikTok's limits) is not an upload that failed.
+          t(video.rejection?.length ? 'media.refused' : 'media.failed')
         : percent >= 100
           ? // Every byte is sent; the server is probing the video and making its thumbnail.
             t('scheduler.form.videos.checking')

@@ -152,7 +152,7 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
     item.status === 'done'
       ? t('media.uploaded')
       : item.status === 'error'
-        ? t('media.failed')
+        ? t(item.rejection?.length ? 'media.refused' : 'media.failed')
         : t('media.uploading', { percent });
   return (
     <div
