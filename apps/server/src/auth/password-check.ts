@@ -13,8 +13,8 @@ import type { Auth } from './auth.ts';
 export const PASSWORD_FAILURES_ALLOWED = 5;
 export const PASSWORD_FAILURE_WINDOW_MS = 15 * 60_000;
 
-/** Each app's failures, by user id (times in ms). Kept per app: tests run several in a process. */
-const failuresByAuth = new WeakMap<Auth, Map<string, number[]>>();
+/** Each app's failures, by user id (each one an object of its own, to take back by identity). Kept per app: tests run several in a process. */
+const failuresByAuth = new WeakMap<Auth, Map<string, { at: number }[]>>();
 
 /**
  * Asks for the signed-in person's password again before a grave change. A wrong one is a
@@ -31,28 +31,38 @@ export async function checkPasswordAgain(
   if (request.headers.cookie) headers.set('cookie', request.headers.cookie);
   const session = await auth.api.getSession({ headers });
   if (session === null) throw new AppError('unauthenticated', 'Sign in first');
-  const failures = failuresByAuth.get(auth) ?? new Map<string, number[]>();
+  const failures = failuresByAuth.get(auth) ?? new Map<string, { at: number }[]>();
   failuresByAuth.set(auth, failures);
+  const userId = session.user.id;
   const now = Date.now();
-  const recent = (failures.get(session.user.id) ?? []).filter(
-    (at) => at > now - PASSWORD_FAILURE_WINDOW_MS,
+  const recent = (failures.get(userId) ?? []).filter(
+    (failure) => failure.at > now - PASSWORD_FAILURE_WINDOW_MS,
   );
   if (recent.length >= PASSWORD_FAILURES_ALLOWED) {
-    failures.set(session.user.id, recent);
+    failures.set(userId, recent);
     throw new AppError('rate_limited', 'Too many wrong passwords', {
       [field]: 'auth.errors.tooManyPasswordAttempts',
     });
   }
+  // Counted as a failure before the check, in the same turn of the event loop as the count
+  // above: guesses sent all at once each see the ones before them, so no more than
+  // PASSWORD_FAILURES_ALLOWED are ever checked. Taken back if the password was right.
+  const attempt = { at: now };
+  failures.set(userId, [...recent, attempt]);
   try {
     await auth.api.verifyPassword({ body: { password }, headers });
   } catch (error) {
     if (isAPIError(error) && error.statusCode < 500) {
-      failures.set(session.user.id, [...recent, now]);
       throw new AppError('validation_failed', 'Wrong password', {
         [field]: 'auth.errors.wrongCurrentPassword',
       });
     }
+    // Not a wrong password: no failure of the person's.
+    failures.set(
+      userId,
+      (failures.get(userId) ?? []).filter((failure) => failure !== attempt),
+    );
     throw error;
   }
-  failures.delete(session.user.id);
+  failures.delete(userId);
 }

@@ -136,6 +136,27 @@ describe('guessing a password', () => {
     }
   });
 
+  it('checks no more than the allowed wrong passwords when they are all sent at once', async () => {
+    const target = await person();
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        t.app
+          .inject({
+            method: 'POST',
+            url: '/api/me/delete',
+            remoteAddress: nextAddress(),
+            payload: { password: `wrong-at-once-${index}` },
+            headers: { origin: testOrigin, cookie: target.cookie },
+          })
+          .then((response) => response.statusCode),
+      ),
+    );
+    expect(statuses.filter((status) => status === 400)).toHaveLength(PASSWORD_FAILURES_ALLOWED);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      20 - PASSWORD_FAILURES_ALLOWED,
+    );
+  });
+
   it('once limited, refuses the right password too, names the field, and changes nothing', async () => {
     const target = await person();
     const send = (url: string, payload: object) =>

@@ -94,11 +94,19 @@ export function rejectionFrom(
  * second found the first's URL among the uploads to resume and sent to it too: one of the two then
  * failed as "expired or removed". An upload resumes only a URL no other upload here is using.
  */
-const urlsInUse = new Set<string>();
+const urlsInUse = new Map<string, tus.Upload>();
 
-/** The upload no longer sends: its URL may be resumed again (it stays stored when unfinished). */
+/** Marks `url` as the one `upload` sends to. */
+function take(url: string, upload: tus.Upload): void {
+  urlsInUse.set(url, upload);
+}
+
+/**
+ * The upload no longer sends: the URLs it held may be resumed again (they stay stored when
+ * unfinished). Only its own: another upload may have resumed a URL this one gave up.
+ */
 function release(upload: tus.Upload): void {
-  if (upload.url !== null) urlsInUse.delete(upload.url);
+  for (const [url, owner] of urlsInUse) if (owner === upload) urlsInUse.delete(url);
 }
 
 /**
@@ -144,7 +152,9 @@ export function useVideoUploads(
           return status === 0 || status >= 500 || status === 409 || status === 423;
         },
         onUploadUrlAvailable: () => {
-          if (upload.url !== null) urlsInUse.add(upload.url);
+          // A new upload (also when a resume found its old one gone): this is the URL it uses.
+          release(upload);
+          if (upload.url !== null) take(upload.url, upload);
         },
         onProgress: (sent, total) => update(item.key, { progress: total > 0 ? sent / total : 0 }),
         onSuccess: () => {
@@ -177,12 +187,14 @@ export function useVideoUploads(
       }
       uploads.current.set(item.key, upload);
       void upload.findPreviousUploads().then((previous) => {
+        // Removed (or the page left) while looking: nothing to send.
+        if (uploads.current.get(item.key) !== upload) return;
         const resumable = previous.find(
           (candidate) => candidate.uploadUrl !== null && !urlsInUse.has(candidate.uploadUrl),
         );
         if (resumable?.uploadUrl) {
           // Taken at once: another upload of the same file looking now starts a new one.
-          urlsInUse.add(resumable.uploadUrl);
+          take(resumable.uploadUrl, upload);
           upload.resumeFromPreviousUpload(resumable);
         }
         upload.start();
@@ -236,16 +248,20 @@ export function useVideoUploads(
       current.forEach((item) => URL.revokeObjectURL(item.previewUrl));
       return [];
     });
+    uploads.current.forEach(release);
     uploads.current.clear();
   }, []);
 
   useEffect(() => {
     const running = uploads.current;
-    return () =>
+    return () => {
       running.forEach((upload) => {
         release(upload);
         void upload.abort();
       });
+      // An upload still looking for one to resume then finds itself gone, and does not start.
+      running.clear();
+    };
   }, []);
 
   return {

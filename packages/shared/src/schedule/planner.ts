@@ -104,7 +104,7 @@ export function parseTime(time: string): WallTime | null {
  */
 export const FIRST_SUPPORTED_DATE = '1970-01-01';
 export const LAST_SUPPORTED_DATE = '9998-12-31';
-const SUPPORTED_INSTANTS_END_MS = Date.UTC(9999, 11, 31);
+export const SUPPORTED_INSTANTS_END_MS = Date.UTC(9999, 11, 31);
 
 /** A date that exists and lies within the supported years (see FIRST_SUPPORTED_DATE). */
 export function isSupportedDate(date: string): boolean {

@@ -328,8 +328,9 @@ export function createAccountService(deps: AccountServiceDeps) {
         });
       } catch (error) {
         // TikTok refusing the code (invalid_grant: made up, reused or expired, which anyone can send
-        // to the callback) is the client's doing; TikTok or the network failing is the operator's.
-        const refused = error instanceof TikTokApiError && error.kind === 'permanent';
+        // to the callback) is the client's doing; anything else (a wrong client secret, a redirect
+        // URI TikTok no longer knows, TikTok or the network failing) is the operator's.
+        const refused = error instanceof TikTokApiError && error.code === 'invalid_grant';
         logger[refused ? 'warn' : 'error'](
           { err: error, accountId: stored.account_id },
           'TikTok token exchange failed',

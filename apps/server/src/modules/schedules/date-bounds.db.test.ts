@@ -212,6 +212,28 @@ describe('dates at the edges of the calendar', () => {
       );
       expect(calendar.statusCode, calendar.body).toBe(200);
     }
+    // The preview and a schedule that postpones past TikTok's daily cap both look a year past
+    // the last post for days with room: never past the supported years.
+    const lastDay = {
+      publishType: 'scheduled' as const,
+      timeZone: 'UTC',
+      date: '9998-12-31',
+      time: '12:00',
+    };
+    const preview = await api(kit.t, creator.cookie, 'POST', '/api/schedules/preview', {
+      accountId: account,
+      mediaIds: [videos[0]],
+      ...lastDay,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const postponing = await api(
+      kit.t,
+      creator.cookie,
+      'POST',
+      '/api/schedules',
+      scheduleBody(account, [videos[0] ?? ''], { ...lastDay, overCap: 'postpone' }),
+    );
+    expect(postponing.statusCode, postponing.body).toBe(201);
     const analytics = await api(
       kit.t,
       creator.cookie,

@@ -22,6 +22,7 @@ import {
   localDateOf,
   planSchedule,
   previewSchedule,
+  SUPPORTED_INSTANTS_END_MS,
   type PlannedPost,
 } from '@cadence/shared/schedule/planner';
 import type { TranslationKey } from '@cadence/shared/translation-key';
@@ -318,7 +319,11 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
   ): Promise<DailyCapPlan<number>> {
     const times = posts.map((post) => post.dueAt.getTime());
     const from = new Date(Math.min(...times) - DAY_MS);
-    const to = new Date(Math.max(...times) + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS);
+    // Never past the supported years (a post on 9998-12-31 would look a year into 10000, which
+    // PostgreSQL cannot read): the cap planner sees no posts there, as there can be none.
+    const to = new Date(
+      Math.min(Math.max(...times) + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS, SUPPORTED_INSTANTS_END_MS),
+    );
     const existing = await dayCounts(userId, accountId, from, to, timeZone);
     return planDailyCap({
       existing,

@@ -298,6 +298,12 @@ describe('scheduler form state', () => {
     const off = { enabled: false, yourBrand: false, brandedContent: false };
     const open = { privacyLevelOptions: ['PUBLIC_TO_EVERYONE' as const, 'SELF_ONLY' as const] };
     expect(submitBlockedKey(off, open, false, 'inbox')).toBeNull();
+    // A disclosure switched on before choosing the inbox blocks nothing: the form hides it.
+    const undecided = { enabled: true, yourBrand: false, brandedContent: false };
+    expect(submitBlockedKey(undecided, open, true, 'inbox')).toBeNull();
+    expect(submitBlockedKey(undecided, open, true, 'direct')).toBe(
+      'errors.commercialContentChoice',
+    );
     expect(submitBlockedKey(off, open, false, 'direct')).toBe(
       'scheduler.form.unaudited.publicAccount',
     );

@@ -442,6 +442,8 @@ export function submitBlockedKey(
   // The unaudited limits are on direct posts; an inbox draft's privacy is set in TikTok's app.
   if (delivery === 'direct' && unauditedPublicAccount(creator, audited))
     return 'scheduler.form.unaudited.publicAccount';
+  // An inbox draft carries no labels (the form hides them and sends none).
+  if (delivery === 'inbox') return null;
   const { enabled, yourBrand, brandedContent } = commercialContent;
   return enabled && !yourBrand && !brandedContent ? 'errors.commercialContentChoice' : null;
 }

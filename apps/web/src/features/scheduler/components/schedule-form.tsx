@@ -240,7 +240,11 @@ export function ScheduleForm({
     );
   }
 
-  const branded = state.commercialContent.enabled && state.commercialContent.brandedContent;
+  // An inbox draft carries no labels: the consent names no Branded Content Policy for it.
+  const branded =
+    state.delivery !== 'inbox' &&
+    state.commercialContent.enabled &&
+    state.commercialContent.brandedContent;
 
   return (
     <Dialog

@@ -13,7 +13,8 @@ export const UNDO_MS = 10_000;
  *
  * Focus: the row whose 'Annuler' opened the confirmation is gone once the post is cancelled, so
  * the confirmation cannot give focus back to it; focus goes to the undo button instead (the next
- * thing one may want), and to the page's main region when the toast closes from inside.
+ * thing one may want), and to the page's main region when the toast closes from inside. With the
+ * focus on it, the toast stays (its time is paused) until the person moves on or dismisses it.
  */
 export function UndoToast({
   undo,
