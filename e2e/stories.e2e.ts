@@ -31,8 +31,12 @@ beforeAll(async () => {
 const suite = useBrowserSuite({ MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) });
 const { openPage } = suite;
 
-async function grantPro(email: string) {
-  await runAdmin(suite.server(), 'pro', 'grant', email);
+/** A page signed in as a new user made Pro (by the admin CLI, as an operator would). */
+async function proPage(): Promise<Page> {
+  const page = await openPage();
+  const user = await signUp(page);
+  await runAdmin(suite.server(), 'pro', 'grant', user.email);
+  return page;
 }
 
 /** A same-origin API call from the page, with its session cookie. */
@@ -82,9 +86,7 @@ describe('story creator', () => {
   });
 
   it('refuses a file above the server limit at once, saying the limit', async () => {
-    const page = await openPage();
-    const user = await signUp(page);
-    await grantPro(user.email);
+    const page = await proPage();
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
@@ -94,9 +96,7 @@ describe('story creator', () => {
   // The page reads the limit from /api/public-config; a file chosen before that answer arrives
   // goes to the server, whose refusal names the limit (the page said TikTok's 4 Go instead).
   it("names the server's limit for a file chosen before the page has read it", async () => {
-    const page = await openPage();
-    const user = await signUp(page);
-    await grantPro(user.email);
+    const page = await proPage();
     const config = await holdPublicConfig(page);
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
@@ -110,9 +110,7 @@ describe('story creator', () => {
   // upload to resume, both sent to it, and one ended "expired or removed" (seen once in four tries
   // by hand). Holding the first's bytes back makes the overlap happen every time.
   it('takes the same video in both panels, each its own upload', async () => {
-    const page = await openPage();
-    const user = await signUp(page);
-    await grantPro(user.email);
+    const page = await proPage();
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     const bottomPanel = page.getByRole('region', { name: 'Vidéos du Bas' });
@@ -137,9 +135,7 @@ describe('story creator', () => {
   });
 
   it('imports into both panels, removes a video, generates a story, previews, downloads and schedules it', async () => {
-    const page = await openPage();
-    const user = await signUp(page);
-    await grantPro(user.email);
+    const page = await proPage();
     await page.goto('/stories');
     await page.getByRole('heading', { name: 'Créateur de Stories' }).waitFor();
 

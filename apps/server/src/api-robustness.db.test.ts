@@ -3,9 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from './app.ts';
@@ -15,6 +13,7 @@ import type { AppContext } from './context.ts';
 import { errorCodes } from '@cadence/shared/errors';
 import { isTranslationKey } from '@cadence/shared/translation-key';
 import { sessionCookie } from './test-support/app.ts';
+import { capturedLogger } from './test-support/captured-logs.ts';
 import { openTestDatabase } from './test-support/database.ts';
 
 /**
@@ -30,7 +29,7 @@ let context: AppContext & { shutdown(): Promise<void> };
 let origin: string;
 let dataDir: string;
 let cookie: string;
-const errorLogs: string[] = [];
+let errorLogs: string[] = [];
 
 interface Route {
   method: string;
@@ -230,15 +229,8 @@ beforeAll(async () => {
     PUBLIC_URL: origin,
     LOG_LEVEL: 'error',
   });
-  const logger = pino(
-    { level: 'error' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        errorLogs.push(chunk.toString());
-        done();
-      },
-    }),
-  );
+  const { logger, lines } = capturedLogger('error');
+  errorLogs = lines;
   context = await bootstrap(config, {
     runWorkers: false,
     logger,

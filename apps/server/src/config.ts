@@ -48,12 +48,17 @@ const envSchema = z.object({
   TRUST_PROXY: optionalString.pipe(
     z
       .string()
-      .refine(
-        (value) =>
-          /^(?:[0-9]|10)$/.test(value) ||
-          value.split(',').every((entry) => isProxyAddress(entry.trim())),
-        'a number of proxy hops (0 to 10) or a comma-separated list of addresses and CIDR ranges',
-      )
+      .transform((value, context): number | string[] => {
+        if (/^(?:[0-9]|10)$/.test(value)) return Number(value);
+        const entries = value.split(',').map((entry) => entry.trim());
+        if (entries.every(isProxyAddress)) return entries;
+        context.addIssue({
+          code: 'custom',
+          message:
+            'a number of proxy hops (0 to 10) or a comma-separated list of addresses and CIDR ranges',
+        });
+        return z.NEVER;
+      })
       .optional(),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -188,10 +193,11 @@ function isProxyAddress(entry: string): boolean {
  * With one hop, the client's address is the last one that proxy appended: whatever a client writes
  * into X-Forwarded-For itself stays to the left of it, unread.
  */
-function trustProxyOf(setting: string | undefined, publicUrl: string): number | string[] {
-  if (setting === undefined) return publicUrl.startsWith('https://') ? 1 : 0;
-  if (/^\d+$/.test(setting)) return Number(setting);
-  return setting.split(',').map((entry) => entry.trim());
+function trustProxyOf(
+  setting: number | string[] | undefined,
+  publicUrl: string,
+): number | string[] {
+  return setting ?? (publicUrl.startsWith('https://') ? 1 : 0);
 }
 
 export interface Config {

@@ -2,6 +2,7 @@ import { isAPIError } from 'better-auth/api';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.ts';
 import type { Auth } from './auth.ts';
+import { requestUser } from './route-guards.ts';
 
 /**
  * Wrong passwords one person may type in a window where Cadence asks for theirs again (changing
@@ -13,7 +14,10 @@ import type { Auth } from './auth.ts';
 export const PASSWORD_FAILURES_ALLOWED = 5;
 export const PASSWORD_FAILURE_WINDOW_MS = 15 * 60_000;
 
-/** Each app's failures, by user id (each one an object of its own, to take back by identity). Kept per app: tests run several in a process. */
+/**
+ * Each app's failures, by user id (each one an object of its own, to take back by identity).
+ * Kept per app: tests run several in a process.
+ */
 const failuresByAuth = new WeakMap<Auth, Map<string, { at: number }[]>>();
 
 /**
@@ -27,13 +31,12 @@ export async function checkPasswordAgain(
   password: string,
   field = 'password',
 ): Promise<void> {
+  // The routes under `signedIn` already looked the session up: not again.
+  const userId = (await requestUser(request)).id;
   const headers = new Headers();
   if (request.headers.cookie) headers.set('cookie', request.headers.cookie);
-  const session = await auth.api.getSession({ headers });
-  if (session === null) throw new AppError('unauthenticated', 'Sign in first');
   const failures = failuresByAuth.get(auth) ?? new Map<string, { at: number }[]>();
   failuresByAuth.set(auth, failures);
-  const userId = session.user.id;
   const now = Date.now();
   const recent = (failures.get(userId) ?? []).filter(
     (failure) => failure.at > now - PASSWORD_FAILURE_WINDOW_MS,

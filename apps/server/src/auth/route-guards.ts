@@ -21,6 +21,14 @@ export function userCheck(check: (userId: string) => Promise<void>): preValidati
   return async (request) => check(userOf(request).id);
 }
 
+/**
+ * The signed-in user of a request: the one `signedIn` found, or looked up now on a route without
+ * that hook (better-auth's, under /api/auth); 401 when signed out.
+ */
+export async function requestUser(request: FastifyRequest): Promise<SessionUser> {
+  return users.get(request) ?? (await request.server.requireUser(request));
+}
+
 /** The user `signedIn` found for this request. */
 export function userOf(request: FastifyRequest): SessionUser {
   const user = users.get(request);

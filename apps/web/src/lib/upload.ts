@@ -96,11 +96,6 @@ export function rejectionFrom(
  */
 const urlsInUse = new Map<string, tus.Upload>();
 
-/** Marks `url` as the one `upload` sends to. */
-function take(url: string, upload: tus.Upload): void {
-  urlsInUse.set(url, upload);
-}
-
 /**
  * The upload no longer sends: the URLs it held may be resumed again (they stay stored when
  * unfinished). Only its own: another upload may have resumed a URL this one gave up.
@@ -154,7 +149,7 @@ export function useVideoUploads(
         onUploadUrlAvailable: () => {
           // A new upload (also when a resume found its old one gone): this is the URL it uses.
           release(upload);
-          if (upload.url !== null) take(upload.url, upload);
+          if (upload.url !== null) urlsInUse.set(upload.url, upload);
         },
         onProgress: (sent, total) => update(item.key, { progress: total > 0 ? sent / total : 0 }),
         onSuccess: () => {
@@ -194,7 +189,7 @@ export function useVideoUploads(
         );
         if (resumable?.uploadUrl) {
           // Taken at once: another upload of the same file looking now starts a new one.
-          take(resumable.uploadUrl, upload);
+          urlsInUse.set(resumable.uploadUrl, upload);
           upload.resumeFromPreviousUpload(resumable);
         }
         upload.start();

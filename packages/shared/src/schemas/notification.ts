@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageKey } from '../translation-key.ts';
+import { messageKey, type TranslationKey } from '../translation-key.ts';
 
 /** What a person hears about, in the order /settings lists them. */
 export const notificationTypes = [
@@ -63,23 +63,21 @@ export function notificationCaption(title: string): string | undefined {
         .trimEnd()}…`;
 }
 
-/** The notification types whose sentence quotes the post's caption when it has one. */
-export const captionedNotificationTypes = [
-  'post_published',
-  'post_sent_to_inbox',
-  'post_failed',
-  'post_postponed',
-] as const satisfies readonly NotificationType[];
+/** The sentences that quote the post's caption, for the types about one post. */
+const captionedSentences: Partial<Record<NotificationType, TranslationKey>> = {
+  post_published: 'settings.notifications.events.post_published_caption',
+  post_sent_to_inbox: 'settings.notifications.events.post_sent_to_inbox_caption',
+  post_failed: 'settings.notifications.events.post_failed_caption',
+  post_postponed: 'settings.notifications.events.post_postponed_caption',
+};
 
-/** The key of a notification's sentence (settings.notifications.events.*): with the caption when known. */
+/** The key of a notification's sentence: the one that quotes the caption when it is known. */
 export function notificationSentenceKey(
   type: NotificationType,
   data: NotificationData,
-): `settings.notifications.events.${NotificationType | `${(typeof captionedNotificationTypes)[number]}_caption`}` {
-  const captioned = (captionedNotificationTypes as readonly string[]).includes(type);
-  return captioned && data.caption !== undefined
-    ? `settings.notifications.events.${type as (typeof captionedNotificationTypes)[number]}_caption`
-    : `settings.notifications.events.${type}`;
+): TranslationKey {
+  const captioned = data.caption === undefined ? undefined : captionedSentences[type];
+  return captioned ?? `settings.notifications.events.${type}`;
 }
 
 export const notificationSchema = z.object({

@@ -96,7 +96,6 @@ export const instantSchema = z.iso
   .datetime({ offset: true, ...key('errors.invalidDate') })
   .refine((value) => isSupportedInstant(Date.parse(value)), key('errors.invalidDate'));
 
-/** An IANA zone the runtime knows, e.g. the browser's Intl.DateTimeFormat().resolvedOptions().timeZone. */
 const mediaIdSchema = z
   .string(key('errors.invalidVideo'))
   .min(1, key('errors.invalidVideo'))

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
+import { capturedLogger } from '../../test-support/captured-logs.ts';
 import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
 import { consent } from '../../tiktok/sandbox-test-kit.ts';
 import { createAccountRepository } from './repository.ts';
@@ -13,17 +12,13 @@ let t: TestApp;
 let alice: string;
 let bob: string;
 
-/** What the app logged at warn level and above: `level` (pino's number) and `msg`. */
-const logged: { level: number; msg: string }[] = [];
+/** What the app logged at warn level and above, one JSON line each. */
+let logged: string[] = [];
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
-      done();
-    },
-  });
-  t = await createTestApp({}, { listen: true, logger: pino({ level: 'warn' }, sink) });
+  const { logger, lines } = capturedLogger('warn');
+  logged = lines;
+  t = await createTestApp({}, { listen: true, logger });
   alice = await signUpViaApi(t.app, { email: 'alice@example.com' }, t.url);
   bob = await signUpViaApi(t.app, { email: 'bob@example.com' }, t.url);
 });
@@ -316,8 +311,9 @@ describe('connecting through TikTok (sandbox)', () => {
     const failed = await connect(alice, id, { username: 'denier' });
     expect(failed.landing).toBe('/tiktok?error=token');
     // A refused code is what anyone can send to the callback: a warning, not an operator's error.
-    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
-    expect(logged.map((line) => line.msg)).toContain('TikTok token exchange failed');
+    const entries = logged.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(entries.map((entry) => entry.msg)).toContain('TikTok token exchange failed');
     expect((await listAccounts(alice)).find((a) => a.id === id)).toMatchObject({
       status: 'not_connected',
     });

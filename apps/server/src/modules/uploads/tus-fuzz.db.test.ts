@@ -3,9 +3,7 @@ import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { bootstrap } from '../../bootstrap.ts';
@@ -13,6 +11,7 @@ import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { freePort } from '../../../../../e2e/support/server.ts';
 import { sessionCookie } from '../../test-support/app.ts';
+import { capturedLogger } from '../../test-support/captured-logs.ts';
 import { openTestDatabase } from '../../test-support/database.ts';
 
 /**
@@ -33,7 +32,7 @@ let dataDir: string;
 let port: number;
 let attacker: string;
 let victim: string;
-const errorLogs: string[] = [];
+let errorLogs: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadence-tus-fuzz-'));
@@ -46,15 +45,8 @@ beforeAll(async () => {
     USER_QUOTA_BYTES: String(QUOTA),
     MAX_UPLOAD_BYTES: String(MAX_UPLOAD),
   });
-  const logger = pino(
-    { level: 'error' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        errorLogs.push(chunk.toString());
-        done();
-      },
-    }),
-  );
+  const { logger, lines } = capturedLogger('error');
+  errorLogs = lines;
   context = await bootstrap(config, {
     runWorkers: false,
     logger,
