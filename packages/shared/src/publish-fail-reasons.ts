@@ -76,3 +76,38 @@ export type PublishFailReason = (typeof publishFailReasons)[number];
 export function isPublishFailReason(value: string): value is PublishFailReason {
   return (publishFailReasons as readonly string[]).includes(value);
 }
+
+/**
+ * What a creator can do about a failed post, by its reason:
+ * - `retry`: publishing the same post again may work (the default);
+ * - `reconnect`: reconnect the TikTok account first, then retry;
+ * - `wait`: TikTok holds the account back; a retry only works once TikTok lifts it;
+ * - `schedule_again`: this post cannot work as it is (its file is gone, TikTok refused the file,
+ *   or a setting TikTok no longer offers): it takes another video or other settings, so the post
+ *   itself can be neither retried nor rescheduled.
+ * The web shows the actions from this and the server refuses what it rules out.
+ */
+export type FailRemedy = 'retry' | 'reconnect' | 'wait' | 'schedule_again';
+
+const failRemedies: Partial<Record<PublishFailReason, FailRemedy>> = {
+  account_reconnect_needed: 'reconnect',
+  access_token_invalid: 'reconnect',
+  auth_removed: 'reconnect',
+  scope_not_authorized: 'reconnect',
+  scope_permission_missed: 'reconnect',
+  spam_risk_user_banned_from_posting: 'wait',
+  media_missing: 'schedule_again',
+  video_too_long: 'schedule_again',
+  file_format_check_failed: 'schedule_again',
+  duration_check_failed: 'schedule_again',
+  frame_rate_check_failed: 'schedule_again',
+  picture_size_check_failed: 'schedule_again',
+  privacy_level_option_mismatch: 'schedule_again',
+};
+
+/** What can be done about a post that failed with `reason` (see FailRemedy). */
+export function failRemedy(reason: string | null): FailRemedy {
+  return reason !== null && isPublishFailReason(reason)
+    ? (failRemedies[reason] ?? 'retry')
+    : 'retry';
+}

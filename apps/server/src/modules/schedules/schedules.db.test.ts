@@ -1,3 +1,4 @@
+import { failRemedy, publishFailReasons } from '@cadence/shared/publish-fail-reasons';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { nextOccurrence } from '@cadence/shared/schedule/planner';
 import { sql } from 'kysely';
@@ -542,6 +543,29 @@ describe('posts: list and actions', () => {
     expect(retried.json<Post>()).toMatchObject({ status: 'pending', failReason: null });
     expect(Date.parse(retried.json<Post>().dueAt)).toBeGreaterThanOrEqual(before - 1000);
   });
+
+  // A post whose file is gone, or that TikTok refused for the file itself, fails the same way
+  // however often it is sent again: the creator is told to change the video, not to retry.
+  it.each(publishFailReasons.filter((reason) => failRemedy(reason) === 'schedule_again'))(
+    'neither retries nor reschedules a post that failed with %s',
+    async (reason) => {
+      const post = await futurePost(alice, aliceAccount, aliceVideos[0] ?? '');
+      await setPostStatus(post.id, 'failed', reason);
+      const retried = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/retry`);
+      expect(retried.statusCode).toBe(409);
+      expect((await fields(retried)).fields).toEqual({
+        status: 'schedules.errors.cannotSucceedAsIs',
+      });
+      const moved = await api(kit.t, alice.cookie, 'POST', `/api/posts/${post.id}/reschedule`, {
+        dueAt: '2098-03-04T05:06:00Z',
+      });
+      expect(moved.statusCode).toBe(409);
+      expect((await listPosts(kit.t, alice)).find((p) => p.id === post.id)).toMatchObject({
+        status: 'failed',
+        failReason: reason,
+      });
+    },
+  );
 
   it("answers 404 for another user's post and for ids that are not post ids", async () => {
     const post = await futurePost(bob, bobAccount, bobVideo);

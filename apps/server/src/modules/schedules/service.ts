@@ -25,6 +25,7 @@ import {
   SUPPORTED_INSTANTS_END_MS,
   type PlannedPost,
 } from '@cadence/shared/schedule/planner';
+import { failRemedy } from '@cadence/shared/publish-fail-reasons';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/pg-errors.ts';
@@ -62,6 +63,7 @@ export const scheduleServiceErrorKeys = {
   notPending: 'schedules.errors.notPending',
   notFailed: 'schedules.errors.notFailed',
   accountDeleted: 'schedules.errors.accountDeleted',
+  cannotSucceedAsIs: 'schedules.errors.cannotSucceedAsIs',
   lockedPublishing: 'schedules.errors.lockedPublishing',
   lockedPublished: 'schedules.errors.lockedPublished',
   lockedClosed: 'schedules.errors.lockedClosed',
@@ -218,6 +220,13 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     // Someone else's post and a missing one look the same.
     if (!row) throw new AppError('not_found', 'No such post');
     return row;
+  }
+
+  /** A failed post that cannot work as it is (failRemedy) is neither retried nor rescheduled. */
+  function requireCanSucceed(row: { status: PostStatus; fail_reason: string | null }): void {
+    if (row.status === 'failed' && failRemedy(row.fail_reason) === 'schedule_again') {
+      throw wrongState(keys.cannotSucceedAsIs);
+    }
   }
 
   function wrongState(key: TranslationKey, field = 'status'): AppError {
@@ -707,6 +716,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         case 'cancelled':
         case 'failed':
           if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
+          requireCanSucceed(row);
           changed = await repository.reopen(userId, id, ['cancelled', 'failed'], dueAt);
           break;
         case 'publishing':
@@ -766,6 +776,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           accountId: keys.accountDeleted,
         });
       }
+      requireCanSucceed(row);
       const dueAt = now();
       const post = await postAfterChange(
         userId,

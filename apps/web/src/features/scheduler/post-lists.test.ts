@@ -6,38 +6,12 @@ import { belongsTo } from './api/get-post-pages.ts';
 import { dateTimeFields, dateTimeInstant } from './date-time.ts';
 import { applyPostToPages } from './hooks/use-post-events.ts';
 import { postEdit } from './post-edit.ts';
+import { testPost } from './post-fixture.ts';
 import { filtersFromSearch, groupPostsByDay } from './post-lists.ts';
 
 const accountId = '11111111-1111-4111-8111-111111111111';
 
-function post(id: string, dueAt: string, patch: Partial<Post> = {}): Post {
-  return {
-    id,
-    scheduleId: 'schedule-1',
-    accountId,
-    accountUsername: 'lea',
-    mediaId: `media-${id}`,
-    thumbnailUrl: null,
-    title: `Caption ${id}`,
-    dueAt,
-    randomized: false,
-    jitterMinutes: 0,
-    status: 'pending',
-    failReason: null,
-    tiktokPostId: null,
-    tiktokPostUrl: null,
-    createdAt: '2026-03-01T10:00:00.000Z',
-    timeZone: 'Europe/Paris',
-    privacyLevel: 'SELF_ONLY',
-    allowComment: false,
-    allowDuet: false,
-    allowStitch: false,
-    note: null,
-    postponedFrom: null,
-    delivery: 'direct',
-    ...patch,
-  } satisfies Post;
-}
+const post = testPost;
 
 describe('groupPostsByDay', () => {
   // Paris moves from UTC+1 to UTC+2 at 02:00 on Sunday 29 March 2026 (01:00 UTC).

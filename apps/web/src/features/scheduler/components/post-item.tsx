@@ -1,13 +1,15 @@
 import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { PostMetrics } from '../../../components/analytics/post-metrics.tsx';
-import { CalendarIcon, XIcon } from '../../../components/ui/icons.tsx';
+import { CalendarIcon, LinkIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useKeyText } from '../../../lib/error-text.ts';
 import { formatDateTime, formatTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
+import { failRemedy } from '@cadence/shared/publish-fail-reasons';
 import { ExternalIcon, PencilIcon, RetryIcon, ShuffleIcon, UndoIcon, VideoIcon } from './icons.tsx';
 import { postBadge, StatusBadge } from './status-badge.tsx';
 
@@ -27,6 +29,7 @@ type Metrics = PostMetricsList['posts'][number];
 const actionClass =
   'inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition disabled:cursor-not-allowed disabled:opacity-50';
 const quiet = `${actionClass} bg-white text-slate-700 ring-slate-300 hover:bg-slate-50`;
+const primary = `${actionClass} bg-slate-900 text-white ring-slate-900 hover:bg-slate-800`;
 
 /**
  * One post as a row of the queue or the history: thumbnail, time (in `timeZone`), account,
@@ -203,22 +206,38 @@ function PostButtons({
         </>
       );
     // A deleted account cannot be posted to: nothing to retry, restore or reschedule.
-    case 'failed':
-      return hasAccount ? (
+    case 'failed': {
+      const remedy = failRemedy(post.failReason);
+      // Its reason says which video or setting to change; sending it again would fail the same way.
+      if (!hasAccount || remedy === 'schedule_again') return null;
+      // The first action is the one the reason asks for; a retry TikTok holds back stays quiet.
+      const retryFirst = remedy === 'retry';
+      return (
         <>
+          {remedy === 'reconnect' && (
+            <Link
+              to="/tiktok"
+              aria-label={t('scheduler.post.reconnectLabel', name)}
+              className={primary}
+            >
+              <LinkIcon className="h-3.5 w-3.5" />
+              {t('scheduler.post.reconnect')}
+            </Link>
+          )}
           <button
             type="button"
             onClick={() => actions.onRetry(post)}
             disabled={disabled}
             aria-label={t('scheduler.post.retryLabel', name)}
-            className={`${actionClass} bg-slate-900 text-white ring-slate-900 hover:bg-slate-800`}
+            className={retryFirst ? primary : quiet}
           >
             {busy ? <Spinner className="h-3.5 w-3.5" /> : <RetryIcon className="h-3.5 w-3.5" />}
             {t('scheduler.post.retry')}
           </button>
           {reschedule}
         </>
-      ) : null;
+      );
+    }
     case 'cancelled':
       return hasAccount ? (
         <>

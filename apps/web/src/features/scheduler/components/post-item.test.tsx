@@ -1,0 +1,88 @@
+// @vitest-environment jsdom
+import { failRemedy, publishFailReasons } from '@cadence/shared/publish-fail-reasons';
+import type { Post } from '@cadence/shared/schemas/schedule';
+import { cleanup, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resources } from '../../../lib/i18n.ts';
+import { testPost } from '../post-fixture.ts';
+import { PostItem, type PostActions } from './post-item.tsx';
+
+const i18n = i18next.createInstance();
+beforeAll(async () => {
+  await i18n.use(initReactI18next).init({ resources, lng: 'fr', fallbackLng: false });
+});
+afterEach(cleanup);
+
+const noop = () => undefined;
+const actions: PostActions = {
+  onEdit: noop,
+  onCancel: noop,
+  onReschedule: noop,
+  onRetry: noop,
+  onRestore: noop,
+  busyId: null,
+};
+
+function failedPost(failReason: string | null): Post {
+  return testPost('post-1', '2026-06-01T08:00:00.000Z', {
+    title: 'Recette du dimanche',
+    status: 'failed',
+    failReason,
+  });
+}
+
+/** The row's actions, by accessible name, in the order a keyboard reaches them. */
+function actionsOf(failReason: string | null): string[] {
+  render(
+    <I18nextProvider i18n={i18n}>
+      <MemoryRouter>
+        <PostItem
+          post={failedPost(failReason)}
+          actions={actions}
+          timeZone="Europe/Paris"
+          now={new Date('2026-06-02T08:00:00.000Z')}
+        />
+      </MemoryRouter>
+    </I18nextProvider>,
+  );
+  const row = screen.getByRole('article');
+  return [...row.querySelectorAll('a, button')].map(
+    (control) => control.getAttribute('aria-label') ?? control.textContent ?? '',
+  );
+}
+
+const retry = 'Réessayer la publication « Recette du dimanche » sur @lea';
+const reschedule = 'Reprogrammer la publication « Recette du dimanche » sur @lea';
+const reconnect = 'Reconnecter le compte @lea dans Comptes TikTok';
+
+describe('a failed post offers what its reason calls for', () => {
+  it.each(publishFailReasons.filter((reason) => failRemedy(reason) === 'schedule_again'))(
+    '%s: no retry or reschedule, since the same video and settings would fail again',
+    (reason) => {
+      expect(actionsOf(reason)).toEqual([]);
+    },
+  );
+
+  it.each(publishFailReasons.filter((reason) => failRemedy(reason) === 'reconnect'))(
+    '%s: reconnecting the account comes first, then retry',
+    (reason) => {
+      expect(actionsOf(reason)).toEqual([reconnect, retry, reschedule]);
+      expect(screen.getByRole('link', { name: reconnect }).getAttribute('href')).toBe('/tiktok');
+    },
+  );
+
+  it.each(['rate_limit_exceeded', 'publisher_error', 'something_from_2019', null])(
+    '%s: retry and reschedule',
+    (reason) => {
+      expect(actionsOf(reason)).toEqual([retry, reschedule]);
+    },
+  );
+
+  it('a suspended account keeps a retry for later, but not as the first thing to do', () => {
+    expect(actionsOf('spam_risk_user_banned_from_posting')).toEqual([retry, reschedule]);
+    expect(screen.getByRole('button', { name: retry }).className).toContain('bg-white');
+  });
+});
