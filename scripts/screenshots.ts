@@ -23,7 +23,7 @@ import {
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
 import { localDateOf } from '@cadence/shared/schedule/planner';
 import { openSeedDatabase, sampleMonth, seedCalendar } from '../e2e/support/calendar-seed.ts';
-import { schedulePosts } from '../e2e/support/posts.ts';
+import { schedulePosts, uploadVideo } from '../e2e/support/posts.ts';
 import { repoRoot, runAdmin, startServer } from '../e2e/support/server.ts';
 
 const outDir = path.join(repoRoot, 'screenshots');
@@ -207,6 +207,10 @@ const clip = await makeVideo(path.join(temp.dir, 'clip.mp4'), {
   fps: 30,
   audio: true,
 });
+const storyClip = await makeVideo(
+  path.join(temp.dir, 'Recette-pates-au-citron-version-longue.mp4'),
+  { width: 360, height: 640, durationSeconds: 1, fps: 30, audio: true },
+);
 const timeZone = 'Europe/Paris';
 
 /** 'yyyy-MM-dd' and 'HH:MM' of `at` in Paris. */
@@ -225,6 +229,15 @@ function parisParts(at: Date): { date: string; time: string } {
     date: `${part('year')}-${part('month')}-${part('day')}`,
     time: `${part('hour')}:${part('minute')}`,
   };
+}
+
+async function seedStories(page: Page) {
+  const top = await uploadVideo(page, storyClip);
+  const bottom = await uploadVideo(page, clip);
+  const response = await page.request.post('/api/stories', {
+    data: { topMediaIds: [top, top], bottomMediaIds: [bottom], mixBottomAudio: false },
+  });
+  if (!response.ok()) throw new Error(`stories: ${response.status()} ${await response.text()}`);
 }
 
 async function seedPosts(page: Page) {
@@ -251,6 +264,14 @@ async function seedPosts(page: Page) {
     },
   });
   await schedulePosts(page, accountId, clip, ['Recette express : pâtes au citron 🍋']);
+  await page.request.post('/sandbox/tiktok/_control/faults', {
+    data: {
+      action: 'fail_next',
+      endpoint: 'video_init',
+      failure: { type: 'error_body', code: 'scope_not_authorized', status: 401 },
+    },
+  });
+  await schedulePosts(page, accountId, clip, ['Ma routine du soir, version longue']);
   const soon = parisParts(new Date(Date.now() + 90 * 60_000));
   if (soon.date === parisParts(new Date()).date) {
     await schedulePosts(page, accountId, clip, ['Q&A : vos questions sur le montage'], {
@@ -299,7 +320,7 @@ async function seedPosts(page: Page) {
   while (Date.now() < deadline) {
     const history = await page.request.get('/api/posts/history?limit=50');
     const { posts: past } = (await history.json()) as { posts: unknown[] };
-    if (past.length >= 4) break;
+    if (past.length >= 5) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -353,6 +374,8 @@ try {
           });
           return;
         }
+        // Pro screens show stories: one rendering or done from two named clips, one queued.
+        if (route === '/stories' && width !== 390) await seedStories(page);
         await page.goto(route);
         await page.waitForLoadState('networkidle');
         await page.screenshot({

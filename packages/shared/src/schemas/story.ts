@@ -45,6 +45,9 @@ export const storySchema = z.object({
   /** Null once the source video was deleted. */
   topMediaId: z.string().nullable(),
   bottomMediaId: z.string().nullable(),
+  /** The sources' file names as uploaded, to tell stories apart; null once deleted. */
+  topName: z.string().nullable(),
+  bottomName: z.string().nullable(),
   mixBottomAudio: z.boolean(),
   /** The rendered video, once completed. */
   resultMedia: mediaSchema.nullable(),

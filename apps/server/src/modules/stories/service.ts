@@ -42,12 +42,22 @@ export function createStoryService(deps: StoryServiceDeps) {
   }
 
   async function toStories(userId: string, rows: StoryRow[]): Promise<Story[]> {
-    const results = await media.viewsById(
+    // The rendered videos, and the sources whose names tell the stories apart.
+    const views = await media.viewsById(
       userId,
-      rows.flatMap((row) => (row.result_media_id ? [row.result_media_id] : [])),
+      rows.flatMap((row) =>
+        [row.result_media_id, row.top_media_id, row.bottom_media_id].filter(
+          (id): id is string => id !== null,
+        ),
+      ),
     );
+    const view = (id: string | null) => (id === null ? null : (views.get(id) ?? null));
     return rows.map((row) =>
-      storyView(row, (row.result_media_id && results.get(row.result_media_id)) || null),
+      storyView(row, {
+        result: view(row.result_media_id),
+        top: view(row.top_media_id),
+        bottom: view(row.bottom_media_id),
+      }),
     );
   }
 

@@ -184,6 +184,12 @@ describe('creating stories', () => {
       [ids.long, ids.long],
       [ids.top, ids.bottom],
     ]);
+    // Named by their sources, so the creator can tell them apart.
+    expect(created.map((story) => [story.topName, story.bottomName])).toEqual([
+      ['top.mp4', 'bottom.mp4'],
+      ['long.mp4', 'long.mp4'],
+      ['top.mp4', 'bottom.mp4'],
+    ]);
     for (const story of created) {
       expect(story).toMatchObject({
         status: 'queued',
@@ -292,6 +298,8 @@ describe('rendering in the worker', () => {
     );
     expect(failed).toMatchObject({
       topMediaId: null,
+      topName: null,
+      bottomName: 'bottom.mp4',
       failReason: 'stories.failures.sourceMissing',
       resultMedia: null,
     });

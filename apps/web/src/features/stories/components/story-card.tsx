@@ -12,6 +12,9 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
+import { formatDateTime, locales } from '../../../lib/format.ts';
+import { isLanguage } from '../../../lib/i18n.ts';
+import { useMe } from '../../../lib/me.ts';
 
 const badgeTone: Record<StoryStatus, string> = {
   queued: 'bg-slate-100 text-slate-700 ring-slate-200',
@@ -45,6 +48,8 @@ export function StoryCard({
   busy: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  const timeZone = useMe().data?.timeZone ?? undefined;
+  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
   const percent = Math.round(story.progress * 100);
   const active = story.status === 'queued' || story.status === 'rendering';
   const media = story.resultMedia;
@@ -91,6 +96,27 @@ export function StoryCard({
       </div>
 
       <div className="flex flex-1 flex-col gap-2 p-3">
+        <div className="min-w-0 text-xs text-slate-600">
+          <h3 className="text-sm font-semibold text-slate-900">
+            {t('stories.list.label', { number })}
+          </h3>
+          <SourceLine label={t('stories.card.top')} name={story.topName} />
+          <SourceLine label={t('stories.card.bottom')} name={story.bottomName} />
+          <time
+            dateTime={story.createdAt}
+            title={formatDateTime(story.createdAt, language, timeZone)}
+            className="block truncate"
+          >
+            {new Intl.DateTimeFormat(locales[language], {
+              day: 'numeric',
+              month: 'short',
+              hour: '2-digit',
+              minute: '2-digit',
+              hourCycle: 'h23',
+              timeZone,
+            }).format(new Date(story.createdAt))}
+          </time>
+        </div>
         {active && (
           <ProgressBar
             label={t('stories.progressLabel', { number })}
@@ -149,5 +175,16 @@ export function StoryCard({
         </div>
       </div>
     </article>
+  );
+}
+
+/** 'Haut : recette.mp4', cut to the card's width (whole on hover); a deleted source says so. */
+function SourceLine({ label, name }: { label: string; name: string | null }) {
+  const { t } = useTranslation();
+  const shown = name ?? t('stories.card.deleted');
+  return (
+    <p className="truncate" title={`${label} ${shown}`}>
+      <span className="font-medium text-slate-700">{label}</span> {shown}
+    </p>
   );
 }
