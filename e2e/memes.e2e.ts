@@ -105,6 +105,13 @@ describe('meme detector', () => {
       )
       .waitFor();
     expect(await button.isEnabled()).toBe(true);
+    // The recent list says the same thing as the result, at once (it used to read
+    // 'Téléchargement' until its own next poll).
+    const entry = page
+      .getByRole('region', { name: 'Analyses récentes' })
+      .getByRole('button', { name: /youtube\.com\/watch\?v=dQw4w9WgXcQ/ });
+    await entry.waitFor();
+    expect(await entry.innerText()).toContain('Échec');
     await page.getByRole('button', { name: 'Importer le fichier' }).click();
     await page.getByRole('button', { name: 'Choisir une vidéo' }).waitFor();
   });

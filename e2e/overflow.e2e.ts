@@ -17,12 +17,13 @@ import {
   signUp,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
-import { schedulePosts } from './support/posts.ts';
+import { schedulePosts, uploadVideo } from './support/posts.ts';
 import { runAdmin, waitFor } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
 
-const suite = useBrowserSuite({ NODE_ENV: 'test' });
+// Without yt-dlp a YouTube analysis fails at once, offline, and stays listed under its link.
+const suite = useBrowserSuite({ NODE_ENV: 'test', YTDLP_PATH: '/nonexistent/yt-dlp' });
 const clipName = `${'long-file-name-'.repeat(8)}clip.mp4`;
 const videos = useTempVideos('cadence-overflow-e2e-', { [clipName]: postableClip });
 
@@ -209,6 +210,19 @@ describe('every screen fits the window, with the longest texts', () => {
       },
       { timeoutMs: 30_000, what: 'the immediate post in the history' },
     );
+    // The Pro tools' lists name each entry by what the creator gave: a story by its clips' file
+    // names, an analysis by its link (an unbroken 'youtube.com/watch?v=…' before its title).
+    const clip = await uploadVideo(setup, videos.path(clipName));
+    const stories = await setup.request.post('/api/stories', {
+      data: { topMediaIds: [clip], bottomMediaIds: [clip], mixBottomAudio: false },
+    });
+    expect(stories.status()).toBe(201);
+    const [story] = ((await stories.json()) as { stories: { id: string }[] }).stories;
+    await setup.request.post(`/api/stories/${story!.id}/cancel`, { data: {} });
+    const analysis = await setup.request.post('/api/memes', {
+      data: { source: { type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } },
+    });
+    expect(analysis.status()).toBe(201);
     signedIn = [
       '/tiktok',
       '/scheduler',

@@ -59,6 +59,11 @@ export function MemeDetector() {
   const cancel = useCancelMemeAnalysis();
   const analysis = current.data ?? null;
   const running = analysis !== null && isActiveMemeStatus(analysis.status);
+  // The open analysis is polled faster than the list: the list shows its latest state, so the
+  // two never disagree (a failed result above, 'Téléchargement' in the list for 3 s).
+  const recent = (analyses.data ?? []).map((entry) =>
+    analysis !== null && entry.id === analysis.id ? analysis : entry,
+  );
 
   const open = (id: string) => {
     cancel.reset();
@@ -98,9 +103,9 @@ export function MemeDetector() {
             />
           )}
         </div>
-        <aside className="space-y-6">
+        <aside className="min-w-0 space-y-6">
           <HowItWorks />
-          <RecentAnalyses analyses={analyses.data ?? []} currentId={currentId} onOpen={open} />
+          <RecentAnalyses analyses={recent} currentId={currentId} onOpen={open} />
         </aside>
       </div>
     </>
