@@ -92,7 +92,7 @@ export function Picker<TOption extends PickerOption>({
       >
         <span className="min-w-0 flex-1">{selectedItem && renderOption(selectedItem)}</span>
         <Icon
-          className={`h-4 w-4 shrink-0 text-slate-400 transition-transform ${isOpen ? 'rotate-180' : ''}`}
+          className={`h-4 w-4 shrink-0 text-slate-500 transition-transform ${isOpen ? 'rotate-180' : ''}`}
           d="m6 9 6 6 6-6"
         />
       </div>

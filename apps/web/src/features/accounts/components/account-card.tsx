@@ -64,7 +64,7 @@ export function AccountCard({
           onClick={() => onDelete(account)}
           aria-label={t('accounts.card.delete', { username })}
           title={t('accounts.card.delete', { username })}
-          className="-mr-1.5 -mt-1 rounded-lg p-2 text-slate-400 transition hover:bg-red-50 hover:text-red-600"
+          className="-mr-1.5 -mt-1 rounded-lg p-2 text-slate-500 transition hover:bg-red-50 hover:text-red-600"
         >
           <TrashIcon className="h-5 w-5 shrink-0" />
         </button>

@@ -64,7 +64,7 @@ export function AddAccountForm({
             className={`flex rounded-lg bg-white shadow-sm ring-1 ring-inset focus-within:ring-2 focus-within:ring-inset ${error ? 'ring-red-400 focus-within:ring-red-500' : 'ring-slate-300 focus-within:ring-brand-500'}`}
           >
             <span
-              className="flex select-none items-center pl-3.5 text-slate-400 sm:text-sm"
+              className="flex select-none items-center pl-3.5 text-slate-500 sm:text-sm"
               aria-hidden="true"
             >
               @
@@ -80,7 +80,7 @@ export function AddAccountForm({
               placeholder={t('accounts.add.usernamePlaceholder')}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${errorId} ${hintId}` : hintId}
-              className="block w-full min-w-0 flex-1 rounded-lg border-0 bg-transparent py-2.5 pl-1 pr-3.5 text-slate-900 placeholder:text-slate-400 focus:outline-none focus:ring-0 sm:text-sm"
+              className="block w-full min-w-0 flex-1 rounded-lg border-0 bg-transparent py-2.5 pl-1 pr-3.5 text-slate-900 placeholder:text-slate-500 focus:outline-none focus:ring-0 sm:text-sm"
               value={username}
               onChange={(event) => {
                 setUsername(event.target.value);

@@ -81,7 +81,7 @@ export function AnalysisProgress({
                     ? 'bg-emerald-100 text-emerald-700'
                     : state === 'current'
                       ? 'bg-brand-50 text-brand-600'
-                      : 'bg-slate-100 text-slate-400'
+                      : 'bg-slate-100 text-slate-600'
                 }`}
                 aria-hidden="true"
               >

@@ -69,7 +69,7 @@ export function LayoutPicker({
                 <span className="block text-sm font-medium text-slate-900">
                   {t(option.labelKey)}
                 </span>
-                <span className="block text-xs text-slate-500">{t(option.hintKey)}</span>
+                <span className="block text-xs text-slate-600">{t(option.hintKey)}</span>
               </span>
             </label>
           );

@@ -84,7 +84,7 @@ export function YouTubeUrlField({
         placeholder={t('memes.form.urlPlaceholder')}
         aria-invalid={invalid}
         aria-describedby={invalid ? urlErrorId : hintId}
-        className={`mt-2 block w-full rounded-lg border bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus:ring-2 ${
+        className={`mt-2 block w-full rounded-lg border bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:outline-none focus:ring-2 ${
           invalid
             ? 'border-red-400 focus:border-red-500 focus:ring-red-200'
             : 'border-slate-300 focus:border-brand-500 focus:ring-brand-100'

@@ -124,7 +124,7 @@ function EditPostForm({
           placeholder={t('scheduler.form.videos.captionPlaceholder')}
           className={`${inputClass} resize-y`}
         />
-        <p id={counterId} className="mt-1 text-right text-xs tabular-nums text-slate-400">
+        <p id={counterId} className="mt-1 text-right text-xs tabular-nums text-slate-500">
           {t('scheduler.form.videos.counter', { n: values.title.length, max: MAX_TITLE_LENGTH })}
         </p>
       </div>

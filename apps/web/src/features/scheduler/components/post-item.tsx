@@ -104,7 +104,7 @@ export function PostItem({
             )}
           </p>
           <p
-            className={`truncate text-sm ${post.title.trim() ? 'text-slate-800' : 'italic text-slate-400'}`}
+            className={`truncate text-sm ${post.title.trim() ? 'text-slate-800' : 'italic text-slate-500'}`}
             title={post.title.trim() ? post.title : undefined}
           >
             {caption}

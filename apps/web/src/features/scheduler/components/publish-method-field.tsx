@@ -306,7 +306,7 @@ function RandomizeField({
           className={`${checkboxClass} row-span-2 mt-0.5`}
         />
         <span
-          className={`flex flex-wrap items-center gap-2 text-sm font-medium ${isPro ? 'text-slate-900' : 'text-slate-400'}`}
+          className={`flex flex-wrap items-center gap-2 text-sm font-medium ${isPro ? 'text-slate-900' : 'text-slate-500'}`}
         >
           {t('scheduler.form.interval.randomize')}
           <ProBadge />

@@ -118,7 +118,7 @@ export function InteractionsField({
           return (
             <label
               key={name}
-              className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-inset ${disabled ? 'cursor-not-allowed bg-slate-50 text-slate-400 ring-slate-200' : 'cursor-pointer bg-white text-slate-800 ring-slate-300 hover:bg-slate-50'}`}
+              className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-inset ${disabled ? 'cursor-not-allowed bg-slate-50 text-slate-500 ring-slate-200' : 'cursor-pointer bg-white text-slate-800 ring-slate-300 hover:bg-slate-50'}`}
               title={
                 creator?.[disabledBy] ? t('scheduler.form.interactions.disabledHint') : undefined
               }

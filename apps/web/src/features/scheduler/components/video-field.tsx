@@ -174,7 +174,7 @@ function VideoCard({
             onClick={onRemove}
             aria-label={t('media.remove', { name: video.name })}
             title={t('media.remove', { name: video.name })}
-            className="-mr-1 -mt-1 rounded-lg p-1.5 text-slate-400 transition hover:bg-red-50 hover:text-red-600 focus-visible:text-red-600"
+            className="-mr-1 -mt-1 rounded-lg p-1.5 text-slate-500 transition hover:bg-red-50 hover:text-red-600 focus-visible:text-red-600"
           >
             <XIcon className="h-4 w-4" />
           </button>
