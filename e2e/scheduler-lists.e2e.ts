@@ -32,7 +32,8 @@ const texts = {
     pending: 'En attente',
     published: 'Publiée',
     failed: 'Échec',
-    metrics: /Chiffres TikTok bientôt disponibles|vues,/,
+    // A private post (the sandbox's unaudited app posts 'Moi uniquement') never gets figures.
+    metrics: 'Vidéo privée : TikTok ne donne pas de chiffres pour les vidéos « Moi uniquement ».',
     edit: /^Modifier la publication/,
     editDialog: 'Modifier la publication',
     caption: 'Légende',
@@ -60,7 +61,7 @@ const texts = {
     pending: 'Pending',
     published: 'Published',
     failed: 'Failed',
-    metrics: /TikTok figures coming soon|views,/,
+    metrics: 'Private video: TikTok gives no figures for “Only me” videos.',
     edit: /^Edit the post/,
     editDialog: 'Edit post',
     caption: 'Caption',
@@ -192,7 +193,8 @@ describe('scheduler queue and history', () => {
       ).resolves.toBe('page');
       await expectTidy(page);
 
-      // History: the published post, its figures, newest first; a status filter in the URL.
+      // History: the published post, why it has no figures, newest first; a status filter in the
+      // URL.
       await page.getByRole('link', { name: t.history }).click();
       await page.waitForURL('**/scheduler/history');
       const published = row(page, t, 'Déjà en ligne');

@@ -404,6 +404,19 @@ describe('scheduler screen', () => {
     await refused.getByRole('button', { name: /^Réessayer la publication/ }).click();
     // Retried, it is published again: back in the history as Publiée.
     await status(refused, 'Publiée');
+
+    // The bell's 'published' notice leads to the post it names (it had no link).
+    const id = await refused.getAttribute('data-post-id');
+    await page.goto('/scheduler');
+    await page.getByTestId('notification-bell').click();
+    const notice = page
+      .getByTestId('notification-item')
+      .filter({ hasText: /La vidéo « Refusée une fois » est publiée sur @/ });
+    await notice.getByRole('link', { name: 'Ouvrir' }).click();
+    await page.waitForURL((url) => url.pathname === '/scheduler/history');
+    // Shown and focused, though the page was already up (it read its link only once).
+    const focusedPost = `document.activeElement?.closest('[data-post-id]')?.getAttribute('data-post-id') ?? null`;
+    await expect.poll(() => page.evaluate<string | null>(focusedPost)).toBe(id);
   });
 
   // Issue 12: what TikTok's app audit checks in a composer (Content Sharing Guidelines), recorded

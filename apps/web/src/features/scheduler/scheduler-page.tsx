@@ -62,6 +62,26 @@ type Notice = { tone: 'success' | 'error'; text: string };
  * them the view of the route (queue, history; the calendar plugs in the same way) through an
  * Outlet. The row actions' dialogs and the undo toast live here, shared by every view.
  */
+
+/** What a link asked of the page, from its address (see formParams). */
+function requestOf(searchParams: URLSearchParams) {
+  return {
+    accountId: searchParams.get('account'),
+    mediaId: searchParams.get('media'),
+    // The calendar's empty slots: the form opens on 'scheduled' at that local date-time.
+    at: searchParams.get('at'),
+    // A notification's link: that post, shown and its action focused.
+    postId: searchParams.get('post'),
+  };
+}
+type PageRequest = ReturnType<typeof requestOf>;
+
+const isRequest = (request: PageRequest) => Object.values(request).some((value) => value !== null);
+const sameRequest = (a: PageRequest, b: PageRequest) =>
+  a.accountId === b.accountId && a.mediaId === b.mediaId && a.at === b.at && a.postId === b.postId;
+const opensForm = (request: PageRequest) =>
+  request.accountId !== null || request.mediaId !== null || request.at !== null;
+
 export function SchedulerPage() {
   const { t } = useTranslation();
   const errorText = useErrorText('scheduler.errors.actionFailed');
@@ -72,17 +92,15 @@ export function SchedulerPage() {
   const [searchParams] = useSearchParams();
   // Links from the accounts screen, the story creator and the meme detector open the form on
   // their account / video. Read once, then dropped from the URL so a reload does not re-attach.
-  const [requested] = useState(() => ({
-    accountId: searchParams.get('account'),
-    mediaId: searchParams.get('media'),
-    // The calendar's empty slots: the form opens on 'scheduled' at that local date-time.
-    at: searchParams.get('at'),
-    // A notification's 'Reprogrammer' link: that post, shown and its action focused.
-    postId: searchParams.get('post'),
-  }));
-  const [open, setOpen] = useState(
-    requested.accountId !== null || requested.mediaId !== null || requested.at !== null,
-  );
+  const [requested, setRequested] = useState(() => requestOf(searchParams));
+  const [open, setOpen] = useState(opensForm(requested));
+  // A link followed while this page is already up (the bell's, from the queue) is read too: the
+  // page is not drawn again, so reading only once missed it.
+  const incoming = requestOf(searchParams);
+  if (isRequest(incoming) && !sameRequest(incoming, requested)) {
+    setRequested(incoming);
+    if (opensForm(incoming)) setOpen(true);
+  }
   // Mounted from the first opening on, so a closed form keeps what was typed and uploaded.
   const [formUsed, setFormUsed] = useState(open);
   if (open && !formUsed) setFormUsed(true);

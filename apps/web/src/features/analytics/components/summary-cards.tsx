@@ -51,6 +51,8 @@ export function SummaryCards({ totals }: { totals: AnalyticsOverview['totals'] }
       key: 'videos',
       label: t('analytics.totals.videosPosted'),
       value: formatNumber(totals.videosPosted, language),
+      // TikTok lists public videos only (video.list): 'Moi uniquement' posts are not counted.
+      hint: t('analytics.totals.videosPostedHint'),
     },
   ];
   return (

@@ -1,10 +1,14 @@
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
+import { failRemedy } from '@cadence/shared/publish-fail-reasons';
 import {
   notificationSchema,
   notificationSentenceKey,
   type Notification,
+  type NotificationData,
   type NotificationList,
+  type NotificationType,
 } from '@cadence/shared/schemas/notification';
+import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -157,6 +161,51 @@ export function NotificationBell() {
   );
 }
 
+type BellAction = { to: string; label: TranslationKey } | null;
+
+const postLink = (data: NotificationData, list: 'queue' | 'history') =>
+  data.postId
+    ? `/scheduler${list === 'history' ? '/history' : ''}?post=${encodeURIComponent(data.postId)}`
+    : null;
+
+/**
+ * Where each notification leads, by type: a new type cannot be added without saying (a
+ * published post had no link, so the creator could not open the post it named).
+ */
+const notificationActions: Record<NotificationType, (data: NotificationData) => BellAction> = {
+  post_failed: (data) => {
+    const to = postLink(data, 'history');
+    if (to === null) return null;
+    // Rescheduling cannot help a post whose video or settings must change (failRemedy).
+    return failRemedy(data.failReason ?? null) === 'schedule_again'
+      ? { to, label: 'settings.notifications.bell.open' }
+      : { to, label: 'settings.notifications.bell.reschedule' };
+  },
+  post_published: (data) => {
+    const to = postLink(data, 'history');
+    return to === null ? null : { to, label: 'settings.notifications.bell.open' };
+  },
+  post_sent_to_inbox: (data) => {
+    const to = postLink(data, 'history');
+    return to === null ? null : { to, label: 'settings.notifications.bell.open' };
+  },
+  // Still to come: it is in the queue.
+  post_postponed: (data) => {
+    const to = postLink(data, 'queue');
+    return to === null ? null : { to, label: 'settings.notifications.bell.open' };
+  },
+  account_reconnect_needed: () => ({
+    to: '/tiktok',
+    label: 'settings.notifications.bell.reconnect',
+  }),
+  token_refresh_failed: () => ({ to: '/tiktok', label: 'settings.notifications.bell.reconnect' }),
+  story_ready: () => ({ to: '/stories', label: 'settings.notifications.bell.open' }),
+  compilation_ready: (data) => ({
+    to: data.analysisId ? `/memes?analysis=${encodeURIComponent(data.analysisId)}` : '/memes',
+    label: 'settings.notifications.bell.open',
+  }),
+};
+
 function NotificationItem({
   notification,
   language,
@@ -174,24 +223,7 @@ function NotificationItem({
     reason: t(failReasonKey(data.failReason ?? null)),
     date: data.dueAt ? formatDateTime(data.dueAt, language) : '',
   });
-  const action =
-    type === 'post_failed' && data.postId
-      ? {
-          to: `/scheduler/history?post=${encodeURIComponent(data.postId)}`,
-          label: t('settings.notifications.bell.reschedule'),
-        }
-      : type === 'post_sent_to_inbox' && data.postId
-        ? {
-            to: `/scheduler/history?post=${encodeURIComponent(data.postId)}`,
-            label: t('settings.notifications.bell.open'),
-          }
-        : type === 'account_reconnect_needed' || type === 'token_refresh_failed'
-          ? { to: '/tiktok', label: t('settings.notifications.bell.reconnect') }
-          : type === 'story_ready'
-            ? { to: '/stories', label: t('settings.notifications.bell.open') }
-            : type === 'compilation_ready'
-              ? { to: '/memes', label: t('settings.notifications.bell.open') }
-              : null;
+  const action = notificationActions[type](data);
   return (
     <li
       className={`px-4 py-3 text-sm ${notification.read ? '' : 'bg-brand-50'}`}
@@ -209,7 +241,7 @@ function NotificationItem({
             onClick={onNavigate}
             className="shrink-0 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
           >
-            {action.label}
+            {t(action.label)}
           </Link>
         )}
       </div>

@@ -86,3 +86,37 @@ describe('a failed post offers what its reason calls for', () => {
     expect(screen.getByRole('button', { name: retry }).className).toContain('bg-white');
   });
 });
+
+describe("a published post's figures", () => {
+  function rowText(patch: Partial<Post>): string {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <PostItem
+            post={testPost('post-1', '2026-06-01T08:00:00.000Z', { status: 'completed', ...patch })}
+            actions={actions}
+            timeZone="Europe/Paris"
+            now={new Date('2026-06-02T08:00:00.000Z')}
+          />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    return screen.getByRole('article').textContent ?? '';
+  }
+  const soon = 'Chiffres TikTok bientôt disponibles';
+
+  // TikTok gives an 'Only me' post no id, so its figures never come: it said 'soon' forever.
+  it('a private post says TikTok gives no figures for it, not that they are coming', () => {
+    const text = rowText({ privacyLevel: 'SELF_ONLY', tiktokPostId: null });
+    expect(text).toContain('Vidéo privée : TikTok ne donne pas de chiffres');
+    expect(text).not.toContain(soon);
+  });
+
+  it('a public post waits for its figures; an inbox draft has none to wait for', () => {
+    expect(rowText({ privacyLevel: 'PUBLIC_TO_EVERYONE', tiktokPostId: null })).toContain(soon);
+    cleanup();
+    const inbox = rowText({ delivery: 'inbox', privacyLevel: 'SELF_ONLY' });
+    expect(inbox).not.toContain(soon);
+    expect(inbox).not.toContain('Vidéo privée');
+  });
+});

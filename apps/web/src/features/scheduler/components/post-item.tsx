@@ -117,9 +117,14 @@ export function PostItem({
           {post.note !== null && post.status === 'pending' && (
             <p className="mt-1 text-xs text-amber-800">{keyText(post.note)}</p>
           )}
-          {post.status === 'completed' && (
+          {post.status === 'completed' && post.delivery === 'direct' && (
             <div className="mt-1">
-              <PostMetrics metrics={metrics} />
+              {/* TikTok gives a private post no id, so never any figures: say so, not 'soon'. */}
+              {post.privacyLevel === 'SELF_ONLY' && post.tiktokPostId === null ? (
+                <p className="text-xs text-slate-500">{t('analytics.postMetrics.private')}</p>
+              ) : (
+                <PostMetrics metrics={metrics} />
+              )}
             </div>
           )}
         </div>

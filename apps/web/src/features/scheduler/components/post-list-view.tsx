@@ -179,7 +179,13 @@ function useFocusOnce(post: Post | null) {
     if (!item) return;
     done.current = post.id;
     item.scrollIntoView({ block: 'center' });
-    item.querySelector<HTMLElement>('button, a')?.focus({ preventScroll: true });
+    // Its first action; a post with none (published privately) is focused itself, and read out.
+    const action = item.querySelector<HTMLElement>('button, a');
+    if (action) action.focus({ preventScroll: true });
+    else if (item instanceof HTMLElement) {
+      item.tabIndex = -1;
+      item.focus({ preventScroll: true });
+    }
   });
 }
 
