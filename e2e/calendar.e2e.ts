@@ -53,6 +53,15 @@ const texts = {
     timeField: 'Heure',
     cap: /^@lea\.cuisine : 15 sur 15 publications possibles ce jour$/,
     crowded: '15 publications',
+    legend: 'Couleurs des statuts',
+    statuses: [
+      'En attente',
+      'Publication en cours',
+      'Publiée',
+      'Dans votre boîte TikTok',
+      'Échec',
+      'Annulée',
+    ],
     locale: 'fr-FR',
   },
   en: {
@@ -70,6 +79,8 @@ const texts = {
     timeField: 'Time',
     cap: /^@lea\.cuisine: 15 of 15 possible posts that day$/,
     crowded: '15 posts',
+    legend: 'Status colours',
+    statuses: ['Pending', 'Publishing', 'Published', 'In your TikTok inbox', 'Failed', 'Cancelled'],
     locale: 'en-GB',
   },
 } as const;
@@ -179,6 +190,27 @@ async function dragWithMouse(page: Page, from: Locator, to: Locator, overText?: 
   await page.mouse.up();
 }
 
+/**
+ * The legend names every status, in the language, next to a mark in the colours of that status's
+ * chips: whatever status a chip on screen has, the legend explains its colour.
+ */
+async function expectLegend(page: Page, language: Language) {
+  const legend = page.getByRole('list', { name: texts[language].legend });
+  await expect(legend.getByRole('listitem').allInnerTexts()).resolves.toEqual(
+    texts[language].statuses,
+  );
+  const colours = (selector: string) =>
+    page.evaluate<Record<string, string>>(
+      `Object.fromEntries([...document.querySelectorAll(${JSON.stringify(selector)})].map(
+        (element) => [element.closest('[data-status]').dataset.status, getComputedStyle(element).backgroundColor]))`,
+    );
+  // The grid's chips, or on a phone's month the chosen day's list.
+  const chips = await colours('[data-post-id][data-status]');
+  const marks = await colours('[data-testid="status-legend"] [data-status] > span');
+  expect(Object.keys(chips).length, 'chips on screen').toBeGreaterThan(0);
+  for (const [status, colour] of Object.entries(chips)) expect(marks[status]).toBe(colour);
+}
+
 const noOverflow = async (page: Page) =>
   expect(
     Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
@@ -188,7 +220,7 @@ for (const language of ['fr', 'en'] as const) {
   const words = texts[language];
 
   describe(`calendar (${language})`, () => {
-    it('shows the month and the week with their posts and daily caps, at 1280 and 390 px, axe-clean', async () => {
+    it('shows the month and the week with their posts, daily caps and status legend, at 1280, 390 and 320 px, axe-clean', async () => {
       const { page } = await creator(language);
       const capDay = `${today.slice(0, 7)}-19`;
       await openCalendar(page, `/scheduler/calendar?date=${today}`);
@@ -198,6 +230,7 @@ for (const language of ['fr', 'en'] as const) {
       await cell(page, capDay).getByText('+12', { exact: true }).waitFor();
       await cell(page, capDay).getByText(words.crowded, { exact: true }).waitFor();
       await cell(page, today).locator('.bg-brand-600').waitFor();
+      await expectLegend(page, language);
       expect(await axeViolations(page)).toEqual([]);
 
       // The week of the 19th: per account and day, its posts against the cap.
@@ -206,6 +239,7 @@ for (const language of ['fr', 'en'] as const) {
       await openCalendar(page, `/scheduler/calendar?view=week&date=${capDay}`);
       await page.getByText(words.cap).waitFor();
       await page.getByText('15/15', { exact: true }).waitFor();
+      await expectLegend(page, language);
       expect(await axeViolations(page)).toEqual([]);
 
       // A phone: dots in the month, the chosen day's posts below; the week as a list of days.
@@ -217,11 +251,16 @@ for (const language of ['fr', 'en'] as const) {
         'every post of the chosen day is listed',
       ).resolves.toBe(15);
       await noOverflow(page);
+      await expectLegend(page, language);
       expect(await axeViolations(page)).toEqual([]);
       await openCalendar(page, `/scheduler/calendar?view=week&date=${capDay}`);
       await page.getByText(words.cap).waitFor();
       await noOverflow(page);
       expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 320, height: 640 });
+      await openCalendar(page, `/scheduler/calendar?date=${today}`);
+      await page.getByRole('list', { name: words.legend }).waitFor();
+      await noOverflow(page);
     });
 
     it('moves a pending post with the mouse, refuses a locked post or the past, rolls back on a 409', async () => {

@@ -27,6 +27,7 @@ import {
 import { DayPostList, type DayContext } from './calendar-parts.tsx';
 import { MonthView } from './month-view.tsx';
 import { ChipPreview } from './post-chip.tsx';
+import { StatusLegend } from './status-legend.tsx';
 import { useMediaQuery } from './use-media-query.ts';
 import { WeekView } from './week-view.tsx';
 import { ViewNav } from '../components/view-nav.tsx';
@@ -186,9 +187,12 @@ export function CalendarPage() {
           </nav>
         </div>
       </div>
-      <p className="mb-4 text-xs text-slate-500">
-        {t('scheduler.lists.timeZone', { zone: zoneName })}
-      </p>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <p className="text-xs text-slate-500">
+          {t('scheduler.lists.timeZone', { zone: zoneName })}
+        </p>
+        <StatusLegend t={t} />
+      </div>
 
       <div aria-live="polite" className="mb-4 empty:hidden">
         {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}

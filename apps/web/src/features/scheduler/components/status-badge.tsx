@@ -13,6 +13,20 @@ export function postBadge(post: { status: PostStatus; delivery: Delivery }): Pos
   return post.status === 'completed' && post.delivery === 'inbox' ? 'inbox' : post.status;
 }
 
+/** Every badge, in the order a legend lists them: to come, under way, done, then gone wrong. */
+export const postBadges = [
+  'pending',
+  'publishing',
+  'completed',
+  'inbox',
+  'failed',
+  'cancelled',
+] as const satisfies readonly PostBadge[];
+// A badge left out of the list does not compile.
+const _everyBadgeListed: Exclude<PostBadge, (typeof postBadges)[number]> extends never
+  ? true
+  : never = true;
+
 // Spec §2 and DESIGN: pending yellow (with an action icon), completed green, failed red, others
 // grey; an inbox draft blue (done on Cadence's side, still to finish in TikTok).
 export const statusTones: Record<PostBadge, string> = {
