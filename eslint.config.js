@@ -149,6 +149,25 @@ export default tseslint.config(
     },
   },
   {
+    // Dates in words go through one helper, which writes French's '1er' on the first of a month
+    // ('dimanche 1er novembre'); a bare Intl formatter would write '1 novembre' again.
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts', 'e2e/**/*.ts'],
+    ignores: ['packages/shared/src/date-format*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "Property[key.name='month'][value.value!=/^(numeric|2-digit)$/]",
+          "Property[key.name='dateStyle'][value.value!='short']",
+        ].map((option) => ({
+          selector: `NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']:has(${option})`,
+          message:
+            "A date with its month in words: use dateFormatter (@cadence/shared/date-format), which writes French's '1er'.",
+        })),
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**', 'scripts/**'],
     // Tests read JSON bodies (`any` from inject().json()) and assert on them: the assertions are the check.
     rules: {

@@ -1,6 +1,7 @@
 // The calendar (/scheduler/calendar) against the real server, with posts seeded straight into its
 // PostgreSQL database (e2e/support/calendar-seed.ts): month and week at phone and desktop widths,
 // rescheduling by mouse and by keyboard, refusals, and the way to the new-schedule form.
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { Locator, Page } from 'playwright-core';
 import {
   addDaysToDate,
@@ -62,6 +63,9 @@ const texts = {
       'Échec',
       'Annulée',
     ],
+    selectedDay: (date: string) => `Publications du ${date}`,
+    // French typography: the first of a month is '1er' ('mardi 1er décembre 2026').
+    firstOfMonth: / 1er [a-zéû]+ \d{4}$/,
     locale: 'fr-FR',
   },
   en: {
@@ -81,13 +85,16 @@ const texts = {
     crowded: '15 posts',
     legend: 'Status colours',
     statuses: ['Pending', 'Publishing', 'Published', 'In your TikTok inbox', 'Failed', 'Cancelled'],
+    selectedDay: (date: string) => `Posts on ${date}`,
+    firstOfMonth: / 1 [A-Z][a-z]+ \d{4}$/,
     locale: 'en-GB',
   },
 } as const;
 type Language = keyof typeof texts;
 
+/** How the app writes a day ('mardi 1er décembre 2026'): the same helper, so the same '1er'. */
 function longDate(date: string, language: Language): string {
-  return new Intl.DateTimeFormat(texts[language].locale, {
+  return dateFormatter(texts[language].locale, {
     timeZone: 'UTC',
     weekday: 'long',
     day: 'numeric',
@@ -377,6 +384,11 @@ for (const language of ['fr', 'en'] as const) {
 
       await page.setViewportSize({ width: 390, height: 844 });
       await openCalendar(page, nextMonthUrl);
+      // Another month lists its first day first: 'Publications du mardi 1er décembre 2026'.
+      const firstDay = page.getByRole('heading', {
+        name: words.selectedDay(longDate(day(1), language)),
+      });
+      await expect(firstDay.innerText()).resolves.toMatch(words.firstOfMonth);
       await page.locator(`button[data-date="${day(6)}"]`).click();
       await page.getByRole('link', { name: words.scheduleThatDay }).click();
       await formOpensAt(page, day(6), '12:00');

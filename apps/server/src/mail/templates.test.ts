@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValidity, passwordResetMail } from './templates.ts';
+import { dataExportReadyMail, formatValidity, passwordResetMail } from './templates.ts';
 
 const link = 'http://localhost:3000/auth/reset?token=abc123XYZ';
 
@@ -55,5 +55,20 @@ describe('mail templates', () => {
     expect(validity(90, 'fr')).toBe('90 minutes');
     expect(validity(60, 'en')).toBe('1 hour');
     expect(validity(30, 'en')).toBe('30 minutes');
+  });
+
+  it("writes the first of a month '1er' in French, '1' in English (data export's expiry)", () => {
+    const params = {
+      name: 'Zoé',
+      link: 'http://localhost:3000/settings',
+      expiresAt: new Date('2026-12-01T09:00:00Z'),
+      timeZone: 'Europe/Paris',
+    };
+    expect(dataExportReadyMail('fr', params).text).toContain(
+      'Elle sera supprimée le 1er décembre 2026 à 10:00.',
+    );
+    expect(dataExportReadyMail('en', params).text).toContain(
+      'It will be deleted on December 1, 2026',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
 
 /** A rendered message: plain text and simple HTML saying the same, and the link it is about. */
@@ -175,9 +176,7 @@ function template<TParams>(parts: Record<Language, (params: TParams) => MailPart
 }
 
 const formatDate = (date: Date, language: Language, timeZone: string) =>
-  new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(
-    date,
-  );
+  dateFormatter(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
 
 export interface DataExportReadyMail {
   name: string;

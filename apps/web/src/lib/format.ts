@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
 
 export const locales: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
@@ -11,7 +12,7 @@ export function formatDateTime(
   language: Language,
   timeZone?: string,
 ): string {
-  return new Intl.DateTimeFormat(locales[language], {
+  return dateFormatter(locales[language], {
     dateStyle: 'medium',
     timeStyle: 'short',
     ...(timeZone !== undefined && { timeZone }),
@@ -28,9 +29,12 @@ export function formatTime(value: Date | string, language: Language, timeZone: s
   }).format(typeof value === 'string' ? new Date(value) : value);
 }
 
-/** A civil date 'yyyy-MM-dd' in words: 'jeudi 14 mars' ('2027' added when not this year). */
+/**
+ * A civil date 'yyyy-MM-dd' in words: 'jeudi 14 mars', 'mardi 1er juin' ('2027' added when not
+ * this year).
+ */
 export function formatCivilDate(date: string, language: Language, withYear: boolean): string {
-  return new Intl.DateTimeFormat(locales[language], {
+  return dateFormatter(locales[language], {
     weekday: 'long',
     day: 'numeric',
     month: 'long',

@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import {
@@ -113,7 +114,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       caption: data.caption ?? '',
       reason: localeText(language, failReasonKey(data.failReason ?? null)),
       date: dueAt
-        ? new Intl.DateTimeFormat(language, {
+        ? dateFormatter(language, {
             dateStyle: 'long',
             timeStyle: 'short',
             timeZone: timeZone ?? 'UTC',

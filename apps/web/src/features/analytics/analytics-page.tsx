@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import { analyticsPeriods, type AnalyticsPeriod } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -151,7 +152,7 @@ export function AnalyticsPage() {
         {lastSynced ? (
           <p>
             {t('analytics.lastSynced', {
-              date: new Intl.DateTimeFormat(i18n.language, {
+              date: dateFormatter(i18n.language, {
                 dateStyle: 'medium',
                 timeStyle: 'short',
               }).format(new Date(lastSynced)),

@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 
 /** 12 345 → "12 345" / "12,345". */
@@ -34,7 +35,7 @@ export function formatRatio(value: number, language: string): string {
 /** 'yyyy-MM-dd' → "3 févr." / "3 Feb" (a calendar day, whatever the zone). */
 export function formatDay(date: string, language: string, long = false): string {
   const instant = zonedDateTimeToUtc(date, '12:00', 'UTC');
-  return new Intl.DateTimeFormat(language, {
+  return dateFormatter(language, {
     day: 'numeric',
     month: long ? 'long' : 'short',
     ...(long && { year: 'numeric' }),
@@ -44,5 +45,5 @@ export function formatDay(date: string, language: string, long = false): string 
 
 /** An instant as a date in the browser's zone. */
 export function formatDate(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+  return dateFormatter(language, { dateStyle: 'medium' }).format(new Date(iso));
 }

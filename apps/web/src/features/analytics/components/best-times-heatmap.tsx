@@ -1,4 +1,5 @@
 import { describeSlot } from '@cadence/shared/analytics/best-times';
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { BestTimes } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../../../components/ui/scroll-region.tsx';
@@ -70,7 +71,7 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
                 <span className="text-slate-500">
                   ({t(confidenceKey(slot.confidence))} ·{' '}
                   {t('analytics.bestTimes.next', {
-                    date: new Intl.DateTimeFormat(language, {
+                    date: dateFormatter(language, {
                       weekday: 'short',
                       day: 'numeric',
                       month: 'short',

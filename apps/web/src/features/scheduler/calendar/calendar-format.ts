@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '../../../lib/i18n.ts';
@@ -12,7 +13,7 @@ function civil(date: string): Date {
 export interface CalendarFormat {
   /** '14:05' on the calendar zone's clocks. */
   time: (instant: string) => string;
-  /** 'lundi 23 novembre 2026' */
+  /** 'lundi 23 novembre 2026', 'dimanche 1er novembre 2026' */
   longDate: (date: string) => string;
   /** 'lundi 23 novembre' */
   dayMonth: (date: string) => string;
@@ -22,7 +23,7 @@ export interface CalendarFormat {
   weekday: (date: string) => string;
   /** 'novembre 2026' */
   month: (date: string) => string;
-  /** '23 – 29 nov. 2026' */
+  /** '23 – 29 nov. 2026', '26 oct. – 1er nov. 2026' */
   range: (first: string, last: string) => string;
   /** '09:00' */
   hour: (hour: number) => string;
@@ -39,8 +40,9 @@ export function useCalendarFormat(timeZone: string): CalendarFormat {
       minute: '2-digit',
       hourCycle: 'h23',
     });
+    // Dates in words through the one helper: '1er' on the first of a month in French.
     const utc = (options: Intl.DateTimeFormatOptions) =>
-      new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...options });
+      dateFormatter(locale, { timeZone: 'UTC', ...options });
     const longDate = utc({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
     const dayMonth = utc({ weekday: 'long', day: 'numeric', month: 'long' });
     const shortDay = utc({ weekday: 'short', day: 'numeric' });

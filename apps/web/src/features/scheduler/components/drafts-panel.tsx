@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { Account } from '@cadence/shared/schemas/account';
 import type { Draft } from '@cadence/shared/schemas/planning';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +28,7 @@ export function DraftsPanel({
   const remove = useDeleteDraft();
   const list = drafts.data ?? [];
   if (list.length === 0) return null;
-  const savedAt = new Intl.DateTimeFormat(i18n.language, {
+  const savedAt = dateFormatter(i18n.language, {
     day: 'numeric',
     month: 'short',
     hour: '2-digit',

@@ -1,3 +1,4 @@
+import { dateFormatter } from '@cadence/shared/date-format';
 import type { SchedulePreview } from '@cadence/shared/schemas/planning';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,7 @@ import { checkboxClass } from './form-controls.tsx';
 /** Date and time words of instants in a zone, in the interface's language. */
 export function useZonedFormat(timeZone: string) {
   const { i18n } = useTranslation();
-  const day = new Intl.DateTimeFormat(i18n.language, {
+  const day = dateFormatter(i18n.language, {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
