@@ -5,6 +5,8 @@ import {
   addAccount,
   chooseAccount,
   connectThroughSandbox,
+  holdUploadBytes,
+  leavingAsks,
   logInThroughApi,
   pick,
   signUp,
@@ -692,5 +694,69 @@ describe('scheduler screen', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await languages.getByRole('button', { name: 'fr' }).click();
+  });
+
+  // Closing the composer during an upload closed it without a word and the upload went with it.
+  // The upload's PATCH requests are held, so it stays in progress for as long as the test needs.
+  it('asks before closing during an upload: continue keeps it, abandon stops it and closes', async () => {
+    const page = await signedIn({ viewport: { width: 320, height: 700 } });
+    await page.goto('/scheduler');
+    await openForm(page);
+    const held = await holdUploadBytes(page);
+    expect(await leavingAsks(page)).toBe(false);
+    await form(page).getByLabel('Importer des vidéos').setInputFiles(firstClip());
+    await expect.poll(() => held.length).toBe(1);
+    // The bar says what is sent of what, in words as well as its number.
+    const bar = form(page).getByRole('progressbar', {
+      name: "Progression de l'envoi de first-clip.mp4",
+    });
+    await expect
+      .poll(() => bar.getAttribute('aria-valuetext'))
+      // (Intl puts a narrow no-break space before the unit.)
+      .toMatch(/^Envoi en cours… \d+ % · \d+(,\d)?\sko sur \d+(,\d)?\sko$/);
+    await form(page).getByTestId('upload-transfer').waitFor();
+    expect(await bar.getAttribute('aria-valuenow')).toMatch(/^\d+$/);
+    expect(await leavingAsks(page)).toBe(true);
+    // Nothing wider than a small phone with the progress in words.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+      320,
+    );
+
+    // Escape asks; the composer stays behind the question.
+    await page.keyboard.press('Escape');
+    const question = page.getByRole('dialog', { name: "Abandonner l'envoi ?" });
+    await question.getByText("1 vidéo est encore en cours d'envoi.", { exact: false }).waitFor();
+    expect(await form(page).isVisible()).toBe(true);
+    const questionTitle = await question.getAttribute('aria-labelledby');
+    expect(await axeViolations(page, `[aria-labelledby="${questionTitle}"]`)).toEqual([]);
+
+    // 'Continuer l'envoi': the question goes, the composer and its upload stay.
+    await question.getByRole('button', { name: "Continuer l'envoi" }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await form(page).isVisible()).toBe(true);
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/^Envoi en cours… /);
+
+    // The footer's 'Annuler' asks too; Escape answers the question alone (continue).
+    await form(page).getByRole('button', { name: 'Annuler', exact: true }).click();
+    await question.waitFor();
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+    expect(await form(page).isVisible()).toBe(true);
+
+    // The ✕ asks; 'Abandonner' stops the upload (its unfinished upload deleted) and closes.
+    await form(page).getByRole('button', { name: 'Fermer', exact: true }).click();
+    const terminated = page.waitForRequest(
+      (request) => request.method() === 'DELETE' && request.url().includes('/api/uploads/'),
+    );
+    await question.getByRole('button', { name: 'Abandonner', exact: true }).click();
+    await form(page).waitFor({ state: 'detached' });
+    await terminated;
+    expect(await leavingAsks(page)).toBe(false);
+
+    // Opened again, the form holds no video, and closes without asking.
+    await openForm(page);
+    expect(await form(page).getByRole('progressbar').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await form(page).waitFor({ state: 'detached' });
   });
 });

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { holdPublicConfig, signUp } from './support/actions.ts';
+import { holdPublicConfig, holdUploadBytes, leavingAsks, signUp } from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
@@ -114,11 +114,7 @@ describe('story creator', () => {
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     const bottomPanel = page.getByRole('region', { name: 'Vidéos du Bas' });
-    const held: Route[] = [];
-    await page.route('**/api/uploads/**', async (route) => {
-      if (route.request().method() === 'PATCH' && held.length === 0) held.push(route);
-      else await route.continue();
-    });
+    const held = await holdUploadBytes(page, { onlyFirst: true });
     await page.getByLabel('Importer des vidéos du haut').setInputFiles(videos.path('top1.mp4'));
     await expect.poll(() => held.length).toBe(1);
     await page.getByLabel('Importer des vidéos du bas').setInputFiles(videos.path('top1.mp4'));
@@ -132,6 +128,25 @@ describe('story creator', () => {
     const { json } = await fetchFromPage(page, '/api/media');
     const { media } = json as { media: { id: string; originalName: string }[] };
     expect(media.filter((item) => item.originalName === 'top1.mp4')).toHaveLength(2);
+  });
+
+  // Leaving the page stops the uploads: while one runs, the browser asks first. The upload's
+  // bytes are held back so that it runs for as long as the test needs.
+  it('says how much of a video is sent, and warns before leaving the page while it uploads', async () => {
+    const page = await proPage();
+    await page.goto('/stories');
+    const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
+    const held = await holdUploadBytes(page, { onlyFirst: true });
+    await page.getByLabel('Importer des vidéos du haut').setInputFiles(videos.path('top1.mp4'));
+    await expect.poll(() => held.length).toBe(1);
+    const bar = topPanel.getByRole('progressbar', { name: "Progression de l'envoi de top1.mp4" });
+    await expect
+      .poll(() => bar.getAttribute('aria-valuetext'))
+      .toMatch(/^Envoi en cours… \d+ % · \d+(,\d)?\sko sur \d+(,\d)?\sko$/);
+    expect(await leavingAsks(page)).toBe(true);
+    await held[0]?.continue();
+    await topPanel.getByText('Prête').waitFor();
+    expect(await leavingAsks(page)).toBe(false);
   });
 
   it('imports into both panels, removes a video, generates a story, previews, downloads and schedules it', async () => {

@@ -171,6 +171,32 @@ export function focusedLabel(page: Page): Promise<string> {
 }
 
 /**
+ * Holds the page's tus PATCH requests (an upload's bytes) back, so an upload stays in progress
+ * for as long as a test needs; `onlyFirst`: the first one alone. Returns the held requests, in
+ * order, for the test to `continue()`.
+ */
+export async function holdUploadBytes(page: Page, { onlyFirst = false } = {}): Promise<Route[]> {
+  const held: Route[] = [];
+  await page.route('**/api/uploads/**', async (route) => {
+    if (route.request().method() === 'PATCH' && !(onlyFirst && held.length > 0)) held.push(route);
+    else await route.continue();
+  });
+  return held;
+}
+
+/**
+ * Whether leaving the page now would ask first: a beforeunload listener cancels the event. (The
+ * browser's own question shows only after a real gesture on the page; this asks the page alone.)
+ */
+export function leavingAsks(page: Page): Promise<boolean> {
+  return page.evaluate<boolean>(`(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  })()`);
+}
+
+/**
  * Holds the page's GET /api/public-config back until `release()`, to show what a screen does
  * before it knows the server's configuration. `held()` counts the requests waiting.
  */

@@ -96,7 +96,7 @@ const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
 
 /**
  * '4 Go' / '4 GB', '500 Mo' / '500 MB', '12 ko' / '12 kB' in the current language (binary units,
- * as disks count).
+ * as disks count); a tenth below 100 ('1,2 Go'), none above ('412 Mo', not '412,3 Mo').
  */
 export function formatFileSize(bytes: number, language: string): string {
   const gib = bytes / 1024 ** 3;
@@ -106,7 +106,7 @@ export function formatFileSize(bytes: number, language: string): string {
   return new Intl.NumberFormat(language, {
     style: 'unit',
     unit,
-    maximumFractionDigits: 1,
+    maximumFractionDigits: value < 100 ? 1 : 0,
   }).format(value);
 }
 

@@ -7,6 +7,7 @@ import { uploadFileNameSchema } from '@cadence/shared/schemas/upload';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
 import { usePublicConfig } from './public-config.ts';
+import { remainingMs, trackTransfer, type TransferEstimate } from './upload-estimate.ts';
 
 export type UploadStatus = 'uploading' | 'done' | 'error';
 
@@ -18,6 +19,8 @@ export interface UploadItem {
   previewUrl: string;
   /** 0..1 */
   progress: number;
+  /** What is sent of what, and the time left once it can be estimated. */
+  transfer: UploadTransfer;
   status: UploadStatus;
   /** Set once the server accepted the video. */
   mediaId: string | null;
@@ -29,6 +32,13 @@ export interface UploadItem {
    */
   maxBytes: number | null;
   failed: boolean;
+}
+
+export interface UploadTransfer {
+  sentBytes: number;
+  totalBytes: number;
+  /** Null until the rate is known well enough (a few seconds and bytes in: upload-estimate.ts). */
+  msLeft: number | null;
 }
 
 /**
@@ -124,6 +134,7 @@ export function useVideoUploads(
         : serverMax;
   const [items, setItems] = useState<UploadItem[]>([]);
   const uploads = useRef(new Map<string, tus.Upload>());
+  const estimates = useRef(new Map<string, TransferEstimate>());
   const onAccepted = useRef(options.onAccepted);
   onAccepted.current = options.onAccepted;
 
@@ -151,15 +162,28 @@ export function useVideoUploads(
           release(upload);
           if (upload.url !== null) urlsInUse.set(upload.url, upload);
         },
-        onProgress: (sent, total) => update(item.key, { progress: total > 0 ? sent / total : 0 }),
+        onProgress: (sent, total) => {
+          const estimate = trackTransfer(
+            estimates.current.get(item.key) ?? null,
+            performance.now(),
+            sent,
+          );
+          estimates.current.set(item.key, estimate);
+          update(item.key, {
+            progress: total > 0 ? sent / total : 0,
+            transfer: { sentBytes: sent, totalBytes: total, msLeft: remainingMs(estimate, total) },
+          });
+        },
         onSuccess: () => {
           release(upload);
+          estimates.current.delete(item.key);
           const mediaId = mediaIdFromUrl(upload.url);
           update(item.key, { status: 'done', progress: 1, mediaId });
           onAccepted.current?.({ ...item, status: 'done', progress: 1, mediaId });
         },
         onError: (error) => {
           release(upload);
+          estimates.current.delete(item.key);
           const rejection = rejectionFrom(error);
           update(item.key, {
             status: 'error',
@@ -205,6 +229,7 @@ export function useVideoUploads(
         file,
         previewUrl: URL.createObjectURL(file),
         progress: 0,
+        transfer: { sentBytes: 0, totalBytes: file.size, msLeft: null },
         status: 'uploading',
         mediaId: null,
         rejection: null,
@@ -229,6 +254,7 @@ export function useVideoUploads(
         if (upload) release(upload);
         if (item.status === 'uploading') void upload?.abort(true).catch(() => undefined);
         uploads.current.delete(key);
+        estimates.current.delete(key);
         URL.revokeObjectURL(item.previewUrl);
         if (item.mediaId)
           void fetch(`/api/media/${encodeURIComponent(item.mediaId)}`, { method: 'DELETE' });
@@ -245,6 +271,7 @@ export function useVideoUploads(
     });
     uploads.current.forEach(release);
     uploads.current.clear();
+    estimates.current.clear();
   }, []);
 
   useEffect(() => {
@@ -269,4 +296,22 @@ export function useVideoUploads(
       item.status === 'done' && item.mediaId ? [item.mediaId] : [],
     ),
   };
+}
+
+/**
+ * While `uploading` (what `useVideoUploads` says, of one or more of them), closing or reloading
+ * the tab asks first: the page's uploads stop with it (they resume only if the file is chosen
+ * again). The browser shows its own question; the text cannot be ours.
+ */
+export function useUnloadWarning(uploading: boolean): void {
+  useEffect(() => {
+    if (!uploading) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Chromium before 119 and Safari still ask only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [uploading]);
 }

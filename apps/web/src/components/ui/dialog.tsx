@@ -1,8 +1,15 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
+ * The open dialogs, the last opened last: only that one answers Escape and keeps Tab inside it,
+ * so a question asked over a dialog (closing the composer during an upload) closes alone.
+ */
+const openDialogs: object[] = [];
+
+/**
  * A modal dialog: labelled by its title, closes on Escape and on a click outside, keeps focus
  * inside while open and gives it back when closed. `variant="slide-over"` docks it to the right.
+ * Another dialog may open over it (render it after this one).
  */
 export function Dialog({
   open,
@@ -26,9 +33,15 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
+  // The latest handler, read when used: a new onClose each render must not re-run the effect
+  // below, which would move the focus back to the first control.
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
 
   useEffect(() => {
     if (!open) return;
+    const self = {};
+    openDialogs.push(self);
     const previouslyFocused =
       document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const panel = panelRef.current;
@@ -42,10 +55,11 @@ export function Dialog({
         : [];
     (focusable()[0] ?? panel)?.focus();
     function onKeyDown(event: KeyboardEvent) {
+      if (openDialogs.at(-1) !== self) return;
       // A control inside that handled Escape itself (an open picker) prevents its default.
       if (event.key === 'Escape' && !event.defaultPrevented) {
         event.preventDefault();
-        onClose();
+        onCloseRef.current();
         return;
       }
       if (event.key !== 'Tab') return;
@@ -65,11 +79,12 @@ export function Dialog({
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
+      openDialogs.splice(openDialogs.indexOf(self), 1);
       document.removeEventListener('keydown', onKeyDown);
       document.body.style.overflow = overflow;
       previouslyFocused?.focus();
     };
-  }, [open, onClose]);
+  }, [open]);
 
   if (!open) return null;
   const slideOver = variant === 'slide-over';

@@ -67,6 +67,7 @@ const upload = (key: string, patch: Partial<UploadItem> = {}): UploadItem => ({
   file: new File(['x'], `${key}.mp4`, { type: 'video/mp4' }),
   previewUrl: `blob:${key}`,
   progress: 1,
+  transfer: { sentBytes: 1, totalBytes: 1, msLeft: null },
   status: 'done',
   mediaId: `m-${key}`,
   rejection: null,

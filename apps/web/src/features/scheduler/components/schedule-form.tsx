@@ -1,13 +1,13 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import { localDateOf } from '@cadence/shared/schedule/planner';
-import { useId, useReducer, useState, type FormEvent } from 'react';
+import { useCallback, useId, useReducer, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
-import { useVideoUploads } from '../../../lib/upload.ts';
+import { useUnloadWarning, useVideoUploads } from '../../../lib/upload.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
 import {
@@ -42,6 +42,7 @@ import {
   usualSettingsEdit,
   type DraftEdit,
 } from '../schedule-draft.ts';
+import { AbandonUploadDialog } from './abandon-upload-dialog.tsx';
 import { AccountField } from './account-field.tsx';
 import { ConsentField } from './consent-field.tsx';
 import { DraftsPanel } from './drafts-panel.tsx';
@@ -53,11 +54,13 @@ import { QueuePanel } from './queue-panel.tsx';
 import { ScheduleFormFooter } from './schedule-form-footer.tsx';
 import { SchedulingError } from './scheduling-error.tsx';
 import { TikTokOptions } from './tiktok-options.tsx';
-import { VideoField } from './video-field.tsx';
+import { VideoField, type FormVideo } from './video-field.tsx';
 
 /**
  * The 'Nouvelle programmation' slide-over. It stays mounted while closed so uploads keep
  * running and a closed form reopens as it was left; only a successful submit resets it (spec §4).
+ * Closing it while an upload runs asks first ('Abandonner l'envoi ?'), and so does leaving the
+ * page, open or closed.
  */
 export function ScheduleForm({
   open,
@@ -102,6 +105,9 @@ export function ScheduleForm({
     initialDraft(requestedMediaId, new Date(), requestedAt),
   );
   const uploads = useVideoUploads();
+  useUnloadWarning(uploads.uploading);
+  // How many uploads were running when closing was asked for; null: not asking.
+  const [abandoning, setAbandoning] = useState<number | null>(null);
   const create = useCreateSchedule();
   const queue = useAddToQueue();
   const saveDraft = useSaveDraft();
@@ -137,6 +143,27 @@ export function ScheduleForm({
     return key === undefined ? undefined : keyText(key);
   };
   const update = (patch: DraftEdit) => dispatch({ type: 'edit', patch });
+
+  const running = uploads.items.filter((item) => item.status === 'uploading');
+  const requestClose = () => {
+    if (running.length > 0) setAbandoning(running.length);
+    else onClose();
+  };
+  const keepUploading = useCallback(() => setAbandoning(null), []);
+  function removeVideo(video: FormVideo, remaining: number) {
+    // An attached video belongs to another screen's work: detach, never delete.
+    const attachedId = draft.attached.find((id) => `media-${id}` === video.key) ?? null;
+    if (attachedId === null) uploads.remove(video.key);
+    dispatch({ type: 'videoRemoved', key: video.key, attachedId, remaining });
+  }
+  function abandonUploads() {
+    // The videos still sending go as a ✕ would take them (aborted, their unfinished uploads
+    // deleted); finished ones stay for when the form opens again.
+    const sending = videos.filter((video) => running.some((item) => item.key === video.key));
+    sending.forEach((video, index) => removeVideo(video, videoCount - index - 1));
+    setAbandoning(null);
+    onClose();
+  }
 
   const uploading = videos.some((video) => video.status === 'uploading');
   const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
@@ -247,178 +274,177 @@ export function ScheduleForm({
     state.commercialContent.brandedContent;
 
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      variant="slide-over"
-      title={t('scheduler.form.title')}
-      description={t('scheduler.form.description')}
-      closeLabel={t('scheduler.form.close')}
-      footer={
-        <ScheduleFormFooter
-          formId={formId}
-          uploading={uploading}
-          pending={pending}
-          submitDisabled={submitDisabled}
-          blockedReason={blockedKey === null ? null : keyText(blockedKey)}
-          onCancel={onClose}
-          onSaveDraft={saveAsDraft}
-          savingDraft={saveDraft.isPending}
-        />
-      }
-    >
-      <form id={formId} onSubmit={submit} noValidate className="space-y-8">
-        <DraftsPanel
-          enabled={open}
-          accounts={accounts}
-          currentDraftId={draft.savedDraftId}
-          onOpen={(saved) => {
-            uploads.clear();
-            setNotice(null);
-            dispatch({ type: 'openDraft', draft: saved, now: new Date() });
-          }}
-          onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}
-        />
-        <div aria-live="polite" className="empty:hidden">
-          {notice === 'draftSaved' && <Alert tone="success">{t('planner.drafts.saved')}</Alert>}
-          {notice === 'needsVideo' && <Alert tone="error">{t('planner.drafts.needsVideo')}</Alert>}
-          {saveDraft.isError && <Alert tone="error">{t('planner.drafts.failed')}</Alert>}
-          {draft.savedDraftId !== null && notice === null && (
-            <Alert tone="info">{t('planner.drafts.editing')}</Alert>
-          )}
-        </div>
-        <SchedulingError error={create.error ?? queue.error} />
-
-        <Section
-          title={t('scheduler.form.videos.label')}
-          aside={
-            videos.length > 0 && (
-              <span className="text-xs font-medium text-slate-500">
-                {t(
-                  videos.length === 1
-                    ? 'scheduler.form.videos.countOne'
-                    : 'scheduler.form.videos.countMany',
-                  { n: videos.length },
-                )}
-              </span>
-            )
-          }
-        >
-          <VideoField
-            inputId={ids.videos}
-            videos={videos}
-            captions={state.captions}
-            covers={state.covers}
-            onCover={(key, ms) => dispatch({ type: 'cover', key, ms })}
-            error={message('videos')}
-            captionErrors={(index) => message(`caption:${index}`)}
-            onAdd={(files) => {
-              dispatch({ type: 'videosAdded' });
-              uploads.add(files);
-            }}
-            onRemove={(video) => {
-              // An attached video belongs to another screen's work: detach, never delete.
-              const attachedId = draft.attached.find((id) => `media-${id}` === video.key) ?? null;
-              if (attachedId === null) uploads.remove(video.key);
-              dispatch({
-                type: 'videoRemoved',
-                key: video.key,
-                attachedId,
-                remaining: videoCount - 1,
-              });
-            }}
-            onCaption={(key, caption) => dispatch({ type: 'caption', key, caption })}
+    <>
+      <Dialog
+        open={open}
+        onClose={requestClose}
+        variant="slide-over"
+        title={t('scheduler.form.title')}
+        description={t('scheduler.form.description')}
+        closeLabel={t('scheduler.form.close')}
+        footer={
+          <ScheduleFormFooter
+            formId={formId}
+            uploading={uploading}
+            pending={pending}
+            submitDisabled={submitDisabled}
+            blockedReason={blockedKey === null ? null : keyText(blockedKey)}
+            onCancel={requestClose}
+            onSaveDraft={saveAsDraft}
+            savingDraft={saveDraft.isPending}
           />
-        </Section>
-
-        <Section title={t('scheduler.form.account.section')}>
-          <AccountField
-            selectId={ids.account}
+        }
+      >
+        <form id={formId} onSubmit={submit} noValidate className="space-y-8">
+          <DraftsPanel
+            enabled={open}
             accounts={accounts}
-            accountsLoading={accountsLoading}
-            value={state.accountId}
-            onChange={(chosen) => dispatch({ type: 'selectAccount', accountId: chosen })}
-            error={message('accountId')}
-            today={today.data}
-            creator={{ data: creator.data, isLoading: creator.isLoading, error: creator.error }}
-          />
-          {accountId !== '' && (
-            <TikTokOptions
-              privacyId={ids.privacy}
-              creator={offered}
-              audited={audited}
-              publicAccount={blockedKey === 'scheduler.form.unaudited.publicAccount'}
-              inbox={state.delivery === 'inbox'}
-              state={state}
-              onChange={update}
-              onUseUsual={usual}
-              errors={{
-                privacyLevel: message('privacyLevel'),
-                commercialContent: message('commercialContent'),
-              }}
-            />
-          )}
-          {accountId !== '' && (
-            <DeliveryField
-              inbox={state.delivery === 'inbox'}
-              onChange={(inbox) => update({ delivery: inbox ? 'inbox' : 'direct' })}
-            />
-          )}
-        </Section>
-
-        <Section title={t('scheduler.form.method.legend')}>
-          <PublishMethodField
-            state={state}
-            onChange={update}
-            errors={Object.fromEntries(
-              Object.entries(errors).flatMap(([field, key]) =>
-                key === undefined ? [] : [[field, keyText(key)]],
-              ),
-            )}
-            videoCount={videoCount}
-            isPro={isPro}
-            timeZone={timeZone}
-            ids={{
-              date: ids.date,
-              time: ids.time,
-              count: ids.count,
-              value: ids.value,
-              startTime: ids.startTime,
-              startDate: ids.startDate,
+            currentDraftId={draft.savedDraftId}
+            onOpen={(saved) => {
+              uploads.clear();
+              setNotice(null);
+              dispatch({ type: 'openDraft', draft: saved, now: new Date() });
             }}
-            scheduledExtra={
-              accountId !== '' && (
-                <SlotSuggestion
-                  accountId={accountId}
-                  timeZone={timeZone}
-                  onUse={(slot) => update({ date: slot.date, time: slot.time })}
-                />
+            onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}
+          />
+          <div aria-live="polite" className="empty:hidden">
+            {notice === 'draftSaved' && <Alert tone="success">{t('planner.drafts.saved')}</Alert>}
+            {notice === 'needsVideo' && (
+              <Alert tone="error">{t('planner.drafts.needsVideo')}</Alert>
+            )}
+            {saveDraft.isError && <Alert tone="error">{t('planner.drafts.failed')}</Alert>}
+            {draft.savedDraftId !== null && notice === null && (
+              <Alert tone="info">{t('planner.drafts.editing')}</Alert>
+            )}
+          </div>
+          <SchedulingError error={create.error ?? queue.error} />
+
+          <Section
+            title={t('scheduler.form.videos.label')}
+            aside={
+              videos.length > 0 && (
+                <span className="text-xs font-medium text-slate-500">
+                  {t(
+                    videos.length === 1
+                      ? 'scheduler.form.videos.countOne'
+                      : 'scheduler.form.videos.countMany',
+                    { n: videos.length },
+                  )}
+                </span>
               )
             }
-          />
-          {previewBody !== null && (
-            <PlanPreview
-              preview={preview.data}
-              loading={preview.isFetching}
-              error={previewError}
-              postpone={state.postponeOverCap}
-              onPostpone={(postponeOverCap) => update({ postponeOverCap })}
+          >
+            <VideoField
+              inputId={ids.videos}
+              videos={videos}
+              captions={state.captions}
+              covers={state.covers}
+              onCover={(key, ms) => dispatch({ type: 'cover', key, ms })}
+              error={message('videos')}
+              captionErrors={(index) => message(`caption:${index}`)}
+              onAdd={(files) => {
+                dispatch({ type: 'videosAdded' });
+                uploads.add(files);
+              }}
+              onRemove={(video) => removeVideo(video, videoCount - 1)}
+              onCaption={(key, caption) => dispatch({ type: 'caption', key, caption })}
             />
-          )}
-          {state.publishType === 'queue' && (
-            <QueuePanel accountId={accountId} videoCount={videoCount} />
-          )}
-        </Section>
+          </Section>
 
-        <ConsentField
-          checkboxId={ids.consent}
-          branded={branded}
-          checked={state.consent}
-          onChange={(consent) => update({ consent })}
-          error={message('consent')}
-        />
-        {message('form') && <p className="text-sm font-medium text-red-700">{message('form')}</p>}
-      </form>
-    </Dialog>
+          <Section title={t('scheduler.form.account.section')}>
+            <AccountField
+              selectId={ids.account}
+              accounts={accounts}
+              accountsLoading={accountsLoading}
+              value={state.accountId}
+              onChange={(chosen) => dispatch({ type: 'selectAccount', accountId: chosen })}
+              error={message('accountId')}
+              today={today.data}
+              creator={{ data: creator.data, isLoading: creator.isLoading, error: creator.error }}
+            />
+            {accountId !== '' && (
+              <TikTokOptions
+                privacyId={ids.privacy}
+                creator={offered}
+                audited={audited}
+                publicAccount={blockedKey === 'scheduler.form.unaudited.publicAccount'}
+                inbox={state.delivery === 'inbox'}
+                state={state}
+                onChange={update}
+                onUseUsual={usual}
+                errors={{
+                  privacyLevel: message('privacyLevel'),
+                  commercialContent: message('commercialContent'),
+                }}
+              />
+            )}
+            {accountId !== '' && (
+              <DeliveryField
+                inbox={state.delivery === 'inbox'}
+                onChange={(inbox) => update({ delivery: inbox ? 'inbox' : 'direct' })}
+              />
+            )}
+          </Section>
+
+          <Section title={t('scheduler.form.method.legend')}>
+            <PublishMethodField
+              state={state}
+              onChange={update}
+              errors={Object.fromEntries(
+                Object.entries(errors).flatMap(([field, key]) =>
+                  key === undefined ? [] : [[field, keyText(key)]],
+                ),
+              )}
+              videoCount={videoCount}
+              isPro={isPro}
+              timeZone={timeZone}
+              ids={{
+                date: ids.date,
+                time: ids.time,
+                count: ids.count,
+                value: ids.value,
+                startTime: ids.startTime,
+                startDate: ids.startDate,
+              }}
+              scheduledExtra={
+                accountId !== '' && (
+                  <SlotSuggestion
+                    accountId={accountId}
+                    timeZone={timeZone}
+                    onUse={(slot) => update({ date: slot.date, time: slot.time })}
+                  />
+                )
+              }
+            />
+            {previewBody !== null && (
+              <PlanPreview
+                preview={preview.data}
+                loading={preview.isFetching}
+                error={previewError}
+                postpone={state.postponeOverCap}
+                onPostpone={(postponeOverCap) => update({ postponeOverCap })}
+              />
+            )}
+            {state.publishType === 'queue' && (
+              <QueuePanel accountId={accountId} videoCount={videoCount} />
+            )}
+          </Section>
+
+          <ConsentField
+            checkboxId={ids.consent}
+            branded={branded}
+            checked={state.consent}
+            onChange={(consent) => update({ consent })}
+            error={message('consent')}
+          />
+          {message('form') && <p className="text-sm font-medium text-red-700">{message('form')}</p>}
+        </form>
+      </Dialog>
+      <AbandonUploadDialog
+        uploading={open ? abandoning : null}
+        onKeep={keepUploading}
+        onAbandon={abandonUploads}
+      />
+    </>
   );
 }

@@ -3,7 +3,8 @@ import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
-import type { UploadProblem } from '../../../lib/upload.ts';
+import { TransferDetail, useTransferWords } from '../../../lib/upload-progress.tsx';
+import type { UploadProblem, UploadTransfer } from '../../../lib/upload.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { CoverPicker } from './cover-picker.tsx';
 import { VideoThumb } from './video-thumb.tsx';
@@ -18,6 +19,8 @@ export interface FormVideo {
   thumbnailUrl: string | null;
   status: 'uploading' | 'done' | 'error';
   progress: number;
+  /** An upload's bytes and time left; null for a video already stored (attached). */
+  transfer: UploadTransfer | null;
   mediaId: string | null;
   rejection: UploadProblem[] | null;
   /** The largest file the upload could have been (for the 'too large' message). */
@@ -238,6 +241,7 @@ function VideoCard({
 
 function UploadProgress({ video, percent }: { video: FormVideo; percent: number }) {
   const { t } = useTranslation();
+  const transferWords = useTransferWords();
   const tone =
     video.status === 'error'
       ? 'bg-red-500'
@@ -254,12 +258,20 @@ function UploadProgress({ video, percent }: { video: FormVideo; percent: number 
           ? // Every byte is sent; the server is probing the video and making its thumbnail.
             t('scheduler.form.videos.checking')
           : t('media.uploading', { percent });
+  // Bytes and time left while bytes are still going out. Not in the live region: it changes at
+  // every progress event; the bar's aria-valuetext carries it for whoever asks.
+  const words =
+    video.status === 'uploading' && percent < 100 && video.transfer !== null
+      ? transferWords(video.transfer)
+      : null;
   return (
     <div className="mt-1">
       <ProgressBar
         label={t('media.progressLabel', { name: video.name })}
         percent={percent}
-        valueText={label}
+        valueText={
+          words === null ? label : t('media.transfer.valueText', { percent, detail: words.text })
+        }
         barClassName={tone}
       />
       <p
@@ -268,6 +280,9 @@ function UploadProgress({ video, percent }: { video: FormVideo; percent: number 
       >
         {label}
       </p>
+      {words !== null && (
+        <TransferDetail words={words} className="mt-0.5 text-xs tabular-nums text-slate-500" />
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useId, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilmIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
+import { TransferDetail, useTransferWords } from '../../../lib/upload-progress.tsx';
 import type { UploadItem } from '../../../lib/upload.ts';
 import { plural } from '../plural.ts';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
@@ -146,6 +147,7 @@ export function VideoPanel({
 
 function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void }) {
   const { t } = useTranslation();
+  const transferWords = useTransferWords();
   const percent = Math.round(item.progress * 100);
   const name = item.file.name;
   const status =
@@ -154,6 +156,8 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
       : item.status === 'error'
         ? t(item.rejection?.length ? 'media.refused' : 'media.failed')
         : t('media.uploading', { percent });
+  // Kept out of the live status line, which would otherwise speak at every progress event.
+  const words = item.status === 'uploading' && percent < 100 ? transferWords(item.transfer) : null;
   return (
     <div
       className={`group relative aspect-[9/16] overflow-hidden rounded-lg bg-slate-900 ring-1 ${item.status === 'error' ? 'ring-2 ring-red-400' : 'ring-slate-200'}`}
@@ -174,7 +178,11 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
           <ProgressBar
             label={t('media.progressLabel', { name })}
             percent={percent}
-            valueText={status}
+            valueText={
+              words === null
+                ? status
+                : t('media.transfer.valueText', { percent, detail: words.text })
+            }
             className="mt-1 h-1 bg-white/25"
             barClassName="bg-brand-500"
           />
@@ -185,6 +193,13 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
         >
           {status}
         </p>
+        {words !== null && (
+          <TransferDetail
+            stacked
+            words={words}
+            className="text-[10px] leading-tight tabular-nums text-white/80"
+          />
+        )}
       </div>
       <button
         type="button"
