@@ -12,6 +12,7 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
+import { dateFormatter } from '@cadence/shared/date-format';
 import { formatDateTime, locales } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
 import { useMe } from '../../../lib/me.ts';
@@ -107,7 +108,7 @@ export function StoryCard({
             title={formatDateTime(story.createdAt, language, timeZone)}
             className="block truncate"
           >
-            {new Intl.DateTimeFormat(locales[language], {
+            {dateFormatter(locales[language], {
               day: 'numeric',
               month: 'short',
               hour: '2-digit',
