@@ -257,7 +257,11 @@ describe('scheduler screen', () => {
     // posts leave the queue, and the history (a tab, no reload) has them published.
     await first.waitFor({ state: 'detached', timeout: 30_000 });
     await second.waitFor({ state: 'detached', timeout: 30_000 });
-    await page.getByRole('link', { name: 'Historique' }).click();
+    // The notice says where they went (the queue just emptied), and leads there.
+    await page
+      .getByRole('status')
+      .getByRole('link', { name: "Elles partent maintenant : suivez-les dans l'historique." })
+      .click();
     await page.waitForURL('**/scheduler/history');
     await status(first, 'Publiée');
     await status(second, 'Publiée');
@@ -555,11 +559,14 @@ describe('scheduler screen', () => {
     await refusedCard.getByText('Exportez la vidéo de nouveau en MP4 (H.264)').waitFor();
     await refusedCard.getByText('Vidéo refusée').waitFor();
     await expect(refusedCard.getByText("Échec de l'envoi").count()).resolves.toBe(0);
+    // The count says it will not be posted.
+    await form_.getByText('2 vidéos · 1 refusée').waitFor();
     await expect(refusedCard.getByRole('textbox').count()).resolves.toBe(0);
     await expect(refusedCard.getByRole('slider').count()).resolves.toBe(0);
     await expect(axeViolations(page, '[role="dialog"]')).resolves.toEqual([]);
     await refusedCard.getByRole('button', { name: 'Retirer notes.mp4' }).click();
     await refusedCard.waitFor({ state: 'detached' });
+    await form_.getByText('1 vidéo', { exact: true }).waitFor();
     await caption(page, firstClip(), 'Couverture choisie');
     await submit(page);
     // Published, it leaves the queue for the history.

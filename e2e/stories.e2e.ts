@@ -90,7 +90,11 @@ describe('story creator', () => {
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
-    await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
+    await topPanel
+      .getByText(
+        'Fichier trop lourd : 2 Mo au maximum. Exportez la vidéo avec une qualité plus basse ou raccourcissez-la.',
+      )
+      .waitFor();
   });
 
   // The page reads the limit from /api/public-config; a file chosen before that answer arrives
@@ -101,7 +105,11 @@ describe('story creator', () => {
     await page.goto('/stories');
     const topPanel = page.getByRole('region', { name: 'Vidéos du Haut' });
     await page.getByLabel('Importer des vidéos du haut').setInputFiles(tooBig());
-    await topPanel.getByText('Fichier trop lourd : 2 Mo au maximum.').waitFor();
+    await topPanel
+      .getByText(
+        'Fichier trop lourd : 2 Mo au maximum. Exportez la vidéo avec une qualité plus basse ou raccourcissez-la.',
+      )
+      .waitFor();
     expect(config.held()).toBeGreaterThan(0);
     await config.release();
   });

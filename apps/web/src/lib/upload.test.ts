@@ -66,10 +66,10 @@ describe('upload refusals', () => {
     const en = await translator('en');
     const max = (language: string) => formatFileSize(rejection?.maxBytes ?? 0, language);
     expect(fr.t('media.rejected.file_too_big', { max: max('fr') })).toMatch(
-      /^Fichier trop lourd : 2\sMo au maximum\.$/u,
+      /^Fichier trop lourd : 2\sMo au maximum\. Exportez la vidéo avec une qualité plus basse ou raccourcissez-la\.$/u,
     );
     expect(en.t('media.rejected.file_too_big', { max: max('en') })).toMatch(
-      /^File too large: 2\sMB at most\.$/u,
+      /^File too large: 2\sMB at most\. Export the video at a lower quality or shorten it\.$/u,
     );
   });
 

@@ -2,7 +2,7 @@ import type { Post } from '@cadence/shared/schemas/schedule';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useSearchParams } from 'react-router';
+import { Link, Outlet, useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
@@ -55,7 +55,8 @@ export function schedulerFirstData(client: QueryClient): Promise<void> {
 /** The form's parameters in a link to the screen (read once, then dropped); the list's filters stay. */
 const formParams = ['account', 'media', 'at', 'post'] as const;
 
-type Notice = { tone: 'success' | 'error'; text: string };
+/** A message above the lists; `link` says where to look next. */
+type Notice = { tone: 'success' | 'error'; text: string; link?: { to: string; label: string } };
 
 /**
  * 'Programmateur de vidéos' (/scheduler): the new-schedule slide-over, the view tabs, and below
@@ -195,7 +196,20 @@ export function SchedulerPage() {
         {notice && (
           <Alert tone={notice.tone}>
             <div className="flex items-start justify-between gap-3">
-              <p>{notice.text}</p>
+              <p>
+                {notice.text}
+                {notice.link && (
+                  <>
+                    {' '}
+                    <Link
+                      to={notice.link.to}
+                      className="font-semibold underline underline-offset-2"
+                    >
+                      {notice.link.label}
+                    </Link>
+                  </>
+                )}
+              </p>
               <button
                 type="button"
                 onClick={() => setNotice(null)}
@@ -226,9 +240,16 @@ export function SchedulerPage() {
           <ScheduleForm
             open={open}
             onClose={closeForm}
-            onScheduled={() => {
+            onScheduled={(_count, immediate) => {
               setOpen(false);
-              setNotice({ tone: 'success', text: t('scheduler.success') });
+              // Posted now, they leave the queue within a minute: say where they went.
+              setNotice({
+                tone: 'success',
+                text: t('scheduler.success'),
+                ...(immediate && {
+                  link: { to: '/scheduler/history', label: t('scheduler.notices.followInHistory') },
+                }),
+              });
             }}
             accounts={schedulable}
             accountsLoading={accounts.isPending}

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { useState } from 'react';
@@ -49,9 +50,11 @@ function SpacedFields({ videoCount, seen }: { videoCount: number; seen: Schedule
 function renderWith(videoCount: number) {
   const seen: ScheduleFormState[] = [];
   render(
-    <I18nextProvider i18n={i18n}>
-      <SpacedFields videoCount={videoCount} seen={seen} />
-    </I18nextProvider>,
+    <QueryClientProvider client={new QueryClient()}>
+      <I18nextProvider i18n={i18n}>
+        <SpacedFields videoCount={videoCount} seen={seen} />
+      </I18nextProvider>
+    </QueryClientProvider>,
   );
   const field = screen.getByLabelText<HTMLInputElement>('Vidéos par intervalle');
   return { field, seen, lastCount: () => seen.at(-1)?.interval.count };

@@ -1,6 +1,7 @@
 import { MAX_INTERVAL_VALUE, type IntervalUnit } from '@cadence/shared/schemas/schedule';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProContactLink } from '../../../components/pro-gate.tsx';
 import { browserTimeZone } from '../../../lib/time-zone.ts';
 import {
   capIntervalCount,
@@ -317,6 +318,9 @@ function RandomizeField({
             : t('scheduler.form.interval.proOnly')}
         </span>
       </label>
+      {!isPro && (
+        <ProContactLink className="ml-7 mt-1 inline-block text-xs font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-600" />
+      )}
       <FieldError id={errorId}>{error}</FieldError>
     </div>
   );

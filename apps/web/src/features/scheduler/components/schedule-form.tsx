@@ -75,7 +75,8 @@ export function ScheduleForm({
 }: {
   open: boolean;
   onClose: () => void;
-  onScheduled: (postCount: number) => void;
+  /** `immediate`: the posts go out now, so they leave the queue for the history at once. */
+  onScheduled: (postCount: number, immediate: boolean) => void;
   accounts: readonly Account[];
   accountsLoading: boolean;
   /** From `?account=`: preselected once it is one of the schedulable accounts. */
@@ -127,6 +128,9 @@ export function ScheduleForm({
     creator.data?.maxVideoPostDurationSec ?? null,
   );
   const videoCount = videos.length;
+  const refusedCount = videos.filter(
+    (video) => video.status === 'error' || video.tooLongFor !== null,
+  ).length;
   const { request, clientErrors, errors } = scheduleFormCheck(state, videos, draft, timeZone);
   const previewBody = useDebouncedValue(
     open ? buildPreviewRequest(state, videos, timeZone) : null,
@@ -225,7 +229,7 @@ export function ScheduleForm({
         dispatch({ type: 'scheduled', accountId, now: new Date() });
         create.reset();
         queue.reset();
-        onScheduled(created.posts.length);
+        onScheduled(created.posts.length, state.publishType === 'immediate');
       },
       onError: (error: Error) => {
         dispatch({
@@ -329,6 +333,13 @@ export function ScheduleForm({
                       ? 'scheduler.form.videos.countOne'
                       : 'scheduler.form.videos.countMany',
                     { n: videos.length },
+                  )}
+                  {/* Refused files are listed (to say why) but will not be posted: say how many. */}
+                  {refusedCount > 0 && (
+                    <span className="text-red-700">
+                      {' · '}
+                      {t('scheduler.form.videos.refusedCount', { count: refusedCount })}
+                    </span>
                   )}
                 </span>
               )
