@@ -60,6 +60,11 @@ describe('meme detector', () => {
     await page.goto('/memes');
     await page.getByText('Cette fonctionnalité est réservée aux utilisateurs Pro').waitFor();
     expect(await page.getByLabel('Lien de la vidéo YouTube').count()).toBe(0);
+    // The way to go Pro: an e-mail to the operator (the notice said 'contact us', no address).
+    const contact = page.getByRole('link', { name: 'Nous écrire pour passer à Pro' });
+    expect(await contact.getAttribute('href')).toBe(
+      'mailto:privacy@cadence.example?subject=Passer%20%C3%A0%20Cadence%20Pro',
+    );
     const status = await page.evaluate(async () => {
       const response = await fetch('/api/memes', {
         method: 'POST',

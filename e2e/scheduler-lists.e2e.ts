@@ -54,7 +54,7 @@ const texts = {
     tomorrow: 'Tomorrow',
     queue: 'Queue',
     history: 'History',
-    zone: /^Times in (UTC|GMT)/,
+    zone: /^All times are (UTC|GMT)/,
     postOn: 'Post on',
     status: 'Status',
     account: 'Account',

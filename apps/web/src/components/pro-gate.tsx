@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { buttonClassName } from './ui/button.tsx';
 import { useMe } from '../lib/me.ts';
+import { usePublicConfig } from '../lib/public-config.ts';
 
 /** Pro comes from the server's user record (GET /api/me), never from navigation state. */
 export function ProGate({ children }: { children: ReactNode }) {
@@ -33,9 +34,28 @@ export function ProNotice() {
       <h1 className="mt-6 text-2xl font-bold text-slate-900">{t('pro.title')}</h1>
       <p className="mt-3 text-lg text-slate-700">{t('pro.description')}</p>
       <p className="mt-3 text-sm text-slate-500">{t('pro.hint')}</p>
-      <Link to="/tiktok" className={buttonClassName('secondary', 'mt-8')}>
-        {t('pro.back')}
-      </Link>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <ProContactLink className={buttonClassName('primary')} />
+        <Link to="/tiktok" className={buttonClassName('secondary')}>
+          {t('pro.back')}
+        </Link>
+      </div>
     </div>
+  );
+}
+
+/**
+ * How to go Pro: an e-mail to the operator's CONTACT_EMAIL, its subject written for them (there
+ * is no payment in Cadence). The gate said 'contact us' with no address: a dead end.
+ */
+export function ProContactLink({ className }: { className: string }) {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  if (!config.data) return null;
+  const subject = encodeURIComponent(t('pro.mailSubject'));
+  return (
+    <a href={`mailto:${config.data.contactEmail}?subject=${subject}`} className={className}>
+      {t('pro.contact')}
+    </a>
   );
 }

@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountChoices, AccountOption } from '../../../components/ui/account-option.tsx';
 import { buttonClassName } from '../../../components/ui/button.tsx';
+import { DownloadIcon } from '../../../components/ui/icons.tsx';
 import { Picker } from '../../../components/ui/picker.tsx';
 
 // The scheduler's field look (a feature never imports another: the class is repeated here).
@@ -130,10 +131,13 @@ export function AnalyticsFilters({
         </form>
       )}
       <div className="flex flex-wrap gap-2">
+        {/* Two files of equal standing: the figures day by day, and one line per video. */}
         <a href={exportHref('daily')} download className={buttonClassName('secondary', 'text-xs')}>
+          <DownloadIcon className="h-3.5 w-3.5" />
           {t('analytics.exportCsv')}
         </a>
-        <a href={exportHref('videos')} download className={buttonClassName('ghost', 'text-xs')}>
+        <a href={exportHref('videos')} download className={buttonClassName('secondary', 'text-xs')}>
+          <DownloadIcon className="h-3.5 w-3.5" />
           {t('analytics.exportVideosCsv')}
         </a>
       </div>

@@ -15,10 +15,13 @@ export function SummaryCards({ totals }: { totals: AnalyticsOverview['totals'] }
       hint:
         totals.followersChange === null
           ? null
-          : t('analytics.totals.followersChange', {
-              count: Math.abs(totals.followersChange),
-              change: formatChange(totals.followersChange, language),
-            }),
+          : // '0 abonné sur la période' under 11 466 read as 'you have 0 followers'.
+            totals.followersChange === 0
+            ? t('analytics.totals.followersUnchanged')
+            : t('analytics.totals.followersChange', {
+                count: Math.abs(totals.followersChange),
+                change: formatChange(totals.followersChange, language),
+              }),
     },
     {
       key: 'views',
