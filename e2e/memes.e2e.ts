@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSyntheticVideo, planSyntheticVideo } from '../bench/memes/generate.ts';
-import { signUp } from './support/actions.ts';
+import { holdUploadBytes, leavingAsks, signUp } from './support/actions.ts';
+import { axeViolations } from './support/axe.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
@@ -54,6 +55,48 @@ const detectButton = (page: Page) =>
   page.getByRole('button', { name: /^(Détecter les memes|Analyse en cours\.\.\.)$/ });
 
 describe('meme detector', () => {
+  // A link of the nav bar left the page and silently stopped its upload (and closing the tab did
+  // not warn either). The upload's PATCH requests are held, so it stays in progress.
+  it('asks before a link leaves the page during an upload: continue stays, abandon stops it and goes', async () => {
+    const page = await openPage();
+    await signUpPro(page);
+    await page.getByText('Fichier vidéo').click();
+    const held = await holdUploadBytes(page);
+    await page.getByLabel('Vidéo à analyser').setInputFiles(videoPath);
+    await expect.poll(() => held.length).toBe(1);
+    expect(await leavingAsks(page)).toBe(true);
+
+    const nav = page.getByRole('navigation', { name: 'Navigation principale' });
+    const question = page.getByRole('dialog', { name: "Abandonner l'envoi ?" });
+    await nav.getByRole('link', { name: 'Programmateur de vidéos' }).click();
+    await question
+      .getByText(
+        "1 vidéo est encore en cours d'envoi. Si vous quittez cette page maintenant, son envoi s'arrête : il faudra la choisir à nouveau.",
+      )
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/memes');
+    const questionTitle = await question.getAttribute('aria-labelledby');
+    expect(await axeViolations(page, `[aria-labelledby="${questionTitle}"]`)).toEqual([]);
+
+    // 'Continuer l'envoi': the page and its upload stay.
+    await question.getByRole('button', { name: "Continuer l'envoi" }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/memes');
+    await page.getByText(/^Envoi en cours… \d+ %$/).waitFor();
+    expect(await leavingAsks(page)).toBe(true);
+
+    // 'Abandonner': the unfinished upload is deleted, and the link is followed.
+    await nav.getByRole('link', { name: 'Programmateur de vidéos' }).click();
+    const terminated = page.waitForRequest(
+      (request) => request.method() === 'DELETE' && request.url().includes('/api/uploads/'),
+    );
+    await question.getByRole('button', { name: 'Abandonner', exact: true }).click();
+    await terminated;
+    await page.getByRole('heading', { name: 'Programmateur de vidéos' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/scheduler');
+    expect(await question.count()).toBe(0);
+  });
+
   it('shows the Pro notice to other users, and the API refuses them', async () => {
     const page = await openPage();
     await signUp(page);

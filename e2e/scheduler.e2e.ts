@@ -766,4 +766,39 @@ describe('scheduler screen', () => {
     await page.keyboard.press('Escape');
     await form(page).waitFor({ state: 'detached' });
   });
+
+  // Leaving the scheduler inside the app (here the browser's Back, which the open composer does
+  // not cover) unmounted the composer and silently stopped its upload.
+  it("asks before Back leaves the composer's upload: continue stays, abandon stops it and goes", async () => {
+    const page = await signedIn();
+    await page.goto('/tiktok');
+    const nav = page.getByRole('navigation', { name: 'Navigation principale' });
+    await nav.getByRole('link', { name: 'Programmateur de vidéos' }).click();
+    await openForm(page);
+    const held = await holdUploadBytes(page);
+    await form(page).getByLabel('Importer des vidéos').setInputFiles(firstClip());
+    await expect.poll(() => held.length).toBe(1);
+
+    const question = page.getByRole('dialog', { name: "Abandonner l'envoi ?" });
+    await page.goBack();
+    await question.getByText('Si vous quittez cette page maintenant', { exact: false }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/scheduler');
+
+    await question.getByRole('button', { name: "Continuer l'envoi" }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/scheduler');
+    const bar = form(page).getByRole('progressbar', {
+      name: "Progression de l'envoi de first-clip.mp4",
+    });
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/^Envoi en cours… /);
+
+    await page.goBack();
+    const terminated = page.waitForRequest(
+      (request) => request.method() === 'DELETE' && request.url().includes('/api/uploads/'),
+    );
+    await question.getByRole('button', { name: 'Abandonner', exact: true }).click();
+    await terminated;
+    await page.waitForURL((url) => url.pathname === '/tiktok');
+    expect(await leavingAsks(page)).toBe(false);
+  });
 });

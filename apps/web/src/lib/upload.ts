@@ -132,15 +132,28 @@ export function useVideoUploads(
       : purpose === 'post'
         ? Math.min(serverMax, TIKTOK_MAX_BYTES)
         : serverMax;
-  const [items, setItems] = useState<UploadItem[]>([]);
+  const [items, setItemsState] = useState<UploadItem[]>([]);
+  // The items as of the last change, read by remove/abandon/clear: their side effects (aborting,
+  // deleting) run once, here and now, not inside a state updater React may call twice or, when
+  // the page is leaving, never.
+  const latest = useRef<UploadItem[]>([]);
+  const setItems = useCallback((next: (current: UploadItem[]) => UploadItem[]) => {
+    latest.current = next(latest.current);
+    setItemsState(latest.current);
+  }, []);
   const uploads = useRef(new Map<string, tus.Upload>());
   const estimates = useRef(new Map<string, TransferEstimate>());
   const onAccepted = useRef(options.onAccepted);
   onAccepted.current = options.onAccepted;
 
-  const update = useCallback((key: string, patch: Partial<UploadItem>) => {
-    setItems((current) => current.map((item) => (item.key === key ? { ...item, ...patch } : item)));
-  }, []);
+  const update = useCallback(
+    (key: string, patch: Partial<UploadItem>) => {
+      setItems((current) =>
+        current.map((item) => (item.key === key ? { ...item, ...patch } : item)),
+      );
+    },
+    [setItems],
+  );
 
   const start = useCallback(
     (item: UploadItem) => {
@@ -240,39 +253,54 @@ export function useVideoUploads(
       added.forEach(start);
       return added;
     },
-    [start, maxBytes],
+    [start, maxBytes, setItems],
   );
 
-  /** Stops the upload, releases the preview URL and deletes the stored video if it finished. */
-  const remove = useCallback((key: string) => {
-    setItems((current) => {
-      const item = current.find((candidate) => candidate.key === key);
-      if (item) {
-        // A finished upload is already gone from the tus server (the media DELETE below removes
-        // the video); terminating it again answers 404, which tus reports as a rejected promise.
-        const upload = uploads.current.get(key);
-        if (upload) release(upload);
-        if (item.status === 'uploading') void upload?.abort(true).catch(() => undefined);
-        uploads.current.delete(key);
-        estimates.current.delete(key);
-        URL.revokeObjectURL(item.previewUrl);
-        if (item.mediaId)
-          void fetch(`/api/media/${encodeURIComponent(item.mediaId)}`, { method: 'DELETE' });
-      }
-      return current.filter((candidate) => candidate.key !== key);
-    });
+  /**
+   * Stops sending `item` if it still is (tus DELETE: the unfinished upload is not kept) and forgets
+   * its upload. A finished upload is already gone from the tus server; terminating it again
+   * answers 404, which tus reports as a rejected promise.
+   */
+  const stopSending = useCallback((item: UploadItem) => {
+    const upload = uploads.current.get(item.key);
+    if (upload) release(upload);
+    if (item.status === 'uploading') void upload?.abort(true).catch(() => undefined);
+    uploads.current.delete(item.key);
+    estimates.current.delete(item.key);
   }, []);
 
-  /** Forgets the items (after a successful schedule) without deleting their media. */
+  /** Stops the upload, releases the preview URL and deletes the stored video if it finished. */
+  const remove = useCallback(
+    (key: string) => {
+      const item = latest.current.find((candidate) => candidate.key === key);
+      if (!item) return;
+      stopSending(item);
+      URL.revokeObjectURL(item.previewUrl);
+      if (item.mediaId)
+        void fetch(`/api/media/${encodeURIComponent(item.mediaId)}`, { method: 'DELETE' });
+      setItems((current) => current.filter((candidate) => candidate.key !== key));
+    },
+    [stopSending, setItems],
+  );
+
+  /** Removes the videos still sending, as `remove` does; finished ones stay. */
+  const abandon = useCallback(() => {
+    latest.current
+      .filter((item) => item.status === 'uploading')
+      .forEach((item) => remove(item.key));
+  }, [remove]);
+
+  /**
+   * Forgets the items (after a successful schedule) without deleting their media. One still
+   * sending is stopped as `remove` stops it: left running, it would go on sending for nothing.
+   */
   const clear = useCallback(() => {
-    setItems((current) => {
-      current.forEach((item) => URL.revokeObjectURL(item.previewUrl));
-      return [];
+    latest.current.forEach((item) => {
+      stopSending(item);
+      URL.revokeObjectURL(item.previewUrl);
     });
-    uploads.current.forEach(release);
-    uploads.current.clear();
-    estimates.current.clear();
-  }, []);
+    setItems(() => []);
+  }, [stopSending, setItems]);
 
   useEffect(() => {
     const running = uploads.current;
@@ -290,6 +318,7 @@ export function useVideoUploads(
     items,
     add,
     remove,
+    abandon,
     clear,
     uploading: items.some((item) => item.status === 'uploading'),
     doneIds: items.flatMap((item) =>
@@ -297,6 +326,9 @@ export function useVideoUploads(
     ),
   };
 }
+
+/** What `useVideoUploads` gives: one page's (or one panel's) uploads. */
+export type VideoUploads = ReturnType<typeof useVideoUploads>;
 
 /**
  * While `uploading` (what `useVideoUploads` says, of one or more of them), closing or reloading

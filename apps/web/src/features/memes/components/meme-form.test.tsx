@@ -4,6 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resources } from '../../../lib/i18n.ts';
 import { MemeForm } from './meme-form.tsx';
@@ -45,10 +46,19 @@ function renderForm(language: 'fr' | 'en') {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
+  // In a data router, as in the app: the form guards its upload against in-app links.
+  const router = createMemoryRouter([
+    {
+      path: '/',
+      element: (
+        <MemeForm mode="youtube" onModeChange={() => {}} running={false} onCreated={() => {}} />
+      ),
+    },
+  ]);
   render(
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
-        <MemeForm mode="youtube" onModeChange={() => {}} running={false} onCreated={() => {}} />
+        <RouterProvider router={router} />
       </I18nextProvider>
     </QueryClientProvider>,
   );

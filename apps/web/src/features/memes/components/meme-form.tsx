@@ -6,6 +6,7 @@ import { SparklesIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
+import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useCreateMemeAnalysis } from '../api/create-meme-analysis.ts';
 import { errorTextKey } from '../../../lib/error-text.ts';
 import { hasMemeSource, memeAnalysisRequest, type SourceMode } from '../meme-request.ts';
@@ -36,6 +37,8 @@ export function MemeForm({
   const [layout, setLayout] = useState<MemeLayout>('crop');
   const create = useCreateMemeAnalysis();
   const uploads = useVideoUploads({ purpose: 'source' });
+  // Leaving the page would stop the upload: asks first.
+  const guard = useUploadGuard([uploads]);
   const hintId = useId();
 
   const upload = uploads.items.at(-1) ?? null;
@@ -61,68 +64,71 @@ export function MemeForm({
   };
 
   return (
-    <form
-      onSubmit={submit}
-      noValidate
-      aria-label={t('memes.form.label')}
-      className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6"
-    >
-      <SourceTabs mode={mode} onModeChange={onModeChange} />
+    <>
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-label={t('memes.form.label')}
+        className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6"
+      >
+        <SourceTabs mode={mode} onModeChange={onModeChange} />
 
-      <div className="mt-5">
-        {mode === 'youtube' ? (
-          <YouTubeUrlField
-            value={url}
-            onChange={(next) => {
-              setUrl(next);
-              setUrlInvalid(false);
-              if (serverUrlError) create.reset();
-            }}
-            invalid={showUrlError}
-            hintId={hintId}
-          />
-        ) : (
-          <SourceFileField
-            upload={upload}
-            onChoose={(file) => {
-              // One source at a time: a new choice replaces the previous file.
-              uploads.items.forEach((item) => uploads.remove(item.key));
-              uploads.add([file]);
-            }}
-            onRemove={(key) => uploads.remove(key)}
-            disabled={busy}
-          />
-        )}
-      </div>
-
-      <LayoutPicker
-        className="mt-5"
-        legend={t('memes.form.layoutLabel')}
-        name="meme-layout"
-        value={layout}
-        onChange={setLayout}
-        disabled={busy}
-      />
-
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p id={hintId} className="text-xs text-slate-500">
-          {!hasSource && !busy ? t('memes.form.needSource') : ''}
-        </p>
-        <button
-          type="submit"
-          disabled={busy || !hasSource}
-          className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-500 to-brand-600 px-5 py-3 text-sm font-semibold text-white shadow-sm shadow-brand-600/20 transition hover:from-brand-600 hover:to-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:from-slate-300 disabled:to-slate-300 disabled:shadow-none"
-        >
-          {busy ? <Spinner className="h-4 w-4" /> : <SparklesIcon className="h-4 w-4" />}
-          {busy ? t('memes.form.running') : t('memes.form.submit')}
-        </button>
-      </div>
-
-      {create.isError && !serverUrlError && (
-        <div className="mt-4">
-          <Alert tone="error">{t(errorTextKey(create.error, 'memes'))}</Alert>
+        <div className="mt-5">
+          {mode === 'youtube' ? (
+            <YouTubeUrlField
+              value={url}
+              onChange={(next) => {
+                setUrl(next);
+                setUrlInvalid(false);
+                if (serverUrlError) create.reset();
+              }}
+              invalid={showUrlError}
+              hintId={hintId}
+            />
+          ) : (
+            <SourceFileField
+              upload={upload}
+              onChoose={(file) => {
+                // One source at a time: a new choice replaces the previous file.
+                uploads.items.forEach((item) => uploads.remove(item.key));
+                uploads.add([file]);
+              }}
+              onRemove={(key) => uploads.remove(key)}
+              disabled={busy}
+            />
+          )}
         </div>
-      )}
-    </form>
+
+        <LayoutPicker
+          className="mt-5"
+          legend={t('memes.form.layoutLabel')}
+          name="meme-layout"
+          value={layout}
+          onChange={setLayout}
+          disabled={busy}
+        />
+
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p id={hintId} className="text-xs text-slate-500">
+            {!hasSource && !busy ? t('memes.form.needSource') : ''}
+          </p>
+          <button
+            type="submit"
+            disabled={busy || !hasSource}
+            className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-500 to-brand-600 px-5 py-3 text-sm font-semibold text-white shadow-sm shadow-brand-600/20 transition hover:from-brand-600 hover:to-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:from-slate-300 disabled:to-slate-300 disabled:shadow-none"
+          >
+            {busy ? <Spinner className="h-4 w-4" /> : <SparklesIcon className="h-4 w-4" />}
+            {busy ? t('memes.form.running') : t('memes.form.submit')}
+          </button>
+        </div>
+
+        {create.isError && !serverUrlError && (
+          <div className="mt-4">
+            <Alert tone="error">{t(errorTextKey(create.error, 'memes'))}</Alert>
+          </div>
+        )}
+      </form>
+      {guard.dialog}
+    </>
   );
 }

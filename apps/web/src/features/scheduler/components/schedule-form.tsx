@@ -1,13 +1,14 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import { localDateOf } from '@cadence/shared/schedule/planner';
-import { useCallback, useId, useReducer, useState, type FormEvent } from 'react';
+import { useId, useReducer, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
-import { useUnloadWarning, useVideoUploads } from '../../../lib/upload.ts';
+import { useVideoUploads } from '../../../lib/upload.ts';
+import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
 import {
@@ -42,7 +43,6 @@ import {
   usualSettingsEdit,
   type DraftEdit,
 } from '../schedule-draft.ts';
-import { AbandonUploadDialog } from './abandon-upload-dialog.tsx';
 import { AccountField } from './account-field.tsx';
 import { ConsentField } from './consent-field.tsx';
 import { DraftsPanel } from './drafts-panel.tsx';
@@ -59,8 +59,8 @@ import { VideoField, type FormVideo } from './video-field.tsx';
 /**
  * The 'Nouvelle programmation' slide-over. It stays mounted while closed so uploads keep
  * running and a closed form reopens as it was left; only a successful submit resets it (spec §4).
- * Closing it while an upload runs asks first ('Abandonner l'envoi ?'), and so does leaving the
- * page, open or closed.
+ * Closing it, opening a draft over its videos, or leaving the page (open or closed: a link, the
+ * tab) while an upload runs asks first ('Abandonner l'envoi ?': useUploadGuard).
  */
 export function ScheduleForm({
   open,
@@ -106,9 +106,6 @@ export function ScheduleForm({
     initialDraft(requestedMediaId, new Date(), requestedAt),
   );
   const uploads = useVideoUploads();
-  useUnloadWarning(uploads.uploading);
-  // How many uploads were running when closing was asked for; null: not asking.
-  const [abandoning, setAbandoning] = useState<number | null>(null);
   const create = useCreateSchedule();
   const queue = useAddToQueue();
   const saveDraft = useSaveDraft();
@@ -148,25 +145,25 @@ export function ScheduleForm({
   };
   const update = (patch: DraftEdit) => dispatch({ type: 'edit', patch });
 
-  const running = uploads.items.filter((item) => item.status === 'uploading');
-  const requestClose = () => {
-    if (running.length > 0) setAbandoning(running.length);
-    else onClose();
-  };
-  const keepUploading = useCallback(() => setAbandoning(null), []);
+  // The videos still sending go as a ✕ would take them; finished ones stay for when the form
+  // opens again.
+  const guard = useUploadGuard([uploads], {
+    onAbandoned: (keys) =>
+      keys.forEach((key, index) =>
+        dispatch({
+          type: 'videoRemoved',
+          key,
+          attachedId: null,
+          remaining: videoCount - index - 1,
+        }),
+      ),
+  });
+  const requestClose = () => guard.ask('close', onClose);
   function removeVideo(video: FormVideo, remaining: number) {
     // An attached video belongs to another screen's work: detach, never delete.
     const attachedId = draft.attached.find((id) => `media-${id}` === video.key) ?? null;
     if (attachedId === null) uploads.remove(video.key);
     dispatch({ type: 'videoRemoved', key: video.key, attachedId, remaining });
-  }
-  function abandonUploads() {
-    // The videos still sending go as a ✕ would take them (aborted, their unfinished uploads
-    // deleted); finished ones stay for when the form opens again.
-    const sending = videos.filter((video) => running.some((item) => item.key === video.key));
-    sending.forEach((video, index) => removeVideo(video, videoCount - index - 1));
-    setAbandoning(null);
-    onClose();
   }
 
   const uploading = videos.some((video) => video.status === 'uploading');
@@ -304,11 +301,14 @@ export function ScheduleForm({
             enabled={open}
             accounts={accounts}
             currentDraftId={draft.savedDraftId}
-            onOpen={(saved) => {
-              uploads.clear();
-              setNotice(null);
-              dispatch({ type: 'openDraft', draft: saved, now: new Date() });
-            }}
+            onOpen={(saved) =>
+              // The draft replaces the form's videos: one still sending would be lost unasked.
+              guard.ask('openDraft', () => {
+                uploads.clear();
+                setNotice(null);
+                dispatch({ type: 'openDraft', draft: saved, now: new Date() });
+              })
+            }
             onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}
           />
           <div aria-live="polite" className="empty:hidden">
@@ -451,11 +451,7 @@ export function ScheduleForm({
           {message('form') && <p className="text-sm font-medium text-red-700">{message('form')}</p>}
         </form>
       </Dialog>
-      <AbandonUploadDialog
-        uploading={open ? abandoning : null}
-        onKeep={keepUploading}
-        onAbandon={abandonUploads}
-      />
+      {guard.dialog}
     </>
   );
 }

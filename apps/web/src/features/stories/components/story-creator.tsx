@@ -5,7 +5,8 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { SparklesIcon } from '../../../components/ui/icons.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useUnloadWarning, useVideoUploads } from '../../../lib/upload.ts';
+import { useVideoUploads } from '../../../lib/upload.ts';
+import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useCreateStories } from '../api/create-stories.ts';
 import { errorTextKey } from '../../../lib/error-text.ts';
 import { plural } from '../plural.ts';
@@ -26,8 +27,8 @@ export function StoryCreator() {
   const statusId = useId();
 
   const uploading = top.uploading || bottom.uploading;
-  // Leaving the page would stop the uploads: the browser asks first.
-  useUnloadWarning(uploading);
+  // Leaving the page would stop the uploads: asks first.
+  const guard = useUploadGuard([top, bottom]);
   const tooMany =
     top.items.length > MAX_STORY_VIDEOS_PER_PANEL ||
     bottom.items.length > MAX_STORY_VIDEOS_PER_PANEL;
@@ -124,6 +125,7 @@ export function StoryCreator() {
       </div>
 
       <StoryList />
+      {guard.dialog}
     </>
   );
 }
