@@ -6,11 +6,13 @@ const tones = {
   info: 'bg-sky-50 text-sky-800 ring-sky-200',
 } as const;
 
+/** A message; focusable by script (lib/submit-focus.ts moves focus to a form's outcome). */
 export function Alert({ tone, children }: { tone: keyof typeof tones; children: ReactNode }) {
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}
-      className={`rounded-lg px-4 py-3 text-sm ring-1 ring-inset ${tones[tone]}`}
+      tabIndex={-1}
+      className={`rounded-lg px-4 py-3 text-sm outline-none ring-1 ring-inset focus-visible:ring-2 ${tones[tone]}`}
     >
       {children}
     </div>

@@ -7,6 +7,7 @@ import { applyLanguage, isLanguage } from '../../../lib/i18n.ts';
 import { languageChosenWhileSignedOutKey } from '../../../components/language-toggle.tsx';
 import type { RouteTitle } from '../../../lib/document-title.ts';
 import { getMe, updateLanguage } from '../../../lib/me.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useAuthenticate } from '../api/sign-in.ts';
 import { AuthShell } from './auth-shell.tsx';
 
@@ -42,6 +43,7 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<AuthErrorMessage | null>(null);
   const loading = authenticate.isPending;
+  const submitFocus = useSubmitFocus<HTMLFormElement>();
   const language = isLanguage(i18n.language) ? i18n.language : 'fr';
 
   async function onSubmit(event: FormEvent) {
@@ -49,6 +51,7 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
     setError(null);
     if (!email.trim() || !password || (mode === 'signup' && !name.trim())) {
       setError({ key: 'auth.errors.fillAllFields' });
+      submitFocus.settled();
       return;
     }
     try {
@@ -69,6 +72,7 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
       void navigate('/tiktok', { replace: true });
     } catch (caught) {
       setError(authErrorMessage(caught));
+      submitFocus.settled();
     }
   }
 
@@ -105,7 +109,12 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
       <p className="mt-1 text-sm text-slate-500">
         {t(mode === 'login' ? 'auth.loginSubtitle' : 'auth.signupSubtitle')}
       </p>
-      <form className="mt-6 space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form
+        ref={submitFocus.container}
+        className="mt-6 space-y-4"
+        onSubmit={(event) => void onSubmit(event)}
+        noValidate
+      >
         {mode === 'signup' && (
           <div>
             <label htmlFor="auth-name" className="mb-1.5 block text-sm font-medium text-slate-700">
@@ -175,7 +184,7 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
           )}
         </div>
         {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
-        <Button type="submit" className="w-full" disabled={loading}>
+        <Button type="submit" className="w-full" pending={loading}>
           {loading && <Spinner className="h-4 w-4" />}
           {loading
             ? t('auth.loading')

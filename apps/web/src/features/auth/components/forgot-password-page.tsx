@@ -9,6 +9,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
 import { AuthShell } from './auth-shell.tsx';
 
@@ -27,6 +28,7 @@ export function ForgotPasswordPage() {
   const [fields, setFields] = useState<FieldErrors>({});
   const [error, setError] = useState<AuthErrorMessage | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const submitFocus = useSubmitFocus<HTMLDivElement>();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -35,6 +37,7 @@ export function ForgotPasswordPage() {
     const parsed = requestPasswordResetSchema.safeParse({ email });
     if (!parsed.success) {
       setFields(zodFieldErrors(parsed.error));
+      submitFocus.settled();
       return;
     }
     try {
@@ -45,39 +48,42 @@ export function ForgotPasswordPage() {
       if (named?.email) setFields(named);
       else setError(authErrorMessage(caught));
     }
+    submitFocus.settled();
   }
 
   const emailError = fields.email ? t(fields.email) : null;
   return (
     <AuthShell>
       <h1 className="text-xl font-bold text-slate-900">{t('auth.forgot.title')}</h1>
-      {sentTo ? (
-        <div className="mt-6 space-y-4">
-          <Alert tone="success">{t('auth.forgot.sent', { email: sentTo })}</Alert>
-          <p className="text-sm text-slate-500">{t('auth.forgot.checkSpam')}</p>
-        </div>
-      ) : (
-        <>
-          <p className="mt-1 text-sm text-slate-500">{t('auth.forgot.subtitle')}</p>
-          <form className="mt-6 space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
-            <TextField
-              id="forgot-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              label={t('auth.email')}
-              value={email}
-              error={emailError}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-            {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
-            <Button type="submit" className="w-full" disabled={request.isPending}>
-              {request.isPending && <Spinner className="h-4 w-4" />}
-              {request.isPending ? t('auth.loading') : t('auth.forgot.submit')}
-            </Button>
-          </form>
-        </>
-      )}
+      <div ref={submitFocus.container}>
+        {sentTo ? (
+          <div className="mt-6 space-y-4">
+            <Alert tone="success">{t('auth.forgot.sent', { email: sentTo })}</Alert>
+            <p className="text-sm text-slate-500">{t('auth.forgot.checkSpam')}</p>
+          </div>
+        ) : (
+          <>
+            <p className="mt-1 text-sm text-slate-500">{t('auth.forgot.subtitle')}</p>
+            <form className="mt-6 space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+              <TextField
+                id="forgot-email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                label={t('auth.email')}
+                value={email}
+                error={emailError}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+              {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
+              <Button type="submit" className="w-full" pending={request.isPending}>
+                {request.isPending && <Spinner className="h-4 w-4" />}
+                {request.isPending ? t('auth.loading') : t('auth.forgot.submit')}
+              </Button>
+            </form>
+          </>
+        )}
+      </div>
       <p className="mt-6 text-center text-sm">
         <Link to="/auth" className="font-semibold text-brand-600 hover:text-brand-700">
           {t('auth.forgot.backToLogin')}

@@ -1,11 +1,13 @@
 import type { Language } from '@cadence/shared/errors';
 import type { DataExport } from '@cadence/shared/schemas/user';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { formatFileSize, useErrorText } from '../../../lib/error-text.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useDataExport, useRequestDataExport } from '../api/data-export.ts';
 import { SettingsCard } from './settings-card.tsx';
 
@@ -21,6 +23,9 @@ export function DataExportSection({ timeZone }: { timeZone: string | null }) {
   const errorText = useErrorText('errors.internal');
   const current = state.data?.export ?? null;
   const preparing = current?.status === 'pending' || current?.status === 'running';
+  // Held here, not read from the mutation: its state arrives a render after the focus moves.
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const submitFocus = useSubmitFocus<HTMLDivElement>();
 
   return (
     <SettingsCard
@@ -28,26 +33,28 @@ export function DataExportSection({ timeZone }: { timeZone: string | null }) {
       title={t('settings.dataExport.title')}
       description={t('settings.dataExport.description')}
     >
-      <div className="space-y-4">
+      <div ref={submitFocus.container} className="space-y-4">
         {current && <ExportStatus current={current} language={language} timeZone={timeZone} />}
-        {request.isError && <Alert tone="error">{errorText(request.error)}</Alert>}
-        {!preparing && (
-          <div className="flex flex-wrap gap-2">
-            {current?.downloadUrl && (
-              <a href={current.downloadUrl} download className={buttonClassName('primary')}>
-                {t('settings.dataExport.download')}
-              </a>
-            )}
-            <Button
-              type="button"
-              variant={current?.downloadUrl ? 'secondary' : 'primary'}
-              disabled={request.isPending || state.isPending}
-              onClick={() => request.mutate()}
-            >
-              {current ? t('settings.dataExport.requestAgain') : t('settings.dataExport.request')}
-            </Button>
-          </div>
-        )}
+        {refusal !== null && <Alert tone="error">{errorText(refusal)}</Alert>}
+        {/* Stays while the archive is prepared (pending), so the focus stays on it. */}
+        <div className="flex flex-wrap gap-2">
+          {!preparing && current?.downloadUrl && (
+            <a href={current.downloadUrl} download className={buttonClassName('primary')}>
+              {t('settings.dataExport.download')}
+            </a>
+          )}
+          <Button
+            type="button"
+            variant={current?.downloadUrl ? 'secondary' : 'primary'}
+            pending={preparing || request.isPending || state.isPending}
+            onClick={() => {
+              setRefusal(null);
+              request.mutate(undefined, { onError: setRefusal, onSettled: submitFocus.settled });
+            }}
+          >
+            {current ? t('settings.dataExport.requestAgain') : t('settings.dataExport.request')}
+          </Button>
+        </div>
       </div>
     </SettingsCard>
   );

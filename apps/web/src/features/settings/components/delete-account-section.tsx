@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
 import { SettingsCard } from './settings-card.tsx';
 
@@ -18,13 +19,18 @@ export function DeleteAccountSection() {
   const errorText = useErrorText('errors.internal');
   const [password, setPassword] = useState('');
   const [fields, setFields] = useState<FieldErrors>({});
+  // Held here, not read from the mutation: its state arrives a render after the focus moves.
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const submitFocus = useSubmitFocus<HTMLFormElement>();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setFields({});
+    setRefusal(null);
     const parsed = deleteAccountSchema.safeParse({ password });
     if (!parsed.success) {
       setFields(zodFieldErrors(parsed.error));
+      submitFocus.settled();
       return;
     }
     try {
@@ -33,6 +39,8 @@ export function DeleteAccountSection() {
     } catch (caught) {
       const named = apiFieldErrors(caught);
       if (named?.password) setFields(named);
+      else setRefusal(caught);
+      submitFocus.settled();
     }
   }
 
@@ -41,7 +49,12 @@ export function DeleteAccountSection() {
       title={t('settings.deleteAccount.title')}
       description={t('settings.deleteAccount.description')}
     >
-      <form className="space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form
+        ref={submitFocus.container}
+        className="space-y-4"
+        onSubmit={(event) => void onSubmit(event)}
+        noValidate
+      >
         <TextField
           id="delete-account-password"
           name="password"
@@ -52,10 +65,8 @@ export function DeleteAccountSection() {
           error={fields.password ? t(fields.password) : null}
           onChange={(event) => setPassword(event.target.value)}
         />
-        {remove.isError && !fields.password && (
-          <Alert tone="error">{errorText(remove.error)}</Alert>
-        )}
-        <Button type="submit" variant="danger" disabled={remove.isPending}>
+        {refusal !== null && <Alert tone="error">{errorText(refusal)}</Alert>}
+        <Button type="submit" variant="danger" pending={remove.isPending}>
           {t('settings.deleteAccount.submit')}
         </Button>
       </form>

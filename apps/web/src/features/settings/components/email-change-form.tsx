@@ -1,11 +1,12 @@
 import { changeEmailSchema, type Me } from '@cadence/shared/schemas/user';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useChangeEmail } from '../api/change-email.ts';
 
 /**
@@ -21,14 +22,28 @@ export function EmailChangeForm({ me }: { me: Me }) {
   const [password, setPassword] = useState('');
   const [fields, setFields] = useState<FieldErrors>({});
   const [sent, setSent] = useState(false);
+  // Held here, not read from the mutation: its state arrives a render after the focus moves.
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const submitFocus = useSubmitFocus<HTMLDivElement>();
+  const changeButton = useRef<HTMLButtonElement>(null);
+  // Opening and cancelling swap the button and the form: focus follows to the one shown.
+  const toggled = useRef(false);
+  useEffect(() => {
+    if (!toggled.current) return;
+    toggled.current = false;
+    if (open) document.getElementById('settings-new-email')?.focus();
+    else changeButton.current?.focus();
+  }, [open]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setFields({});
     setSent(false);
+    setRefusal(null);
     const parsed = changeEmailSchema.safeParse({ newEmail, password });
     if (!parsed.success) {
       setFields(zodFieldErrors(parsed.error));
+      submitFocus.settled();
       return;
     }
     try {
@@ -40,11 +55,13 @@ export function EmailChangeForm({ me }: { me: Me }) {
     } catch (caught) {
       const named = apiFieldErrors(caught);
       if (named && (named.newEmail || named.password)) setFields(named);
+      else setRefusal(caught);
     }
+    submitFocus.settled();
   }
 
   return (
-    <div className="space-y-3">
+    <div ref={submitFocus.container} className="space-y-3">
       <div>
         <p className="mb-1.5 text-sm font-medium text-slate-700">{t('settings.profile.email')}</p>
         <p className="break-all text-sm text-slate-900">{me.email}</p>
@@ -81,23 +98,30 @@ export function EmailChangeForm({ me }: { me: Me }) {
             error={fields.password ? t(fields.password) : null}
             onChange={(event) => setPassword(event.target.value)}
           />
-          {change.isError && !fields.newEmail && !fields.password && (
-            <Alert tone="error">{errorText(change.error)}</Alert>
-          )}
+          {refusal !== null && <Alert tone="error">{errorText(refusal)}</Alert>}
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={change.isPending}>
+            <Button type="submit" pending={change.isPending}>
               {t('settings.email.submit')}
             </Button>
-            <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
+            <Button
+              type="button"
+              variant="ghost"
+              onClick={() => {
+                toggled.current = true;
+                setOpen(false);
+              }}
+            >
               {t('settings.email.cancel')}
             </Button>
           </div>
         </form>
       ) : (
         <Button
+          ref={changeButton}
           type="button"
           variant="secondary"
           onClick={() => {
+            toggled.current = true;
             setOpen(true);
             setSent(false);
           }}

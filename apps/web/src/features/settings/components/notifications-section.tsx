@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import {
   useNotificationSettings,
   useSaveNotificationSettings,
@@ -39,20 +40,28 @@ function NotificationsForm({ initial }: { initial: NotificationSettings }) {
   const [emailTypes, setEmailTypes] = useState(new Set(initial.emailTypes));
   const [digest, setDigest] = useState(initial.digest);
   const [saved, setSaved] = useState(false);
+  // Held here, not read from the mutation: its state arrives a render after the focus moves.
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const submitFocus = useSubmitFocus<HTMLFormElement>();
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
+    setRefusal(null);
     const body = notificationSettingsSchema.parse({
       // In the order the page lists them.
       emailTypes: notificationTypes.filter((type) => emailTypes.has(type)),
       digest,
     });
-    save.mutate(body, { onSuccess: () => setSaved(true) });
+    save.mutate(body, {
+      onSuccess: () => setSaved(true),
+      onError: setRefusal,
+      onSettled: submitFocus.settled,
+    });
   }
 
   return (
-    <form className="space-y-5" onSubmit={onSubmit} noValidate>
+    <form ref={submitFocus.container} className="space-y-5" onSubmit={onSubmit} noValidate>
       <fieldset>
         <legend className="mb-2 text-sm font-medium text-slate-700">
           {t('settings.notifications.emailLegend')}
@@ -104,9 +113,9 @@ function NotificationsForm({ initial }: { initial: NotificationSettings }) {
           </p>
         </div>
       </div>
-      {save.isError && <Alert tone="error">{errorText(save.error)}</Alert>}
+      {refusal !== null && <Alert tone="error">{errorText(refusal)}</Alert>}
       {saved && <Alert tone="success">{t('settings.notifications.saved')}</Alert>}
-      <Button type="submit" disabled={save.isPending}>
+      <Button type="submit" pending={save.isPending}>
         {t('settings.notifications.save')}
       </Button>
     </form>

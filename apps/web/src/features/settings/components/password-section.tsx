@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { SettingsCard } from './settings-card.tsx';
 
@@ -19,6 +20,7 @@ export function PasswordSection({ email }: { email: string }) {
   const [fields, setFields] = useState<FieldErrors>({});
   const [error, setError] = useState<AuthErrorMessage | null>(null);
   const [changed, setChanged] = useState(false);
+  const submitFocus = useSubmitFocus<HTMLFormElement>();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -35,6 +37,7 @@ export function PasswordSection({ email }: { email: string }) {
         ...(confirmation.success ? {} : zodFieldErrors(confirmation.error)),
         ...(request.success ? {} : zodFieldErrors(request.error)),
       });
+      submitFocus.settled();
       return;
     }
     try {
@@ -46,6 +49,7 @@ export function PasswordSection({ email }: { email: string }) {
       if (named && !named._) setFields(named);
       else setError(authErrorMessage(caught));
     }
+    submitFocus.settled();
   }
 
   const field = (name: keyof typeof empty, label: string, autoComplete: string) => {
@@ -73,7 +77,12 @@ export function PasswordSection({ email }: { email: string }) {
       title={t('settings.password.title')}
       description={t('settings.password.description')}
     >
-      <form className="space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form
+        ref={submitFocus.container}
+        className="space-y-4"
+        onSubmit={(event) => void onSubmit(event)}
+        noValidate
+      >
         {/* Lets password managers tie the new password to the account. */}
         <input type="text" name="username" autoComplete="username" value={email} hidden readOnly />
         {field('currentPassword', t('settings.password.current'), 'current-password')}
@@ -81,7 +90,7 @@ export function PasswordSection({ email }: { email: string }) {
         {field('confirmPassword', t('settings.password.confirm'), 'new-password')}
         {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
         {changed && <Alert tone="success">{t('settings.password.changed')}</Alert>}
-        <Button type="submit" disabled={changePassword.isPending}>
+        <Button type="submit" pending={changePassword.isPending}>
           {t('settings.password.submit')}
         </Button>
       </form>

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/text-field.tsx';
 import { authErrorMessage, type AuthErrorMessage } from '../../../lib/error-text.ts';
 import { apiFieldErrors, zodFieldErrors, type FieldErrors } from '../../../lib/field-errors.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useUpdateName } from '../api/update-name.ts';
 import { EmailChangeForm } from './email-change-form.tsx';
 import { SettingsCard } from './settings-card.tsx';
@@ -18,6 +19,7 @@ export function ProfileSection({ me }: { me: Me }) {
   const [fields, setFields] = useState<FieldErrors>({});
   const [error, setError] = useState<AuthErrorMessage | null>(null);
   const [saved, setSaved] = useState(false);
+  const submitFocus = useSubmitFocus<HTMLFormElement>();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -27,6 +29,7 @@ export function ProfileSection({ me }: { me: Me }) {
     const parsed = updateUserSchema.safeParse({ name });
     if (!parsed.success || parsed.data.name === undefined) {
       setFields(parsed.success ? {} : zodFieldErrors(parsed.error));
+      submitFocus.settled();
       return;
     }
     try {
@@ -38,11 +41,17 @@ export function ProfileSection({ me }: { me: Me }) {
       if (named?.name) setFields(named);
       else setError(authErrorMessage(caught));
     }
+    submitFocus.settled();
   }
 
   return (
     <SettingsCard title={t('settings.profile.title')}>
-      <form className="space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form
+        ref={submitFocus.container}
+        className="space-y-4"
+        onSubmit={(event) => void onSubmit(event)}
+        noValidate
+      >
         <TextField
           id="settings-name"
           name="name"
@@ -57,7 +66,7 @@ export function ProfileSection({ me }: { me: Me }) {
         />
         {error && <Alert tone="error">{'key' in error ? t(error.key) : error.text}</Alert>}
         {saved && <Alert tone="success">{t('settings.profile.saved')}</Alert>}
-        <Button type="submit" disabled={updateName.isPending}>
+        <Button type="submit" pending={updateName.isPending}>
           {t('settings.profile.save')}
         </Button>
       </form>

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
+import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useCurrentSessionId, useSessions } from '../api/get-sessions.ts';
 import { useRevokeOtherSessions, useRevokeSession } from '../api/revoke-sessions.ts';
 import { describeDevice } from '../describe-device.ts';
@@ -22,6 +23,7 @@ export function SessionsSection() {
   const revokeSession = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
   const [notice, setNotice] = useState<Notice>(null);
+  const submitFocus = useSubmitFocus<HTMLDivElement>();
 
   const deviceName = (session: AuthSession) => {
     const { browser, os } = describeDevice(session.userAgent);
@@ -46,7 +48,7 @@ export function SessionsSection() {
       ) : sessions.isError || currentId.isError ? (
         <Alert tone="error">{t('settings.sessions.loadError')}</Alert>
       ) : (
-        <>
+        <div ref={submitFocus.container}>
           <ul aria-label={t('settings.sessions.listLabel')} className="divide-y divide-slate-100">
             {list.map((session) => {
               const current = session.id === currentId.data;
@@ -80,12 +82,13 @@ export function SessionsSection() {
                       variant="secondary"
                       className="shrink-0 self-start sm:self-auto"
                       aria-label={t('settings.sessions.revokeLabel', { device, date })}
-                      disabled={revokeSession.isPending}
+                      pending={revokeSession.isPending}
                       onClick={() => {
                         setNotice(null);
                         revokeSession.mutate(session.id, {
                           onSuccess: () => setNotice('revoked'),
                           onError: () => setNotice('failed'),
+                          onSettled: submitFocus.settled,
                         });
                       }}
                     >
@@ -99,12 +102,13 @@ export function SessionsSection() {
           <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center">
             <Button
               variant="secondary"
-              disabled={others.length === 0 || revokeOthers.isPending}
+              pending={others.length === 0 || revokeOthers.isPending}
               onClick={() => {
                 setNotice(null);
                 revokeOthers.mutate(undefined, {
                   onSuccess: () => setNotice('othersRevoked'),
                   onError: () => setNotice('failed'),
+                  onSettled: submitFocus.settled,
                 });
               }}
             >
@@ -123,7 +127,7 @@ export function SessionsSection() {
               )}
             </div>
           )}
-        </>
+        </div>
       )}
     </SettingsCard>
   );
