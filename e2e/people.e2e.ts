@@ -558,6 +558,9 @@ describe('deleting my account', () => {
         wrong: 'Le mot de passe actuel est incorrect',
         wrongCredentials: 'Email ou mot de passe incorrect',
         login: 'Se connecter',
+        deleted: 'Votre compte et toutes ses données ont été supprimés.',
+        mailSubject: 'Votre compte Cadence a été supprimé',
+        mailRevoked: "L'accès de Cadence à vos comptes TikTok a été révoqué",
       },
     },
     {
@@ -571,10 +574,13 @@ describe('deleting my account', () => {
         wrong: 'The current password is incorrect',
         wrongCredentials: 'Incorrect email or password',
         login: 'Log in',
+        deleted: 'Your account and all its data were deleted.',
+        mailSubject: 'Your Cadence account was deleted',
+        mailRevoked: "Cadence's access to your TikTok accounts was revoked",
       },
     },
   ] as const) {
-    it(`in ${language === 'fr' ? 'French' : 'English'} at ${viewport.width} px: takes the password again, then nothing signs in`, async () => {
+    it(`in ${language === 'fr' ? 'French' : 'English'} at ${viewport.width} px: takes the password again, says goodbye on /auth and by mail, then nothing signs in`, async () => {
       const page = await openPage({ viewport });
       await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
       const user = await signUp(page);
@@ -590,7 +596,14 @@ describe('deleting my account', () => {
 
       await section.getByLabel(texts.password).fill(user.password);
       await section.getByRole('button', { name: texts.submit }).click();
-      await page.waitForURL('**/auth');
+      // Regression: the plain sign-in page, no word of the deletion, and no mail.
+      await page.getByRole('status').filter({ hasText: texts.deleted }).waitFor();
+      // Said once: the address loses the parameter that asked for it.
+      await page.waitForURL((url) => url.pathname === '/auth' && url.search === '');
+      await expectAccessible(page);
+      const goodbye = await smtp.waitForMail(user.email);
+      expect(goodbye.subject).toBe(texts.mailSubject);
+      expect(goodbye.text).toContain(texts.mailRevoked);
       expect(await sessionStatus(page)).toBe(401);
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel(/^(Mot de passe|Password)$/).fill(user.password);

@@ -292,6 +292,9 @@ export async function bootstrap(
       repository: createDataRightsRepository(database.db),
       accounts,
       storage,
+      users: createUserRepository(database.db),
+      mail,
+      contactEmail: config.publicInfo.contactEmail,
       logger: options.logger,
     }),
     dataExports: createDataExportService({

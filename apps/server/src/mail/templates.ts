@@ -270,6 +270,39 @@ export const emailChangedMail = template<{ name: string; newEmail: string; conta
   }),
 });
 
+/**
+ * The goodbye, to the address of an account just deleted: nothing is left, TikTok's access is
+ * revoked. Written from what was read before the deletion (the rows are gone when it is sent).
+ */
+export const accountDeletedMail = template<{ name: string; contact: string }>({
+  fr: ({ name, contact }) => ({
+    subject: 'Votre compte Cadence a été supprimé',
+    greeting: `Bonjour ${name},`,
+    paragraphs: [
+      'Votre compte Cadence et toutes ses données ont été supprimés, comme vous l’avez demandé : vos vidéos, stories, compilations, statistiques, notifications et publications en attente.',
+      "L'accès de Cadence à vos comptes TikTok a été révoqué : Cadence ne peut plus rien publier ni lire en votre nom. Les vidéos déjà publiées restent sur TikTok.",
+    ],
+    closing: [
+      `Si vous n'êtes pas à l'origine de cette suppression, écrivez-nous sans attendre à ${contact}.`,
+      "C'est le dernier email que Cadence vous envoie.",
+    ],
+    signature: "L'équipe Cadence",
+  }),
+  en: ({ name, contact }) => ({
+    subject: 'Your Cadence account was deleted',
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      'Your Cadence account and all its data were deleted, as you asked: your videos, stories, compilations, statistics, notifications and pending posts.',
+      "Cadence's access to your TikTok accounts was revoked: Cadence can no longer publish or read anything on your behalf. Videos already published stay on TikTok.",
+    ],
+    closing: [
+      `If you did not delete your account, write to us at once at ${contact}.`,
+      'This is the last email Cadence sends you.',
+    ],
+    signature: 'The Cadence team',
+  }),
+});
+
 /** REQUIRE_EMAIL_VERIFICATION: the link that confirms the address (at sign-up, or resent). */
 export const emailVerificationMail = template<EmailLinkMail>({
   fr: ({ name, link, validForMinutes }) => ({

@@ -1,7 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpViaApi } from '../../test-support/app.ts';
+import { startSmtpTestServer, type SmtpTestServer } from '../../test-support/smtp-test-server.ts';
+import { startMailWorkers } from '../mail/jobs.ts';
 import {
   addVideo,
   api,
@@ -13,7 +17,21 @@ import {
   type TestUser,
 } from '../schedules/test-kit.ts';
 
-const kit = useScheduleTestApp('cadence-deletion-');
+// The goodbye mail goes through a real SMTP server in this process (started before the app).
+let smtp: SmtpTestServer;
+beforeAll(async () => {
+  smtp = await startSmtpTestServer();
+});
+afterAll(() => smtp.close());
+const kit = useScheduleTestApp('cadence-deletion-', () => ({
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'Cadence <no-reply@cadence.test>',
+}));
+beforeAll(async () => {
+  await startMailWorkers(kit.t.context.boss, kit.t.context.mail, {
+    logger: pino({ level: 'silent' }),
+  });
+});
 
 /**
  * Every row, in every table of the public schema (listed from information_schema, so a table
@@ -115,8 +133,20 @@ describe('deleting my account', () => {
     });
     expect(response.statusCode, response.body).toBe(204);
 
+    // A goodbye in her language, to the address read before her rows went (regression: none).
+    // (Her reset link of beforeAll may be mailed too: the goodbye is looked for by its subject.)
+    const goodbyeSubject = 'Votre compte Cadence a été supprimé';
+    await expect
+      .poll(() => smtp.mailsTo(alice.email).map((mail) => mail.subject), { timeout: 10_000 })
+      .toContain(goodbyeSubject);
+    const goodbye = smtp.mailsTo(alice.email).find((mail) => mail.subject === goodbyeSubject)!;
+    expect(goodbye.text).toContain('Votre compte Cadence et toutes ses données ont été supprimés');
+    expect(goodbye.text).toContain("L'accès de Cadence à vos comptes TikTok a été révoqué");
+    expect(goodbye.text).toContain('Bonjour Test User,');
+
     expect(await rowsMentioning(alice.id)).toEqual({});
-    expect(await rowsMentioning(alice.email)).toEqual({});
+    // The goodbye's outbox row goes once sent: nothing keeps her address.
+    await expect.poll(() => rowsMentioning(alice.email), { timeout: 10_000 }).toEqual({});
     expect(await rowsMentioning('alice_tiktok')).toEqual({});
     for (const key of aliceKeys) expect(await kit.t.context.storage.stat(key)).toBeNull();
     // Not even an empty folder named after her (local storage).
@@ -131,5 +161,21 @@ describe('deleting my account', () => {
     // The check finds what exists: Bob is all there.
     expect(Object.keys(await rowsMentioning(bob.id)).length).toBeGreaterThan(3);
     expect((await api(kit.t, bob.cookie, 'GET', '/api/accounts')).statusCode).toBe(200);
+  });
+
+  it('says goodbye in English to an English account', async () => {
+    const email = 'eve-english@example.com';
+    const cookie = await signUpViaApi(
+      kit.t.app,
+      { email, name: 'Eve', preferredLanguage: 'en' },
+      kit.t.url,
+    );
+    const response = await api(kit.t, cookie, 'POST', '/api/me/delete', { password: 'secret123' });
+    expect(response.statusCode, response.body).toBe(204);
+    const goodbye = await smtp.waitForMail(email);
+    expect(goodbye.subject).toBe('Your Cadence account was deleted');
+    expect(goodbye.text).toContain('Hello Eve,');
+    expect(goodbye.text).toContain("Cadence's access to your TikTok accounts was revoked");
+    await expect.poll(() => rowsMentioning(email), { timeout: 10_000 }).toEqual({});
   });
 });

@@ -1,12 +1,19 @@
 import type { Logger } from 'pino';
+import { accountDeletedMail } from '../../mail/templates.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
 import type { AccountService } from '../accounts/service.ts';
+import type { MailService } from '../mail/service.ts';
+import type { UserRepository } from '../users/repository.ts';
 import type { DataRightsRepository } from './repository.ts';
 
 export interface DataRightsServiceDeps {
   repository: DataRightsRepository;
   accounts: Pick<AccountService, 'remove'>;
   storage: Pick<MediaStorage, 'delete' | 'deleteFolder'>;
+  users: Pick<UserRepository, 'findById'>;
+  mail: Pick<MailService, 'queue'>;
+  /** The address the goodbye mail names for 'this was not me'. */
+  contactEmail: string;
   logger: Logger;
 }
 
@@ -18,15 +25,20 @@ export function createDataRightsService({
   repository,
   accounts,
   storage,
+  users,
+  mail,
+  contactEmail,
   logger,
 }: DataRightsServiceDeps) {
   return {
     /**
      * Every TikTok account goes through the usual removal (its grant revoked at TikTok, its
      * pending posts cancelled), then every stored file (local disk or S3, through the storage
-     * interface), then the user row, which takes every other row with it.
+     * interface), then the user row, which takes every other row with it. Then a goodbye mail, in
+     * their language, to the address read before anything went.
      */
     async deleteAccount(userId: string): Promise<{ files: number; accounts: number }> {
+      const user = await users.findById(userId);
       const accountIds = await repository.accountIds(userId);
       for (const id of accountIds) await accounts.remove(userId, id);
       const keys = await repository.storageKeys(userId);
@@ -43,6 +55,24 @@ export function createDataRightsService({
         logger.warn({ err: error, userId }, 'deleted account: second sweep of its files failed');
       });
       logger.info({ userId, accounts: accountIds.length, files: keys.length }, 'account deleted');
+      if (user) {
+        // Queued without a user (the row is gone) and removed once sent (mail/service.ts). The
+        // account is deleted whatever happens here: a failure is logged, not answered.
+        await mail
+          .queue({
+            kind: 'account-deleted',
+            userId: null,
+            to: user.email,
+            language: user.preferredLanguage,
+            content: accountDeletedMail(user.preferredLanguage, {
+              name: user.name,
+              contact: contactEmail,
+            }),
+          })
+          .catch((error: unknown) => {
+            logger.error({ err: error, userId }, 'deleted account: goodbye mail not queued');
+          });
+      }
       return { files: keys.length, accounts: accountIds.length };
     },
   };

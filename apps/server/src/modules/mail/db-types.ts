@@ -9,7 +9,8 @@ export type MailKind =
   | 'data-export'
   | 'email-change'
   | 'email-changed'
-  | 'email-verification';
+  | 'email-verification'
+  | 'account-deleted';
 
 export interface MailOutboxTable {
   id: string;

@@ -48,6 +48,16 @@ export function createMailRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Deletes a settled (sent or given up) message of one of `kinds`: nothing of it stays. */
+    async forgetSettled(id: string, kinds: readonly MailKind[]): Promise<void> {
+      await db
+        .deleteFrom('mail_outbox')
+        .where('id', '=', id)
+        .where('kind', 'in', kinds)
+        .where((eb) => eb.or([eb('sent_at', 'is not', null), eb('failed_at', 'is not', null)]))
+        .execute();
+    },
+
     /** This attempt failed: the next one may claim the row at once. */
     async releaseAfterError(id: string, error: string): Promise<void> {
       await db

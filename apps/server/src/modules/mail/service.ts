@@ -34,6 +34,12 @@ const storedContentSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
+/**
+ * Messages whose row goes once sent or given up, instead of staying 30 days for the per-address
+ * limits: the goodbye to a deleted account, whose address nothing else may keep (decision 029).
+ */
+const forgottenOnceSettled: readonly MailKind[] = ['account-deleted'];
+
 export class MailBusyError extends Error {
   override name = 'MailBusyError';
 }
@@ -78,6 +84,7 @@ export function createMailService({
   /** The last attempt failed: no more tries; the row keeps the reason, its content is erased. */
   async function giveUp(id: string, error: unknown): Promise<void> {
     await repository.markFailed(id, error instanceof Error ? error.message : String(error));
+    await repository.forgetSettled(id, forgottenOnceSettled);
   }
 
   return {
@@ -137,6 +144,7 @@ export function createMailService({
         throw error;
       }
       await repository.markSent(id);
+      await repository.forgetSettled(id, forgottenOnceSettled);
       logger.info({ mailId: id, kind: row.kind, via: transport.kind }, 'mail sent');
       return 'sent';
     },

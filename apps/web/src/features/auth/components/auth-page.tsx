@@ -34,7 +34,14 @@ const isPlainClick = (event: MouseEvent) =>
 const inputClass =
   'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-brand-500 sm:text-sm';
 
-export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
+export function AuthPage({
+  navigate,
+  accountDeleted = false,
+}: {
+  navigate: AuthNavigate;
+  /** Arriving from 'Supprimer mon compte': the page says it is done. */
+  accountDeleted?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const authenticate = useAuthenticate();
   const [mode, setMode] = useState<Mode>('login');
@@ -83,6 +90,11 @@ export function AuthPage({ navigate }: { navigate: AuthNavigate }) {
 
   return (
     <AuthShell>
+      {accountDeleted && (
+        <div className="mb-6">
+          <Alert tone="success">{t('auth.accountDeleted')}</Alert>
+        </div>
+      )}
       <div
         className="mb-6 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-semibold"
         role="tablist"

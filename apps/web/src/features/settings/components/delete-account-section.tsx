@@ -35,7 +35,8 @@ export function DeleteAccountSection() {
     }
     try {
       await remove.mutateAsync(parsed.data);
-      void navigate('/auth', { replace: true });
+      // /auth says the account is gone (features/auth/components/auth-route.tsx reads it).
+      void navigate('/auth?deleted=1', { replace: true });
     } catch (caught) {
       const named = apiFieldErrors(caught);
       if (named?.password) setFields(named);
