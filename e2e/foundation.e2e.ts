@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { focusedLabel, logIn, newUser, signUp } from './support/actions.ts';
+import {
+  addAccount,
+  connectThroughSandbox,
+  focusedElement,
+  focusedLabel,
+  logIn,
+  newUser,
+  signUp,
+  type FocusedElement,
+} from './support/actions.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 
@@ -343,6 +352,43 @@ describe('signed in', () => {
     expect(replay.status).toBe(401);
     await page.goto('/tiktok');
     await page.waitForURL('**/auth');
+  });
+
+  // Regression: after signing up, and back from TikTok's consent page, focus was on <body>, so a
+  // screen reader announced nothing of the new screen.
+  it('moves focus to each new screen: its heading, or the message it opens with', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 800 } });
+    const expectFocus = (expected: Partial<FocusedElement>) =>
+      expect.poll(() => focusedElement(page)).toMatchObject(expected);
+    // The sign-in screen (loaded without the router) hands over to the app.
+    const user = await signUp(page);
+    await expectFocus({ tag: 'h1', name: 'Automatisation TikTok' });
+
+    await header(page).getByRole('link', { name: 'Programmateur de vidéos' }).click();
+    await expectFocus({ tag: 'h1', name: 'Programmateur de vidéos' });
+    // A control that stays on the screen keeps the focus (the view tabs), and so does a filter.
+    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.waitForURL('**/scheduler/history');
+    await expectFocus({ tag: 'a', name: 'Historique' });
+    await page.getByLabel('Statut', { exact: true }).focus();
+    await page.getByLabel('Statut', { exact: true }).selectOption('failed');
+    await page.waitForURL((url) => url.searchParams.get('status') === 'failed');
+    await expectFocus({ tag: 'select' });
+
+    // A page's first load is the browser's to announce.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Programmateur de vidéos' }).waitFor();
+    await expect(focusedElement(page)).resolves.toMatchObject({ tag: 'body' });
+
+    await page.getByRole('button', { name: 'Déconnexion' }).click();
+    await page.waitForURL('**/auth');
+    await expectFocus({ tag: 'h1', name: 'Bon retour parmi nous' });
+
+    // Back from TikTok's consent page (a fresh load): the outcome it opens with.
+    await logIn(page, user);
+    await addAccount(page, 'focus_after_consent');
+    await connectThroughSandbox(page, 'focus_after_consent', 'focus_after_consent');
+    await expectFocus({ name: 'Compte TikTok connecté : @focus_after_consent' });
   });
 
   it('offers a phone menu with every tab, the language toggle and logout', async () => {

@@ -9,7 +9,9 @@ import {
   chooseAccount,
   addAccount,
   connectThroughSandbox,
+  focusedElement,
   focusedLabel,
+  type FocusedElement,
   logIn,
   newUser,
   signUp,
@@ -276,35 +278,6 @@ describe('settings', () => {
   });
 });
 
-/** What holds the keyboard focus: 'body' when nothing does (a screen reader starts over from the top). */
-interface Focused {
-  tag: string;
-  /** Its aria-label, else its label's text, else its text. */
-  name: string;
-  invalid: boolean;
-  /** The text of what aria-describedby points at (a field's hint and error). */
-  description: string;
-  /** The title of the settings section it is in ('' outside one). */
-  section: string;
-}
-
-const focused = (page: Page) =>
-  page.evaluate<Focused>(`(() => {
-    const element = document.activeElement;
-    if (!element || element === document.body)
-      return { tag: 'body', name: '', invalid: false, description: '', section: '' };
-    const labels = element.labels ? [...element.labels].map((label) => label.textContent).join(' ') : '';
-    const described = (element.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-    const section = element.closest('section[aria-labelledby]');
-    return {
-      tag: element.tagName.toLowerCase(),
-      name: (element.getAttribute('aria-label') || labels || element.textContent || '').trim(),
-      invalid: element.getAttribute('aria-invalid') === 'true',
-      description: described.map((id) => document.getElementById(id)?.textContent ?? '').join(' '),
-      section: section ? document.getElementById(section.getAttribute('aria-labelledby'))?.textContent ?? '' : '',
-    };
-  })()`);
-
 describe('keyboard focus after a settings form is sent', () => {
   // Regression: after each of these, focus fell to <body> (the submit button, disabled while the
   // request ran, lost it; a form that closed took it along), and a refused field was not focused.
@@ -318,8 +291,8 @@ describe('keyboard focus after a settings form is sent', () => {
     await page.goto('/settings');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     const region = (name: string) => page.getByRole('region', { name, exact: true });
-    const expectFocus = (expected: Partial<Focused>) =>
-      expect.poll(() => focused(page)).toMatchObject(expected);
+    const expectFocus = (expected: Partial<FocusedElement>) =>
+      expect.poll(() => focusedElement(page)).toMatchObject(expected);
 
     /** Each section with something to send, and what sending it does to the focus. */
     const forms: Record<string, () => Promise<void>> = {
@@ -598,6 +571,8 @@ describe('deleting my account', () => {
       await section.getByRole('button', { name: texts.submit }).click();
       // Regression: the plain sign-in page, no word of the deletion, and no mail.
       await page.getByRole('status').filter({ hasText: texts.deleted }).waitFor();
+      // The notice takes the focus as the screen opens, so it is read out (app/route-focus.ts).
+      await expect.poll(() => focusedElement(page)).toMatchObject({ name: texts.deleted });
       // Said once: the address loses the parameter that asked for it.
       await page.waitForURL((url) => url.pathname === '/auth' && url.search === '');
       await expectAccessible(page);

@@ -230,7 +230,8 @@ describe('scheduler queue and history', () => {
 
       // Cancel asks first, then 'Undo' in the toast brings the post back. The row that held the
       // focus is gone with the post: focus goes to the undo button, then (the toast closing) to
-      // the main region, never to nowhere (it fell to <body>).
+      // the main region, never to nowhere (it fell to <body>), and to the restored row's first
+      // action once it is back in the list (it stayed on <main>).
       const morning = row(page, t, 'Demain matin');
       await morning.getByRole('button', { name: t.cancel }).click();
       const confirm = page.getByRole('dialog', { name: t.confirmDialog });
@@ -240,9 +241,8 @@ describe('scheduler queue and history', () => {
       await page.keyboard.press('Enter');
       await page.getByText(t.restored).waitFor();
       await status(morning, t.pending);
-      await expect
-        .poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'))
-        .toBe('main');
+      await expect.poll(() => focusedLabel(page)).toMatch(t.edit);
+      await morning.getByRole('button', { name: t.edit }).and(page.locator(':focus')).waitFor();
 
       // A post TikTok refuses fails; it can be given a new time, and is back in the queue.
       const fault = await page.request.post('/sandbox/tiktok/_control/faults', {

@@ -15,6 +15,7 @@ import { ErrorPage } from '../features/errors/error-page.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import type { RouteTitle } from '../lib/document-title.ts';
 import { TitledOutlet } from './document-title.tsx';
+import { HandedOverContext } from './route-focus.ts';
 import { RedirectIfSignedIn, RequireAuth } from './guards.tsx';
 
 // The router and everything below it load after the sign-in screen (main.tsx); each screen is split
@@ -233,5 +234,9 @@ export async function createApp(
     });
   }
   page.drawn = true;
-  return <RouterProvider router={router} />;
+  return (
+    <HandedOverContext value={path !== undefined}>
+      <RouterProvider router={router} />
+    </HandedOverContext>
+  );
 }

@@ -191,7 +191,7 @@ function OutcomeBanner({
   if (outcome.kind === 'mismatch') return null;
   if (outcome.kind === 'error') {
     return (
-      <PageBanner tone="error" onDismiss={onDismiss}>
+      <PageBanner tone="error" onDismiss={onDismiss} arrival>
         {t(callbackErrorKeys[outcome.error])}
       </PageBanner>
     );
@@ -200,7 +200,7 @@ function OutcomeBanner({
   if (loading) return null;
   const account = accounts?.find((candidate) => candidate.id === outcome.accountId);
   return (
-    <PageBanner tone="success" onDismiss={onDismiss}>
+    <PageBanner tone="success" onDismiss={onDismiss} arrival>
       {account
         ? t('accounts.callback.connectedAs', { username: account.username })
         : t('accounts.callback.connected')}

@@ -13,6 +13,11 @@ export interface SchedulerOutletContext {
   live: boolean;
   /** The post a link asked for (`?post=<id>`), read from the server: shown and focused. */
   requestedPost: Post | null;
+  /**
+   * A post whose row's first action takes the focus once the row is drawn: one restored from the
+   * undo toast, back in the list. A new object for each request.
+   */
+  focusRequest: { postId: string } | null;
 }
 
 export function useSchedulerOutlet(): SchedulerOutletContext {

@@ -110,6 +110,7 @@ export function SchedulerPage() {
   const [editing, setEditing] = useState<Post | null>(null);
   const [confirmingCancel, setConfirmingCancel] = useState<Post | null>(null);
   const [undo, setUndo] = useState<{ id: string; caption: string } | null>(null);
+  const [focusRequest, setFocusRequest] = useState<{ postId: string } | null>(null);
 
   // Asked of the server, not looked for in the list: the post may be pages down, or in the other list.
   const requestedPost = usePost(requested.postId);
@@ -125,9 +126,12 @@ export function SchedulerPage() {
   const restore = useRestorePost();
   const busyId = [cancel, retry, restore].find((mutation) => mutation.isPending)?.variables ?? null;
 
-  const restorePost = (id: string) =>
+  const restorePost = (id: string, { focusRow = false } = {}) =>
     restore.mutate(id, {
-      onSuccess: () => setNotice({ tone: 'success', text: t('scheduler.notices.restored') }),
+      onSuccess: () => {
+        setNotice({ tone: 'success', text: t('scheduler.notices.restored') });
+        if (focusRow) setFocusRequest({ postId: id });
+      },
       onError: (error) => setNotice({ tone: 'error', text: errorText(error) }),
     });
 
@@ -158,6 +162,7 @@ export function SchedulerPage() {
     openForm,
     live,
     requestedPost: requestedPost.data ?? null,
+    focusRequest,
   };
 
   const confirmCancel = (post: Post) =>
@@ -286,7 +291,8 @@ export function SchedulerPage() {
         undo={undo}
         onExpire={expireUndo}
         onUndo={() => {
-          if (undo) restorePost(undo.id);
+          // The toast's button held the focus: it goes to the post's row once it is back.
+          if (undo) restorePost(undo.id, { focusRow: true });
           setUndo(null);
         }}
       />

@@ -8,14 +8,17 @@ export function PageBanner({
   tone,
   children,
   onDismiss,
+  arrival = false,
 }: {
   tone: 'error' | 'success';
   children: ReactNode;
   onDismiss: () => void;
+  /** The callback's outcome, what the page opens with: focus goes to it (Alert's `arrival`). */
+  arrival?: boolean;
 }) {
   const { t } = useTranslation();
   return (
-    <Alert tone={tone}>
+    <Alert tone={tone} arrival={arrival}>
       <div className="flex items-start gap-3">
         <p className="min-w-0 flex-1 font-medium break-words" data-testid="accounts-banner">
           {children}

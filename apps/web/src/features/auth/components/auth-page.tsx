@@ -92,7 +92,9 @@ export function AuthPage({
     <AuthShell>
       {accountDeleted && (
         <div className="mb-6">
-          <Alert tone="success">{t('auth.accountDeleted')}</Alert>
+          <Alert tone="success" arrival>
+            {t('auth.accountDeleted')}
+          </Alert>
         </div>
       )}
       <div

@@ -1,7 +1,7 @@
 import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useQueries, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -33,7 +33,7 @@ const relationKeys = {
  */
 export function PostListView({ list }: { list: PostList }) {
   const { t } = useTranslation();
-  const { actions, openForm, live, requestedPost } = useSchedulerOutlet();
+  const { actions, openForm, live, requestedPost, focusRequest } = useSchedulerOutlet();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, list);
   const filtered = filters.accountId !== null || filters.status !== null;
@@ -61,7 +61,13 @@ export function PostListView({ list }: { list: PostList }) {
     requestedPost !== null && !pages.isPending && !posts.some(({ id }) => id === requestedPost.id)
       ? requestedPost
       : null;
-  useFocusOnce(pages.isPending ? null : requestedPost);
+  const requestedId = pages.isPending ? null : (requestedPost?.id ?? null);
+  const requestedFocus = useMemo(
+    () => (requestedId === null ? null : { postId: requestedId }),
+    [requestedId],
+  );
+  useFocusOnce(requestedFocus, { scroll: true });
+  useFocusOnce(focusRequest, { scroll: false });
   const titleKey = list === 'queue' ? 'scheduler.lists.queueTitle' : 'scheduler.lists.historyTitle';
 
   let body;
@@ -170,21 +176,25 @@ export function PostListView({ list }: { list: PostList }) {
   );
 }
 
-/** Scrolls to `post`'s row and focuses its first action, once per post, when it is drawn. */
-function useFocusOnce(post: Post | null) {
-  const done = useRef<string | null>(null);
+/**
+ * Focuses the first action of `request`'s row once it is drawn (looked for after every render of
+ * the list, which redraws when its pages come), once per request; `scroll` brings it to the
+ * middle of the screen first.
+ */
+function useFocusOnce(request: { postId: string } | null, { scroll }: { scroll: boolean }) {
+  const done = useRef<{ postId: string } | null>(null);
   useEffect(() => {
-    if (post === null || done.current === post.id) return;
-    const item = document.querySelector(`[data-post-id="${CSS.escape(post.id)}"]`);
+    if (request === null || done.current === request) return;
+    const item = document.querySelector(`[data-post-id="${CSS.escape(request.postId)}"]`);
     if (!item) return;
-    done.current = post.id;
-    item.scrollIntoView({ block: 'center' });
+    done.current = request;
+    if (scroll) item.scrollIntoView({ block: 'center' });
     // Its first action; a post with none (published privately) is focused itself, and read out.
     const action = item.querySelector<HTMLElement>('button, a');
-    if (action) action.focus({ preventScroll: true });
+    if (action) action.focus({ preventScroll: scroll });
     else if (item instanceof HTMLElement) {
       item.tabIndex = -1;
-      item.focus({ preventScroll: true });
+      item.focus({ preventScroll: scroll });
     }
   });
 }
