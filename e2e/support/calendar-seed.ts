@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { addDaysToDate, zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
-import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import type { Delivery, PostStatus } from '@cadence/shared/schemas/schedule';
 import { postableProbe } from '../../apps/server/src/test-support/media-fixtures.ts';
 import { openTestDatabase } from '../../apps/server/src/test-support/database.ts';
 import { seedPosts } from '../../apps/server/src/test-support/seed-posts.ts';
@@ -20,6 +20,8 @@ export interface CalendarSeed {
   dueAt: Date;
   status?: PostStatus;
   title?: string;
+  /** 'inbox': sent as a draft to the TikTok inbox ('direct' by default). */
+  delivery?: Delivery;
 }
 
 export type SeedDatabase = Awaited<ReturnType<typeof openTestDatabase>>;
@@ -130,11 +132,15 @@ export async function seedCalendar(
         .executeTakeFirstOrThrow());
     accountIds.set(username, account.id);
   }
-  const groups = new Map<string, { indexes: number[]; account: string; mediaId: string }>();
+  const groups = new Map<
+    string,
+    { indexes: number[]; account: string; mediaId: string; delivery: Delivery }
+  >();
   posts.forEach((post, index) => {
     const mediaId = mediaIds[index % mediaIds.length]!;
-    const key = `${post.account}|${mediaId}`;
-    const group = groups.get(key) ?? { indexes: [], account: post.account, mediaId };
+    const delivery = post.delivery ?? 'direct';
+    const key = `${post.account}|${mediaId}|${delivery}`;
+    const group = groups.get(key) ?? { indexes: [], account: post.account, mediaId, delivery };
     group.indexes.push(index);
     groups.set(key, group);
   });
@@ -147,6 +153,7 @@ export async function seedCalendar(
         accountId: accountIds.get(group.account)!,
         username: group.account,
         mediaId: group.mediaId,
+        delivery: group.delivery,
       },
       group.indexes.map((index) => posts[index]!),
     );
@@ -166,8 +173,9 @@ const captions = [
 
 /**
  * A creator's month around `today` (a 'yyyy-MM-dd' in `timeZone`): two accounts, two to four
- * posts a day, one crowded day and one day at TikTok's cap; past posts published (a few failed or
- * cancelled), later ones pending.
+ * posts a day, one crowded day and one day at TikTok's cap; past posts published (some to the
+ * TikTok inbox, a few failed or cancelled), later ones pending, and one publishing right now:
+ * every status a chip can show.
  */
 export function sampleMonth(today: string, timeZone: string, now = new Date()): CalendarSeed[] {
   const posts: CalendarSeed[] = [];
@@ -197,8 +205,22 @@ export function sampleMonth(today: string, timeZone: string, now = new Date()): 
         dueAt,
         status,
         title: captions[(offset + index) % captions.length]!,
+        ...(status === 'completed' && offset !== 18 && (offset + index) % 7 === 3
+          ? { delivery: 'inbox' as const }
+          : {}),
       });
     }
+  }
+  // Not on the capped day, whose counts the calendar's tests read. A few minutes ahead: the
+  // server's worker resumes a publishing post once it is due, and with no TikTok grant here it
+  // would turn it 'failed' before the screenshots.
+  if (today !== addDaysToDate(first, 18)) {
+    posts.push({
+      account: 'lea.voyages',
+      dueAt: new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 3 * 60_000),
+      status: 'publishing',
+      title: 'En direct du marché',
+    });
   }
   return posts;
 }

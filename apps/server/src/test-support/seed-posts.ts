@@ -1,4 +1,4 @@
-import type { PostStatus } from '@cadence/shared/schemas/schedule';
+import type { Delivery, PostStatus } from '@cadence/shared/schemas/schedule';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { createScheduleRepository } from '../modules/schedules/repository.ts';
@@ -12,11 +12,18 @@ export interface SeededPost {
 /**
  * Posts written straight into the database, as many as a test or benchmark needs (no TikTok call
  * per schedule): one 'scheduled' schedule (SELF_ONLY, interactions off) holding `posts`, each then
- * set to its status. Returns the post ids in the order given.
+ * set to its status. Returns the post ids in the order given. `owner.delivery`: 'direct' by default
+ * ('inbox': drafts sent to the creator's TikTok inbox, a completed one reads 'In your TikTok inbox').
  */
 export async function seedPosts(
   db: Kysely<Database>,
-  owner: { userId: string; accountId: string; username: string; mediaId: string },
+  owner: {
+    userId: string;
+    accountId: string;
+    username: string;
+    mediaId: string;
+    delivery?: Delivery;
+  },
   posts: readonly SeededPost[],
   timeZone = 'Europe/Paris',
 ): Promise<string[]> {
@@ -25,6 +32,7 @@ export async function seedPosts(
       user_id: owner.userId,
       account_id: owner.accountId,
       publish_type: 'scheduled',
+      delivery: owner.delivery ?? 'direct',
       time_zone: timeZone,
       date: null,
       time: null,
