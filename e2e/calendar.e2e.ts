@@ -66,6 +66,7 @@ const texts = {
     selectedDay: (date: string) => `Publications du ${date}`,
     // French typography: the first of a month is '1er' ('mardi 1er décembre 2026').
     firstOfMonth: / 1er [a-zéû]+ \d{4}$/,
+    untitled: 'Sans légende',
     locale: 'fr-FR',
   },
   en: {
@@ -87,6 +88,7 @@ const texts = {
     statuses: ['Pending', 'Publishing', 'Published', 'In your TikTok inbox', 'Failed', 'Cancelled'],
     selectedDay: (date: string) => `Posts on ${date}`,
     firstOfMonth: / 1 [A-Z][a-z]+ \d{4}$/,
+    untitled: 'No caption',
     locale: 'en-GB',
   },
 } as const;
@@ -218,6 +220,54 @@ async function expectLegend(page: Page, language: Language) {
   for (const [status, colour] of Object.entries(chips)) expect(marks[status]).toBe(colour);
 }
 
+/**
+ * What each chip on screen shows: its status, visible words, icon (the status's non-colour cue),
+ * background and caption's decoration.
+ */
+interface ChipLook {
+  id: string;
+  status: string;
+  text: string;
+  icon: string;
+  background: string;
+  struck: boolean;
+}
+const chipLooks = (page: Page) =>
+  page.evaluate<ChipLook[]>(`[...document.querySelectorAll('[data-post-id][data-status]')].map(
+    (chip) => ({
+      id: chip.dataset.postId,
+      status: chip.dataset.status,
+      text: chip.innerText.replace(/\\s+/g, ' ').trim(),
+      icon: chip.querySelector('svg')?.innerHTML ?? '',
+      background: getComputedStyle(chip).backgroundColor,
+      struck: [...chip.querySelectorAll('*')].some((element) =>
+        getComputedStyle(element).textDecorationLine.includes('line-through')),
+    }))`);
+
+/** Every link and button on the page under 24×24 CSS px (WCAG 2.5.8), by name and size. */
+const smallTargets = (page: Page) =>
+  page.evaluate<string[]>(`[...document.querySelectorAll('main a[href], main button')]
+    .map((element) => [element, element.getBoundingClientRect()])
+    .filter(([element, box]) => element.checkVisibility() && (box.width < 24 || box.height < 24))
+    .map(([element, box]) =>
+      (element.getAttribute('aria-label') ?? element.innerText).slice(0, 60) +
+      ' ' + Math.round(box.width) + '×' + Math.round(box.height))`);
+
+/** Elements of the calendar that reach past the side of their day (or hour) cell. */
+const escapingCells = (page: Page) =>
+  page.evaluate<string[]>(`[...document.querySelectorAll('[data-testid="calendar"] div[data-date]')]
+    .flatMap((cell) => {
+      const box = cell.getBoundingClientRect();
+      return [...cell.querySelectorAll('*')]
+        .filter((element) => {
+          const inner = element.getBoundingClientRect();
+          return inner.width > 0 && (inner.right > box.right + 0.5 || inner.left < box.left - 0.5);
+        })
+        .map((element) => cell.dataset.date + ': ' + element.tagName.toLowerCase() + ' "' +
+          element.textContent.slice(0, 30) + '" ends at ' + Math.round(element.getBoundingClientRect().right) +
+          ' px, cell at ' + Math.round(box.right));
+    })`);
+
 const noOverflow = async (page: Page) =>
   expect(
     Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
@@ -268,6 +318,97 @@ for (const language of ['fr', 'en'] as const) {
       await openCalendar(page, `/scheduler/calendar?date=${today}`);
       await page.getByRole('list', { name: words.legend }).waitFor();
       await noOverflow(page);
+    });
+
+    it('shows each status with its caption, icon, 24 px targets, inside its cell, axe-clean at 1280, 768, 390 and 320 px', async () => {
+      const page = await openPage({ viewport: { width: 1280, height: 900 }, timezoneId: timeZone });
+      await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      const user = await signUpThroughApi(page, newUser(), language);
+      // The first whole week of next month (all to come), a chip of every status in it; two
+      // accounts, one with a long name, so chips name their account.
+      const monday = addDaysToDate(day(1), (8 - isoWeekday(day(1))) % 7);
+      const on = (offset: number, time: string) => at(addDaysToDate(monday, offset), time);
+      const seeds = [
+        { account: 'lea.cuisine', dueAt: on(0, '09:00'), title: 'Pâtes au citron' },
+        { account: 'lea.cuisine', dueAt: on(0, '11:00'), title: '   ' },
+        { account: 'lea.cuisine', dueAt: on(1, '10:00'), status: 'publishing', title: 'Lisbonne' },
+        { account: 'lea.cuisine', dueAt: on(2, '10:00'), status: 'completed', title: 'Balcon' },
+        {
+          account: 'lea.cuisine',
+          dueAt: on(3, '10:00'),
+          status: 'completed',
+          delivery: 'inbox',
+          title: 'Brouillon V60',
+        },
+        { account: 'lea.cuisine', dueAt: on(4, '10:00'), status: 'failed', title: 'Montage' },
+        { account: 'lea.cuisine', dueAt: on(5, '10:00'), status: 'cancelled', title: 'Lumière' },
+        {
+          account: 'maya_creates_everyday_videos',
+          dueAt: on(6, '10:00'),
+          title: 'Unelégendesansaucunespacequidoitresterdanssacase',
+        },
+      ] as const;
+      const ids = await seedCalendar(server(), database, user.email, seeds);
+      const captions = new Map(
+        ids.map((id, index) => [id, seeds[index]!.title.trim() || words.untitled]),
+      );
+      const statuses = ['pending', 'publishing', 'completed', 'inbox', 'failed', 'cancelled'];
+
+      // Soft: one run names every way a chip falls short, not only the first.
+      async function expectChips(where: string) {
+        const looks = await chipLooks(page);
+        expect.soft(new Set(looks.map((look) => look.status)), where).toEqual(new Set(statuses));
+        for (const look of looks) {
+          // The caption, not only time and account (a one-account creator told videos apart by
+          // nothing); '@' and the account: two accounts here.
+          expect
+            .soft(look.text, `${where}: chip ${look.status}`)
+            .toContain(captions.get(look.id)!.slice(0, 8));
+          expect.soft(look.text, `${where}: chip ${look.status}`).toMatch(/@(lea|maya)/);
+        }
+        // Not only colour: each status its own icon; cancelled struck through, alone.
+        const byStatus = new Map(looks.map((look) => [look.status, look]));
+        expect.soft(new Set([...byStatus.values()].map((look) => look.icon)).size, where).toBe(6);
+        for (const [status, look] of byStatus)
+          expect.soft(look.struck).toBe(status === 'cancelled');
+        // The two greys of before ('Publication en cours', 'Annulée') now differ in colour too.
+        expect
+          .soft(byStatus.get('publishing')!.background)
+          .not.toBe(byStatus.get('cancelled')!.background);
+        expect.soft(await smallTargets(page), `${where}: targets under 24×24`).toEqual([]);
+        expect.soft(await escapingCells(page), `${where}: out of their cell`).toEqual([]);
+        await noOverflow(page);
+        expect.soft(await axeViolations(page), `${where}: axe`).toEqual([]);
+      }
+
+      for (const width of [1280, 768, 390, 320]) {
+        await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+        await openCalendar(page, `/scheduler/calendar?view=week&date=${monday}`);
+        await expectChips(`week at ${width} px`);
+        await openCalendar(page, `/scheduler/calendar?view=month&date=${monday}`);
+        if (width < 768) {
+          // A phone's month lists one day's posts: Monday's, pending, movable (the chips that
+          // axe found named apart from their words).
+          await page.locator(`button[data-date="${monday}"]`).click();
+          await page.locator(`section [data-post-id="${ids[0]}"]`).waitFor();
+          expect.soft(await axeViolations(page), `month at ${width} px: axe`).toEqual([]);
+          expect.soft(await smallTargets(page), `month at ${width} px`).toEqual([]);
+          await noOverflow(page);
+        } else {
+          await expectChips(`month at ${width} px`);
+        }
+      }
+
+      // The week's day names on one line at 768 px ('Dim. 29' wrapped, today's above all).
+      await page.setViewportSize({ width: 768, height: 900 });
+      await openCalendar(page, `/scheduler/calendar?view=week&date=${today}`);
+      const dayNameHeights = await page.evaluate<number[]>(
+        `[...document.querySelectorAll('[data-week-header] [data-date] > div:first-child > span:first-child')]
+          .map((name) => name.getBoundingClientRect().height)`,
+      );
+      expect.soft(dayNameHeights).toHaveLength(7);
+      for (const height of dayNameHeights) expect.soft(height).toBeLessThan(24);
+      expect.soft(await smallTargets(page), 'this week at 768 px').toEqual([]);
     });
 
     it('moves a pending post with the mouse, refuses a locked post or the past, rolls back on a 409', async () => {
@@ -395,6 +536,22 @@ for (const language of ['fr', 'en'] as const) {
     });
   });
 }
+
+describe('a one-account creator (fr)', () => {
+  it('names no account on the chips of a one-account creator, but each caption', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 }, timezoneId: timeZone });
+    const user = await signUpThroughApi(page);
+    await seedCalendar(server(), database, user.email, [
+      { account: 'maya_creates', dueAt: at(day(5), '08:30'), title: 'Tuto éclairage' },
+      { account: 'maya_creates', dueAt: at(day(5), '12:30'), title: 'Vlog marché' },
+      { account: 'maya_creates', dueAt: at(day(6), '08:30'), title: '' },
+    ]);
+    await openCalendar(page, nextMonthUrl);
+    const faces = (await chipLooks(page)).map((look) => look.text);
+    expect(faces).toEqual(['08:30 Tuto éclairage', '12:30 Vlog marché', '08:30 Sans légende']);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
 
 describe('the week opens at working hours; a link finds its post; the tabs fit a phone (fr)', () => {
   it('scrolls the week to 08:00, or to an earlier post', async () => {

@@ -7,6 +7,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useAccounts } from '../../../lib/accounts.ts';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { RescheduleDialog } from '../components/reschedule-dialog.tsx';
 import { usePostEvents } from '../hooks/use-post-events.ts';
@@ -85,10 +86,18 @@ export function CalendarPage() {
     [],
   );
   const dailyCap = calendar.data?.dailyCap ?? 15;
+  const accounts = useAccounts();
+  // A one-account creator would read the same '@name' on every chip: it is shown only when the
+  // user has several accounts, or posts of another one (since deleted) are in sight.
+  const showAccount = useMemo(() => {
+    const usernames = new Set((accounts.data ?? []).map((account) => account.username));
+    for (const post of calendar.data?.posts ?? []) usernames.add(post.accountUsername);
+    return usernames.size > 1;
+  }, [accounts.data, calendar.data]);
   // One object per data change: the memoised days and chips re-render only when it changes.
   const context = useMemo<DayContext>(
-    () => ({ format, t, byDay, capsByDay, dailyCap, isMovable, onOpen: setOpened }),
-    [format, t, byDay, capsByDay, dailyCap, isMovable],
+    () => ({ format, t, byDay, capsByDay, dailyCap, isMovable, onOpen: setOpened, showAccount }),
+    [format, t, byDay, capsByDay, dailyCap, isMovable, showAccount],
   );
 
   const go = (next: { view?: CalendarView; date?: string }) => {

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
-import { postBadge, statusDotTones } from '../components/status-badge.tsx';
+import { postBadge, statusLooks } from '../components/status-badge.tsx';
 import { newScheduleHref, type GridDay } from './calendar-grid.ts';
 import type { DayContext } from './calendar-parts.tsx';
 import { DroppableCell } from './droppable-cell.tsx';
@@ -116,7 +116,11 @@ const FullDay = memo(function FullDay({
       <div className="pointer-events-none relative z-10 mb-1 flex items-center justify-between gap-1">
         <DayNumber day={day} t={t} />
         {posts.length > CHIPS_PER_DAY && (
-          <span className="text-[0.6875rem] font-medium text-slate-500" aria-hidden="true">
+          // Wrapped under the number in a tablet's narrow cells; there '+N' says it alone.
+          <span
+            className="hidden whitespace-nowrap text-[0.6875rem] font-medium text-slate-500 lg:inline"
+            aria-hidden="true"
+          >
             {t('calendar.dayPosts', { count: posts.length })}
           </span>
         )}
@@ -133,7 +137,7 @@ const FullDay = memo(function FullDay({
           type="button"
           onClick={() => onSelect(day.date)}
           aria-label={t('calendar.moreLabel', { count: hidden, date: dateLabel })}
-          className="relative z-10 mt-0.5 rounded px-1 text-xs font-semibold text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          className="relative z-10 mt-0.5 inline-flex min-h-6 min-w-6 items-center justify-center rounded px-1 text-xs font-semibold text-slate-600 hover:bg-slate-100 hover:text-slate-900"
         >
           {t('calendar.more', { count: hidden })}
         </button>
@@ -186,7 +190,7 @@ const CompactDay = memo(function CompactDay({
             {posts.slice(0, 4).map((post) => (
               <span
                 key={post.id}
-                className={`h-1.5 w-1.5 rounded-full ${statusDotTones[postBadge(post)]}`}
+                className={`h-1.5 w-1.5 rounded-full ${statusLooks[postBadge(post)].mark}`}
               />
             ))}
             {posts.length > 4 && (

@@ -2,12 +2,7 @@ import type { CalendarPost } from '@cadence/shared/schemas/planning';
 import { memo, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import { VideoIcon } from '../components/icons.tsx';
-import {
-  postBadge,
-  statusDotTones,
-  statusLabelKeys,
-  statusTones,
-} from '../components/status-badge.tsx';
+import { postBadge, statusLooks } from '../components/status-badge.tsx';
 import type { CalendarFormat } from './calendar-format.ts';
 import { useLockedDroppable, usePostDraggable } from './calendar-dnd.tsx';
 
@@ -18,6 +13,8 @@ export interface ChipContext {
   /** A pending post whose time is ahead: it can be dragged, and opens the reschedule dialog. */
   isMovable: (post: CalendarPost) => boolean;
   onOpen: (post: CalendarPost) => void;
+  /** More than one account in sight: a chip names its account, else every chip would repeat it. */
+  showAccount: boolean;
 }
 
 export interface ChipProps {
@@ -33,20 +30,25 @@ interface FaceProps {
   post: CalendarPost;
   format: CalendarFormat;
   t: TFunction;
+  showAccount: boolean;
   wide?: boolean;
 }
 
+const captionOf = (post: CalendarPost, t: TFunction) =>
+  post.title.trim() || t('scheduler.post.untitled');
+
 // Memoised apart from the chip: dnd-kit re-renders every draggable when a target registers, and
-// then only the button's attributes change, never its face.
-const ChipFace = memo(function ChipFace({ post, format, t, wide = false }: FaceProps) {
+// then only the button's attributes change, never its face. Each piece of text truncates on its
+// own (no text inside a clipped parent), so nothing reaches past the chip, even when clipped.
+const ChipFace = memo(function ChipFace({ post, format, t, showAccount, wide = false }: FaceProps) {
+  const look = statusLooks[postBadge(post)];
+  const StatusIcon = look.icon;
   return (
     <>
+      <span className={`w-1 self-stretch shrink-0 rounded-full ${look.mark}`} aria-hidden="true" />
       <span
-        className={`w-1 self-stretch shrink-0 rounded-full ${statusDotTones[postBadge(post)]}`}
-        aria-hidden="true"
-      />
-      <span
-        className={`relative shrink-0 overflow-hidden rounded bg-slate-900 ${wide ? 'h-10 w-7' : 'h-6 w-[1.125rem]'}`}
+        // In a narrow grid (a tablet) the caption needs the room more than the cover does.
+        className={`relative shrink-0 overflow-hidden rounded bg-slate-900 ${wide ? 'h-10 w-7' : 'hidden h-8 w-[1.125rem] lg:block'}`}
         aria-hidden="true"
       >
         {post.thumbnailUrl ? (
@@ -61,27 +63,39 @@ const ChipFace = memo(function ChipFace({ post, format, t, wide = false }: FaceP
           <VideoIcon className="m-auto h-3 w-3 text-slate-400" />
         )}
       </span>
-      <span className="min-w-0 flex-1 text-left">
-        <span className="block truncate">
-          <span className="font-semibold tabular-nums">{format.time(post.dueAt)}</span>{' '}
-          <span className="font-normal">@{post.accountUsername}</span>
+      <span className="flex min-w-0 flex-1 flex-col text-left">
+        <span className="flex min-w-0 items-center gap-1">
+          <StatusIcon className={`shrink-0 ${wide ? 'h-3.5 w-3.5' : 'h-3 w-3'}`} />
+          <span className="shrink-0 font-semibold tabular-nums">{format.time(post.dueAt)}</span>
+          {showAccount && (
+            <>
+              {' '}
+              <span className="min-w-0 truncate font-normal">@{post.accountUsername}</span>
+            </>
+          )}
+        </span>{' '}
+        <span
+          className={`block min-w-0 truncate font-normal ${look.struck ? 'line-through' : ''} ${wide ? 'text-slate-700' : ''}`}
+        >
+          {captionOf(post, t)}
         </span>
-        {wide && (
-          <span className="block truncate text-xs font-normal text-slate-600">
-            {post.title.trim() || t('scheduler.post.untitled')}
-          </span>
-        )}
       </span>
     </>
   );
 });
 
+/** What a face reads of the calendar: only what stays the same while its data changes. */
+const faceContext = ({ format, t, showAccount }: ChipContext) => ({ format, t, showAccount });
+
 const chipClass = (post: CalendarPost, wide: boolean) =>
   `flex w-full min-w-0 items-center gap-1.5 rounded-md py-0.5 pl-0.5 pr-1.5 ring-1 ring-inset ${
     wide ? 'text-sm' : 'text-[0.6875rem] leading-4'
-  } ${statusTones[postBadge(post)]}`;
+  } ${statusLooks[postBadge(post)].tone}`;
 
-/** A post in the calendar: thumbnail, time and account, in its status's colours. */
+/**
+ * A post in the calendar: thumbnail, status icon, time (and account when there are several) over
+ * its caption, in its status's colours.
+ */
 export const PostChip = memo(function PostChip(props: ChipProps) {
   return props.context.isMovable(props.post) ? (
     <MovableChip {...props} />
@@ -90,13 +104,15 @@ export const PostChip = memo(function PostChip(props: ChipProps) {
   );
 });
 
-function chipLabel(post: CalendarPost, { format, t }: ChipContext): string {
-  return t('calendar.chipLabel', {
+/** The chip's visible words in their order, then its status (WCAG 2.5.3: the name holds the label). */
+function chipLabel(post: CalendarPost, { format, t, showAccount }: ChipContext): string {
+  const words = {
     time: format.time(post.dueAt),
     username: post.accountUsername,
-    caption: post.title.trim() || t('scheduler.post.untitled'),
-    status: t(statusLabelKeys[postBadge(post)]),
-  });
+    caption: captionOf(post, t),
+    status: t(statusLooks[postBadge(post)].labelKey),
+  };
+  return showAccount ? t('calendar.chipLabelAccount', words) : t('calendar.chipLabel', words);
 }
 
 function MovableChip({ post, context, place, wide = false }: ChipProps) {
@@ -115,7 +131,7 @@ function MovableChip({ post, context, place, wide = false }: ChipProps) {
       onClick={() => context.onOpen(post)}
       className={`${chipClass(post, wide)} cursor-grab touch-manipulation hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500 ${isDragging ? 'opacity-40' : ''}`}
     >
-      <ChipFace post={post} format={context.format} t={context.t} wide={wide} />
+      <ChipFace post={post} wide={wide} {...faceContext(context)} />
     </button>
   );
 }
@@ -132,7 +148,7 @@ function LockedChip({ post, context, place, wide = false }: ChipProps) {
     >
       <span className="sr-only">{label}</span>
       <span className="contents" aria-hidden="true">
-        <ChipFace post={post} format={context.format} t={context.t} wide={wide} />
+        <ChipFace post={post} wide={wide} {...faceContext(context)} />
       </span>
     </div>
   );
@@ -142,7 +158,7 @@ function LockedChip({ post, context, place, wide = false }: ChipProps) {
 export function ChipPreview({ post, context }: { post: CalendarPost; context: ChipContext }) {
   return (
     <div className={`${chipClass(post, false)} w-40 shadow-lg`}>
-      <ChipFace post={post} format={context.format} t={context.t} />
+      <ChipFace post={post} {...faceContext(context)} />
     </div>
   );
 }

@@ -152,9 +152,10 @@ function WeekDayHeader({ day, context }: { day: GridDay; context: DayContext }) 
   const count = context.byDay.get(day.date)?.length ?? 0;
   return (
     <div className="min-w-0 border-l border-slate-200 p-1.5" data-date={day.date}>
-      <div className="flex items-center justify-between gap-1">
+      <div className="flex items-center justify-between gap-0.5">
         <span
-          className={`text-xs font-semibold first-letter:uppercase ${day.isToday ? 'rounded-full bg-brand-600 px-2 py-0.5 text-white' : 'text-slate-700'}`}
+          // One line whatever the column's width ('Dim. 29' wrapped at 768 px, today's pill wider).
+          className={`whitespace-nowrap text-xs font-semibold first-letter:uppercase ${day.isToday ? '-ml-0.5 rounded-full bg-brand-600 px-1.5 py-0.5 text-white' : 'text-slate-700'}`}
         >
           {context.format.shortDay(day.date)}
           {day.isToday && <span className="sr-only"> ({t('calendar.today')})</span>}
@@ -163,7 +164,8 @@ function WeekDayHeader({ day, context }: { day: GridDay; context: DayContext }) 
           <Link
             to={newScheduleHref(day.date)}
             aria-label={t('calendar.addOn', { date: dateLabel })}
-            className="rounded p-0.5 text-slate-500 hover:bg-white hover:text-brand-700"
+            // 24×24 at least (WCAG 2.5.8), however small the icon.
+            className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-white hover:text-brand-700"
           >
             <PlusIcon className="h-3.5 w-3.5" />
           </Link>
@@ -225,7 +227,7 @@ const HourSlot = memo(function HourSlot({
           type="button"
           onClick={() => onSelectDay(day.date)}
           aria-label={t('calendar.moreLabel', { count: hidden, date })}
-          className="relative z-10 rounded px-1 text-[0.6875rem] font-semibold text-slate-600 hover:bg-slate-100"
+          className="relative z-10 inline-flex min-h-6 min-w-6 items-center justify-center rounded px-1 text-[0.6875rem] font-semibold text-slate-600 hover:bg-slate-100"
         >
           {t('calendar.more', { count: hidden })}
         </button>

@@ -7,7 +7,7 @@ import { Picker } from '../../../components/ui/picker.tsx';
 import { useAccounts } from '../../../lib/accounts.ts';
 import { listStatuses, type PostFilters, type PostList } from '../api/get-post-pages.ts';
 import { filterParams } from '../post-lists.ts';
-import { statusLabelKeys } from './status-badge.tsx';
+import { statusLooks } from './status-badge.tsx';
 
 const filterLabelClass = 'mb-1 block text-xs font-medium text-slate-500';
 const selectClass =
@@ -65,7 +65,7 @@ export function PostFiltersBar({ list, filters }: { list: PostList; filters: Pos
           <option value="">{t('scheduler.filters.allStatuses')}</option>
           {listStatuses[list].map((status: PostStatus) => (
             <option key={status} value={status}>
-              {t(statusLabelKeys[status])}
+              {t(statusLooks[status].labelKey)}
             </option>
           ))}
         </select>
