@@ -171,7 +171,6 @@ export function focusedLabel(page: Page): Promise<string> {
 }
 
 /**
-<<<<<<< HEAD
  * Holds the page's tus PATCH requests (an upload's bytes) back, so an upload stays in progress
  * for as long as a test needs; `onlyFirst`: the first one alone. Returns the held requests, in
  * order, for the test to `continue()`.
@@ -196,7 +195,8 @@ export function leavingAsks(page: Page): Promise<boolean> {
     return event.defaultPrevented;
   })()`);
 }
-=======
+
+/**
  * What holds the keyboard focus ('body' when nothing does: a screen reader starts over from the
  * top). Poll it, as focusedLabel.
  */
@@ -227,7 +227,6 @@ export const focusedElement = (page: Page): Promise<FocusedElement> =>
       section: section ? document.getElementById(section.getAttribute('aria-labelledby'))?.textContent ?? '' : '',
     };
   })()`);
->>>>>>> fcc39df (Focus goes to each new screen after a navigation (app/route-focus.ts, in the root route's element): to the message it opens with when it has one (Alert's `arrival`: 'your account was deleted', the TikTok consent's outcome), else its main h1, else its main region, made focusable by script (lib/screen-focus.ts), waiting for the screen to be drawn when the session is still being checked. After signing up, and back from TikTok's consent page, focus was on <body> and nothing of the new screen was announced.)
 
 /**
  * Holds the page's GET /api/public-config back until `release()`, to show what a screen does
