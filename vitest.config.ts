@@ -63,6 +63,9 @@ export default defineConfig({
           // Vitest runs its pools side by side: the web files go first, on their own, so that no
           // more than maxWorkers files ever run at once (the other projects are group 1).
           sequence: { groupOrder: 0 },
+          // A jsdom render behind a data router takes ~3 s on a loaded 2-core machine: 5 s (the
+          // default) failed a meme-form test under load, never the behaviour it checks.
+          testTimeout: 15_000,
         },
       },
       {
