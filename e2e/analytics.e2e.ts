@@ -160,7 +160,9 @@ describe('analytics', () => {
     await expect.poll(() => top.getByRole('listitem').count()).toBe(6);
 
     // The CSV export of the table, with the session.
-    const href = await page.getByRole('link', { name: 'Exporter les chiffres par jour (CSV)' }).getAttribute('href');
+    const href = await page
+      .getByRole('link', { name: 'Exporter les chiffres par jour (CSV)' })
+      .getAttribute('href');
     const csv = await page.request.get(href ?? '');
     expect(csv.headers()['content-type']).toContain('text/csv');
     expect((await csv.text()).split('\r\n')[0]).toMatch(/^date,followers,views,/);
