@@ -194,7 +194,7 @@ describe('TikTok accounts screen', () => {
     await privacy.selectOption({ label: 'Moi uniquement' });
     await dialog.getByLabel('Autoriser les commentaires').check();
     await dialog.getByLabel('Autoriser les Collages').check();
-    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Paramètres de @maya_creates enregistrés').waitFor();
 

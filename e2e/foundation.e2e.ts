@@ -367,7 +367,7 @@ describe('signed in', () => {
     await header(page).getByRole('link', { name: 'Programmateur de vidéos' }).click();
     await expectFocus({ tag: 'h1', name: 'Programmateur de vidéos' });
     // A control that stays on the screen keeps the focus (the view tabs), and so does a filter.
-    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.getByRole('link', { name: 'Historique', exact: true }).click();
     await page.waitForURL('**/scheduler/history');
     await expectFocus({ tag: 'a', name: 'Historique' });
     await page.getByLabel('Statut', { exact: true }).focus();

@@ -312,7 +312,7 @@ describe('scheduler screen', () => {
     await expect(dialog.getByLabel('Date').inputValue()).resolves.toBe(`${nextYear}-03-14`);
     await expect(dialog.getByLabel('Heure').inputValue()).resolves.toBe('18:30');
     await dialog.getByLabel('Date').fill(`${nextYear}-04-02`);
-    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Publication modifiée.').waitFor();
     await page.getByRole('heading', { name: new RegExp(`2 avril ${nextYear}`) }).waitFor();
@@ -335,7 +335,7 @@ describe('scheduler screen', () => {
     const confirm = page.getByRole('dialog', { name: 'Annuler cette publication ?' });
     await confirm.getByRole('button', { name: 'Annuler la publication' }).click();
     await later.waitFor({ state: 'detached' });
-    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.getByRole('link', { name: 'Historique', exact: true }).click();
     await status(later, 'Annulée');
     await later.getByRole('button', { name: /^Restaurer la publication/ }).waitFor();
     await later.getByRole('button', { name: /^Reprogrammer la publication/ }).waitFor();
@@ -400,7 +400,7 @@ describe('scheduler screen', () => {
 
     const refused = post(page, 'Refusée une fois');
     await refused.waitFor({ state: 'detached', timeout: 30_000 });
-    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.getByRole('link', { name: 'Historique', exact: true }).click();
     await status(refused, 'Échec');
     await expect
       .poll(() => refused.getByTestId('fail-reason').textContent())
@@ -571,7 +571,7 @@ describe('scheduler screen', () => {
     await submit(page);
     // Published, it leaves the queue for the history.
     await post(page, 'Couverture choisie').waitFor({ state: 'detached', timeout: 30_000 });
-    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.getByRole('link', { name: 'Historique', exact: true }).click();
     await status(post(page, 'Couverture choisie'), 'Publiée');
     const ledger = await page.request.get('/sandbox/tiktok/_ledger');
     const { posts } = (await ledger.json()) as {
@@ -589,7 +589,7 @@ describe('scheduler screen', () => {
     await page.getByRole('button', { name: 'en', exact: true }).click();
     await page.getByRole('heading', { name: 'Video scheduler' }).waitFor();
     await badges(page).getByText('Pending', { exact: true }).first().waitFor();
-    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('link', { name: 'History', exact: true }).click();
     await badges(page).getByText('Published', { exact: true }).first().waitFor();
     await badges(page).getByText('Cancelled', { exact: true }).first().waitFor();
     await page.getByRole('button', { name: 'New schedule' }).first().click();
@@ -624,7 +624,7 @@ describe('scheduler screen', () => {
     const published = post(page, 'Publique tardive');
     // Published, it leaves the queue for the history.
     await published.waitFor({ state: 'detached', timeout: 30_000 });
-    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.getByRole('link', { name: 'Historique', exact: true }).click();
     await page.waitForURL('**/scheduler/history');
     await status(published, 'Publiée');
     // Published before TikTok's moderation lets the id out; the link follows live (SSE).
