@@ -240,6 +240,17 @@ async function seedStories(page: Page) {
   if (!response.ok()) throw new Error(`stories: ${response.status()} ${await response.text()}`);
 }
 
+/** The sandbox answers the next video/init with TikTok's error `code`: a post that fails. */
+async function failNextInit(page: Page, code: string, status: number) {
+  await page.request.post('/sandbox/tiktok/_control/faults', {
+    data: {
+      action: 'fail_next',
+      endpoint: 'video_init',
+      failure: { type: 'error_body', code, status },
+    },
+  });
+}
+
 async function seedPosts(page: Page) {
   await addAccount(page, 'maya_creates');
   await connectThroughSandbox(page, 'maya_creates', 'maya_creates');
@@ -256,21 +267,9 @@ async function seedPosts(page: Page) {
     'Morning routine in 30 seconds ☀️ #routine #morning',
     'Behind the scenes of the shoot — part 2',
   ]);
-  await page.request.post('/sandbox/tiktok/_control/faults', {
-    data: {
-      action: 'fail_next',
-      endpoint: 'video_init',
-      failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
-    },
-  });
+  await failNextInit(page, 'spam_risk_user_banned_from_posting', 403);
   await schedulePosts(page, accountId, clip, ['Recette express : pâtes au citron 🍋']);
-  await page.request.post('/sandbox/tiktok/_control/faults', {
-    data: {
-      action: 'fail_next',
-      endpoint: 'video_init',
-      failure: { type: 'error_body', code: 'scope_not_authorized', status: 401 },
-    },
-  });
+  await failNextInit(page, 'scope_not_authorized', 401);
   await schedulePosts(page, accountId, clip, ['Ma routine du soir, version longue']);
   const soon = parisParts(new Date(Date.now() + 90 * 60_000));
   if (soon.date === parisParts(new Date()).date) {

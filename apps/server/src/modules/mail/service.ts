@@ -144,7 +144,10 @@ export function createMailService({
         throw error;
       }
       await repository.markSent(id);
-      await repository.forgetSettled(id, forgottenOnceSettled);
+      // Only those kinds: every other sent mail would pay a DELETE that matches nothing.
+      if (forgottenOnceSettled.includes(row.kind)) {
+        await repository.forgetSettled(id, forgottenOnceSettled);
+      }
       logger.info({ mailId: id, kind: row.kind, via: transport.kind }, 'mail sent');
       return 'sent';
     },

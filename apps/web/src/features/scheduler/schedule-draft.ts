@@ -311,6 +311,11 @@ export function formVideos({
   return [...fromMedia, ...fromUploads];
 }
 
+/** A file the form lists to say why it will not be posted: refused, or too long for the account. */
+export function isRefused(video: FormVideo): boolean {
+  return video.status === 'error' || video.tooLongFor !== null;
+}
+
 /**
  * The form checked with the API's own schema, plus what only the form knows about its videos.
  * `errors` is what shows: client messages once a submit was tried, the server's always.

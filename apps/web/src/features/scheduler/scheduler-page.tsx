@@ -245,7 +245,7 @@ export function SchedulerPage() {
           <ScheduleForm
             open={open}
             onClose={closeForm}
-            onScheduled={(_count, immediate) => {
+            onScheduled={(immediate) => {
               setOpen(false);
               // Posted now, they leave the queue within a minute: say where they went.
               setNotice({

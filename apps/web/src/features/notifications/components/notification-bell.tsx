@@ -163,37 +163,34 @@ export function NotificationBell() {
 
 type BellAction = { to: string; label: TranslationKey } | null;
 
-const postLink = (data: NotificationData, list: 'queue' | 'history') =>
-  data.postId
-    ? `/scheduler${list === 'history' ? '/history' : ''}?post=${encodeURIComponent(data.postId)}`
-    : null;
+/** Opens the post a notification names, in the list it is in now. */
+const openPost =
+  (list: 'queue' | 'history', label: TranslationKey = 'settings.notifications.bell.open') =>
+  (data: NotificationData): BellAction =>
+    data.postId
+      ? {
+          to: `/scheduler${list === 'history' ? '/history' : ''}?post=${encodeURIComponent(data.postId)}`,
+          label,
+        }
+      : null;
 
 /**
  * Where each notification leads, by type: a new type cannot be added without saying (a
  * published post had no link, so the creator could not open the post it named).
  */
 const notificationActions: Record<NotificationType, (data: NotificationData) => BellAction> = {
-  post_failed: (data) => {
-    const to = postLink(data, 'history');
-    if (to === null) return null;
-    // Rescheduling cannot help a post whose video or settings must change (failRemedy).
-    return failRemedy(data.failReason ?? null) === 'schedule_again'
-      ? { to, label: 'settings.notifications.bell.open' }
-      : { to, label: 'settings.notifications.bell.reschedule' };
-  },
-  post_published: (data) => {
-    const to = postLink(data, 'history');
-    return to === null ? null : { to, label: 'settings.notifications.bell.open' };
-  },
-  post_sent_to_inbox: (data) => {
-    const to = postLink(data, 'history');
-    return to === null ? null : { to, label: 'settings.notifications.bell.open' };
-  },
+  // Rescheduling cannot help a post whose video or settings must change (failRemedy).
+  post_failed: (data) =>
+    openPost(
+      'history',
+      failRemedy(data.failReason ?? null) === 'schedule_again'
+        ? 'settings.notifications.bell.open'
+        : 'settings.notifications.bell.reschedule',
+    )(data),
+  post_published: openPost('history'),
+  post_sent_to_inbox: openPost('history'),
   // Still to come: it is in the queue.
-  post_postponed: (data) => {
-    const to = postLink(data, 'queue');
-    return to === null ? null : { to, label: 'settings.notifications.bell.open' };
-  },
+  post_postponed: openPost('queue'),
   account_reconnect_needed: () => ({
     to: '/tiktok',
     label: 'settings.notifications.bell.reconnect',

@@ -37,6 +37,7 @@ import { useFormVideos } from '../hooks/use-form-videos.ts';
 import {
   draftAccountId,
   initialDraft,
+  isRefused,
   scheduleDraftReducer,
   scheduleFormCheck,
   scheduleFormValues,
@@ -76,7 +77,7 @@ export function ScheduleForm({
   open: boolean;
   onClose: () => void;
   /** `immediate`: the posts go out now, so they leave the queue for the history at once. */
-  onScheduled: (postCount: number, immediate: boolean) => void;
+  onScheduled: (immediate: boolean) => void;
   accounts: readonly Account[];
   accountsLoading: boolean;
   /** From `?account=`: preselected once it is one of the schedulable accounts. */
@@ -125,9 +126,7 @@ export function ScheduleForm({
     creator.data?.maxVideoPostDurationSec ?? null,
   );
   const videoCount = videos.length;
-  const refusedCount = videos.filter(
-    (video) => video.status === 'error' || video.tooLongFor !== null,
-  ).length;
+  const refusedCount = videos.filter(isRefused).length;
   const { request, clientErrors, errors } = scheduleFormCheck(state, videos, draft, timeZone);
   const previewBody = useDebouncedValue(
     open ? buildPreviewRequest(state, videos, timeZone) : null,
@@ -221,12 +220,12 @@ export function ScheduleForm({
     }
     setNotice(null);
     const handlers = {
-      onSuccess: (created: { posts: unknown[] }) => {
+      onSuccess: () => {
         uploads.clear();
         dispatch({ type: 'scheduled', accountId, now: new Date() });
         create.reset();
         queue.reset();
-        onScheduled(created.posts.length, state.publishType === 'immediate');
+        onScheduled(state.publishType === 'immediate');
       },
       onError: (error: Error) => {
         dispatch({
@@ -243,9 +242,9 @@ export function ScheduleForm({
     const fromDraft = draft.savedDraftId;
     queue.mutate(request.body, {
       ...handlers,
-      onSuccess: (created) => {
+      onSuccess: () => {
         if (fromDraft !== null) deleteDraft.mutate(fromDraft);
-        handlers.onSuccess(created);
+        handlers.onSuccess();
       },
     });
   }
