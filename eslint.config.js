@@ -63,6 +63,27 @@ const boundaryZones = [
   })),
 ];
 
+/** A date with its month in words written by a bare Intl formatter (see its block below). */
+const dateInWordsRestrictions = [
+  "Property[key.name='month'][value.value!=/^(numeric|2-digit)$/]",
+  "Property[key.name='dateStyle'][value.value!='short']",
+].map((option) => ({
+  selector: `NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']:has(${option})`,
+  message:
+    "A date with its month in words: use dateFormatter (@cadence/shared/date-format), which writes French's '1er'.",
+}));
+
+/** The language read past useLanguage: `i18n.language`, `useTranslation().i18n.language`… */
+const languageRestrictions = [
+  "MemberExpression[property.name='language'][object.name='i18n']",
+  "MemberExpression[property.name='language'][object.property.name='i18n']",
+  "VariableDeclarator[init.name='i18n'] > ObjectPattern > Property[key.name='language']",
+].map((selector) => ({
+  selector,
+  message:
+    "Read the language with useLanguage() (lib/i18n.ts): { language } for texts, numbers and plurals, { locale } ('fr-FR' | 'en-GB') for dates and times (dateFormatter, Intl.DateTimeFormat).",
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -153,18 +174,16 @@ export default tseslint.config(
     // ('dimanche 1er novembre'); a bare Intl formatter would write '1 novembre' again.
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts', 'e2e/**/*.ts'],
     ignores: ['packages/shared/src/date-format*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...dateInWordsRestrictions] },
+  },
+  {
+    // The web app reads its language in one place, useLanguage (lib/i18n.ts), which also gives
+    // the Intl locale of its dates: the bare 'en' of i18n.language writes US dates and a 12-hour
+    // clock. Flat config replaces a rule's options, so the date rule is repeated here.
+    files: [`${webSrc}/**/*.{ts,tsx}`],
+    ignores: [`${webSrc}/lib/i18n.ts`],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...[
-          "Property[key.name='month'][value.value!=/^(numeric|2-digit)$/]",
-          "Property[key.name='dateStyle'][value.value!='short']",
-        ].map((option) => ({
-          selector: `NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']:has(${option})`,
-          message:
-            "A date with its month in words: use dateFormatter (@cadence/shared/date-format), which writes French's '1er'.",
-        })),
-      ],
+      'no-restricted-syntax': ['error', ...dateInWordsRestrictions, ...languageRestrictions],
     },
   },
   {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { dateFormatter } from './date-format.ts';
+import type { IntlLocale } from './locale.ts';
 
 /** A civil date at noon UTC, read back in UTC: no zone can shift its day. */
 const civil = (date: string) => new Date(`${date}T12:00:00Z`);
-const utc = (locale: string, options: Intl.DateTimeFormatOptions) =>
+const utc = (locale: IntlLocale, options: Intl.DateTimeFormatOptions) =>
   dateFormatter(locale, { timeZone: 'UTC', ...options });
 
 const longDay = { weekday: 'long', day: 'numeric', month: 'long' } as const;
@@ -13,7 +14,9 @@ describe('dateFormatter: French writes the first of the month "1er"', () => {
   it('writes 1er on the 1st, in long and short months, with or without weekday and time', () => {
     expect(utc('fr-FR', longDay).format(civil('2026-11-01'))).toBe('dimanche 1er novembre');
     expect(utc('fr-FR', shortDay).format(civil('2026-12-01'))).toBe('1er déc.');
-    expect(utc('fr', { dateStyle: 'long' }).format(civil('2026-11-01'))).toBe('1er novembre 2026');
+    expect(utc('fr-FR', { dateStyle: 'long' }).format(civil('2026-11-01'))).toBe(
+      '1er novembre 2026',
+    );
     expect(
       utc('fr-FR', { dateStyle: 'medium', timeStyle: 'short' }).format(
         new Date('2026-11-01T14:05:00Z'),
@@ -51,7 +54,7 @@ describe('dateFormatter: French writes the first of the month "1er"', () => {
   it('changes nothing in English', () => {
     expect(utc('en-GB', longDay).format(civil('2026-11-01'))).toBe('Sunday 1 November');
     expect(utc('en-GB', shortDay).format(civil('2026-12-01'))).toBe('1 Dec');
-    expect(utc('en', { dateStyle: 'long' }).format(civil('2026-11-01'))).toBe('November 1, 2026');
+    expect(utc('en-GB', { dateStyle: 'long' }).format(civil('2026-11-01'))).toBe('1 November 2026');
     const options = { timeZone: 'UTC', day: 'numeric', month: 'short' } as const;
     expect(
       dateFormatter('en-GB', options).formatRange(civil('2026-06-01'), civil('2026-06-07')),

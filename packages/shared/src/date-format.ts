@@ -6,6 +6,8 @@
  * month is in words or whose dateStyle is not 'short').
  */
 
+import type { IntlLocale } from './locale.ts';
+
 /** What `Intl.DateTimeFormat` offers the app, with the language's typography applied. */
 export interface DateFormatter {
   format: (date: Date | number) => string;
@@ -29,10 +31,11 @@ const join = (parts: readonly Intl.DateTimeFormatPart[]) =>
 
 /**
  * `new Intl.DateTimeFormat(locale, options)` that writes '1er' in French (`withFrenchOrdinal`);
- * in any other language it answers exactly what Intl does.
+ * in any other language it answers exactly what Intl does. `locale`: one of the app's
+ * (`intlLocale(language)`), never a bare language ('en' would write US dates).
  */
 export function dateFormatter(
-  locale: string | undefined,
+  locale: IntlLocale,
   options: Intl.DateTimeFormatOptions,
 ): DateFormatter {
   const intl = new Intl.DateTimeFormat(locale, options);

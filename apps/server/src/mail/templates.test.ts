@@ -57,7 +57,8 @@ describe('mail templates', () => {
     expect(validity(30, 'en')).toBe('30 minutes');
   });
 
-  it("writes the first of a month '1er' in French, '1' in English (data export's expiry)", () => {
+  // Regression: English e-mails wrote US dates ('December 1, 2026 at 10:00 AM'), the web app en-GB.
+  it("writes the first of a month '1er' in French, '1 December … 10:00' in English as the app does (data export's expiry)", () => {
     const params = {
       name: 'Zoé',
       link: 'http://localhost:3000/settings',
@@ -67,8 +68,9 @@ describe('mail templates', () => {
     expect(dataExportReadyMail('fr', params).text).toContain(
       'Elle sera supprimée le 1er décembre 2026 à 10:00.',
     );
-    expect(dataExportReadyMail('en', params).text).toContain(
-      'It will be deleted on December 1, 2026',
-    );
+    const english = dataExportReadyMail('en', params);
+    for (const body of [english.text, english.html]) {
+      expect(body).toContain('It will be deleted on 1 December 2026 at 10:00.');
+    }
   });
 });

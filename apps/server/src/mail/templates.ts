@@ -1,5 +1,6 @@
 import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
+import { intlLocale } from '@cadence/shared/locale';
 
 /** A rendered message: plain text and simple HTML saying the same, and the link it is about. */
 export interface MailContent {
@@ -176,7 +177,9 @@ function template<TParams>(parts: Record<Language, (params: TParams) => MailPart
 }
 
 const formatDate = (date: Date, language: Language, timeZone: string) =>
-  dateFormatter(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
+  dateFormatter(intlLocale(language), { dateStyle: 'long', timeStyle: 'short', timeZone }).format(
+    date,
+  );
 
 export interface DataExportReadyMail {
   name: string;

@@ -2,7 +2,7 @@ import type { Language } from '@cadence/shared/errors';
 import { useTranslation } from 'react-i18next';
 import { useUpdateLanguage } from '../lib/me.ts';
 
-import { applyLanguage, isLanguage, languagePickerIntent } from '../lib/i18n.ts';
+import { applyLanguage, languagePickerIntent, useLanguage } from '../lib/i18n.ts';
 
 export const languageChosenWhileSignedOutKey = 'cadence.language.chosen-signed-out';
 
@@ -18,9 +18,9 @@ export function LanguageToggle({
   tone?: 'light' | 'dark';
   signedIn?: boolean;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const updateLanguage = useUpdateLanguage();
-  const current: Language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { language: current } = useLanguage();
 
   function choose(language: Language) {
     if (language === current) return;

@@ -1,8 +1,9 @@
+import type { Language } from '@cadence/shared/errors';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from './api-client.ts';
-import { hasText } from './i18n.ts';
+import { hasText, useLanguage } from './i18n.ts';
 import type { UploadProblem } from './upload.ts';
 
 /** A feature whose API refusals may carry the feature's own message under `fields.<feature>`. */
@@ -98,7 +99,7 @@ const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
  * '4 Go' / '4 GB', '500 Mo' / '500 MB', '12 ko' / '12 kB' in the current language (binary units,
  * as disks count); a tenth below 100 ('1,2 Go'), none above ('412 Mo', not '412,3 Mo').
  */
-export function formatFileSize(bytes: number, language: string): string {
+export function formatFileSize(bytes: number, language: Language): string {
   const gib = bytes / 1024 ** 3;
   const mib = bytes / 1024 ** 2;
   const [value, unit] =
@@ -118,16 +119,17 @@ export function useUploadProblems(): (
   rejection: readonly UploadProblem[] | null,
   maxBytes: number | null,
 ) => string[] {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   return useCallback(
     (rejection, maxBytes) =>
       rejection && rejection.length > 0
         ? rejection.map((reason) =>
             t(rejectionKey(reason), {
-              max: formatFileSize(maxBytes ?? DEFAULT_MAX_BYTES, i18n.language),
+              max: formatFileSize(maxBytes ?? DEFAULT_MAX_BYTES, language),
             }),
           )
         : [t('media.networkError')],
-    [t, i18n.language],
+    [t, language],
   );
 }

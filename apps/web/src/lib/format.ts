@@ -1,7 +1,6 @@
 import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
-
-export const locales: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
+import { intlLocale } from '@cadence/shared/locale';
 
 /**
  * A date and time in the interface language, on the clocks of `timeZone` (default: the
@@ -12,7 +11,7 @@ export function formatDateTime(
   language: Language,
   timeZone?: string,
 ): string {
-  return dateFormatter(locales[language], {
+  return dateFormatter(intlLocale(language), {
     dateStyle: 'medium',
     timeStyle: 'short',
     ...(timeZone !== undefined && { timeZone }),
@@ -21,7 +20,7 @@ export function formatDateTime(
 
 /** '18:30' (24-hour in both languages) on the clocks of `timeZone`. */
 export function formatTime(value: Date | string, language: Language, timeZone: string): string {
-  return new Intl.DateTimeFormat(locales[language], {
+  return new Intl.DateTimeFormat(intlLocale(language), {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
@@ -34,7 +33,7 @@ export function formatTime(value: Date | string, language: Language, timeZone: s
  * this year).
  */
 export function formatCivilDate(date: string, language: Language, withYear: boolean): string {
-  return dateFormatter(locales[language], {
+  return dateFormatter(intlLocale(language), {
     weekday: 'long',
     day: 'numeric',
     month: 'long',

@@ -1,11 +1,12 @@
 import { defaultLanguage, languages, type Language } from '@cadence/shared/errors';
+import { intlLocale, type IntlLocale } from '@cadence/shared/locale';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import i18n, { type i18n as I18n } from 'i18next';
-import { getI18n, initReactI18next } from 'react-i18next';
+import { getI18n, initReactI18next, useTranslation } from 'react-i18next';
 
 const storageKey = 'cadence.language';
 
-export function isLanguage(value: unknown): value is Language {
+function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (languages as readonly string[]).includes(value);
 }
 
@@ -16,6 +17,18 @@ export function storedLanguage(): Language {
   } catch {
     return defaultLanguage;
   }
+}
+
+/**
+ * The interface's language (French until i18next names another it knows), for texts, numbers
+ * and plurals, and the Intl locale of its dates and times (`intlLocale`: 'en-GB' writes
+ * '1 Dec 2026, 10:00', where the bare 'en' writes 'Dec 1, 2026, 10:00 AM'). Every component reads
+ * the language here: eslint refuses `i18n.language` anywhere else. Re-renders when it changes.
+ */
+export function useLanguage(): { language: Language; locale: IntlLocale } {
+  const { i18n: instance } = useTranslation();
+  const language = isLanguage(instance.language) ? instance.language : defaultLanguage;
+  return { language, locale: intlLocale(language) };
 }
 
 type Messages = Record<string, unknown>;

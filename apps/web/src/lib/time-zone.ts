@@ -1,3 +1,5 @@
+import type { IntlLocale } from '@cadence/shared/locale';
+
 /** The browser's IANA zone (e.g. 'Europe/Paris'): where the person is, until they choose one. */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -15,7 +17,7 @@ export function timeZoneCity(timeZone: string): string | null {
 }
 
 /** The zone's offset as Intl writes it in `locale` ('UTC+3', 'GMT+3'), for zones without a city. */
-export function timeZoneOffsetName(timeZone: string, locale: string, at = new Date()): string {
+export function timeZoneOffsetName(timeZone: string, locale: IntlLocale, at = new Date()): string {
   const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'shortGeneric' });
   return parts.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 }

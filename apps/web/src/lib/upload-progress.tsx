@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFileSize } from './error-text.ts';
+import { useLanguage } from './i18n.ts';
 import type { UploadTransfer } from './upload.ts';
 import { roundTimeLeft } from './upload-estimate.ts';
 
@@ -18,10 +19,10 @@ export interface TransferWords {
 const separator = ' · ';
 
 export function useTransferWords(): (transfer: UploadTransfer) => TransferWords {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   return useCallback(
     ({ sentBytes, totalBytes, msLeft }) => {
-      const language = i18n.language;
       const amount = t('media.transfer.amount', {
         sent: formatFileSize(sentBytes, language),
         total: formatFileSize(totalBytes, language),
@@ -41,7 +42,7 @@ export function useTransferWords(): (transfer: UploadTransfer) => TransferWords 
             });
       return { amount, timeLeft, text: `${amount}${separator}${timeLeft}` };
     },
-    [t, i18n.language],
+    [t, language],
   );
 }
 

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import * as tus from 'tus-js-client';
+import type { Language } from '@cadence/shared/errors';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import { describe, expect, it } from 'vitest';
 import { resources } from './i18n.ts';
@@ -41,7 +42,7 @@ describe('upload refusals', () => {
     expect(rejection).toEqual({ reasons: ['quota_exceeded'], maxBytes: 10_000_000 });
     const fr = await translator('fr');
     const en = await translator('en');
-    const max = (language: string) => formatFileSize(rejection?.maxBytes ?? 0, language);
+    const max = (language: Language) => formatFileSize(rejection?.maxBytes ?? 0, language);
     const french = fr.t('media.rejected.quota_exceeded', { max: max('fr') });
     const english = en.t('media.rejected.quota_exceeded', { max: max('en') });
     expect(french).toMatch(/limités à 9,5\sMo au total\. Supprimez des vidéos/u);
@@ -64,7 +65,7 @@ describe('upload refusals', () => {
     expect(rejection).toEqual({ reasons: ['file_too_big'], maxBytes: 2 * 1024 * 1024 });
     const fr = await translator('fr');
     const en = await translator('en');
-    const max = (language: string) => formatFileSize(rejection?.maxBytes ?? 0, language);
+    const max = (language: Language) => formatFileSize(rejection?.maxBytes ?? 0, language);
     expect(fr.t('media.rejected.file_too_big', { max: max('fr') })).toMatch(
       /^Fichier trop lourd : 2\sMo au maximum\. Exportez la vidéo avec une qualité plus basse ou raccourcissez-la\.$/u,
     );

@@ -180,8 +180,8 @@ describe('slots in time and in words', () => {
   });
 
   it('names a slot in French and in English', () => {
-    expect(describeSlot({ weekday: 1, hour: 18 }, 'fr')).toBe('mardi 18:00');
-    expect(describeSlot({ weekday: 6, hour: 9 }, 'en')).toBe('Sunday 09:00');
+    expect(describeSlot({ weekday: 1, hour: 18 }, 'fr-FR')).toBe('mardi 18:00');
+    expect(describeSlot({ weekday: 6, hour: 9 }, 'en-GB')).toBe('Sunday 09:00');
   });
 
   it('the naive baseline picks the most-posted hours', () => {

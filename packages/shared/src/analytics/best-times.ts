@@ -1,5 +1,6 @@
 // Best times to post, learned from a creator's own videos (issue 14, decision record 024).
 // Pure: no Node or DOM imports; the server computes it, the web formats it, the bench scores it.
+import type { IntlLocale } from '../locale.ts';
 import { zonedDateTimeToUtc } from '../schedule/planner.ts';
 import { zonedFormatter } from '../schedule/time-zones.ts';
 
@@ -301,7 +302,7 @@ export function wallClock(instant: Date, timeZone: string): { date: string; time
 }
 
 /** 'mardi 18:00' / 'Tuesday 18:00': a slot in words, in `locale`. */
-export function describeSlot(slot: { weekday: number; hour: number }, locale: string): string {
+export function describeSlot(slot: { weekday: number; hour: number }, locale: IntlLocale): string {
   // 2024-01-01 was a Monday.
   const day = new Date(Date.UTC(2024, 0, 1 + slot.weekday, 12));
   const weekday = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(day);

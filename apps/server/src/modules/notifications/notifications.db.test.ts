@@ -167,6 +167,28 @@ describe('fan-out', () => {
     expect(list.notifications.every((notification) => notification.read)).toBe(true);
   });
 
+  it('writes the date of an English email as the web app does (1 December 2026 at 10:00), not US-style', async () => {
+    const ella = await signUp(kit.t, 'ella-english@example.com');
+    const me = await api(kit.t, ella.cookie, 'PATCH', '/api/me', {
+      preferredLanguage: 'en',
+      timeZone: 'Europe/Paris',
+    });
+    expect(me.statusCode, me.body).toBe(200);
+    const saved = await api(kit.t, ella.cookie, 'PUT', '/api/notifications/settings', {
+      emailTypes: ['post_postponed'],
+      digest: false,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await kit.t.context.notifications.notify({
+      userId: ella.id,
+      type: 'post_postponed',
+      dedupeKey: 'post_postponed:english-date',
+      data: { postId: 'english-date', account: 'ella', dueAt: '2026-12-01T09:00:00.000Z' },
+    });
+    const mail = await smtp.waitForMail(ella.email);
+    expect(mail.text).toContain('is postponed to 1 December 2026 at 10:00.');
+  });
+
   it('sees only my own notifications', async () => {
     const list = await notificationsOf(zoe);
     expect(list.notifications.some((n) => n.data.postId !== undefined)).toBe(false);

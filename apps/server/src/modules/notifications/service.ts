@@ -1,6 +1,7 @@
 import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
+import { intlLocale } from '@cadence/shared/locale';
 import {
   defaultEmailTypes,
   notificationDataSchema,
@@ -114,7 +115,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       caption: data.caption ?? '',
       reason: localeText(language, failReasonKey(data.failReason ?? null)),
       date: dueAt
-        ? dateFormatter(language, {
+        ? dateFormatter(intlLocale(language), {
             dateStyle: 'long',
             timeStyle: 'short',
             timeZone: timeZone ?? 'UTC',

@@ -1,6 +1,7 @@
 import { describeSlot, wallClock } from '@cadence/shared/analytics/best-times';
 import { useTranslation } from 'react-i18next';
 import { useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
+import { useLanguage } from '../../lib/i18n.ts';
 import { browserTimeZone } from '../../lib/time-zone.ts';
 
 export interface SuggestedSlot {
@@ -31,7 +32,8 @@ export function SlotSuggestion({
   timeZone?: string;
   max?: number;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { locale } = useLanguage();
   const accounts = useAnalyticsAccounts({ enabled: accountId !== null });
   // The card's history is kept per TikTok user: find it (undefined while unknown or absent).
   const historyId =
@@ -46,7 +48,7 @@ export function SlotSuggestion({
   return (
     <ul className="flex flex-wrap gap-2" aria-label={t('analytics.bestTimes.topSlots')}>
       {data.slots.slice(0, max).map((slot) => {
-        const words = describeSlot(slot, i18n.language);
+        const words = describeSlot(slot, locale);
         const at = new Date(slot.nextAt);
         return (
           <li key={`${slot.weekday}-${slot.hour}`}>

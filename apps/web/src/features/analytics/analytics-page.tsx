@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useAccounts } from '../../lib/accounts.ts';
 import { useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
+import { useLanguage } from '../../lib/i18n.ts';
 import { browserTimeZone } from '../../lib/time-zone.ts';
 import { overviewSearch, useAnalyticsOverview } from './api/get-analytics-overview.ts';
 import { AnalyticsFilters, type FilterValue } from './components/analytics-filters.tsx';
@@ -50,7 +51,8 @@ function useFilters(): [FilterValue, (value: FilterValue) => void] {
 
 /** 'Statistiques' (/analytics): the creator's TikTok figures over time and best times to post. */
 export function AnalyticsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { locale } = useLanguage();
   const timeZone = browserTimeZone();
   const [filters, setFilters] = useFilters();
   const cards = useAccounts();
@@ -144,15 +146,15 @@ export function AnalyticsPage() {
         {data && (
           <p>
             {t('analytics.period.range', {
-              from: formatDay(data.range.from, i18n.language, true),
-              to: formatDay(data.range.to, i18n.language, true),
+              from: formatDay(data.range.from, locale, true),
+              to: formatDay(data.range.to, locale, true),
             })}
           </p>
         )}
         {lastSynced ? (
           <p>
             {t('analytics.lastSynced', {
-              date: dateFormatter(i18n.language, {
+              date: dateFormatter(locale, {
                 dateStyle: 'medium',
                 timeStyle: 'short',
               }).format(new Date(lastSynced)),

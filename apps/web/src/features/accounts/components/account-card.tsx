@@ -13,7 +13,7 @@ import {
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useConnectAccount } from '../api/mutate-accounts.ts';
 import { AccountAvatar } from '../../../components/ui/account-avatar.tsx';
 import { SettingsIcon } from './icons.tsx';
@@ -82,8 +82,8 @@ export function AccountCard({
 }
 
 function PostStats({ account }: { account: Account }) {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const value = <strong className="font-semibold text-slate-900" />;
   return (
     <div className="mt-4 space-y-1 rounded-xl bg-slate-50 px-3.5 py-3 text-sm text-slate-600">

@@ -3,6 +3,7 @@ import { dateFormatter } from '@cadence/shared/date-format';
 import type { BestTimes } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../../../components/ui/scroll-region.tsx';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { formatRatio } from '../format.ts';
 
 /** Warm for more views than usual, cool for fewer; paler with fewer videos behind the cell. */
@@ -23,13 +24,13 @@ function confidenceKey(confidence: number) {
 
 /** The weekday × hour heatmap of audience response and the suggested slots in words. */
 export function BestTimesPanel({ data }: { data: BestTimes }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  const { t } = useTranslation();
+  const { language, locale } = useLanguage();
   const weekdays = Array.from({ length: 7 }, (_, weekday) => ({
-    short: new Intl.DateTimeFormat(language, { weekday: 'short', timeZone: 'UTC' }).format(
+    short: new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(
       new Date(Date.UTC(2024, 0, 1 + weekday, 12)),
     ),
-    slot: (hour: number) => describeSlot({ weekday, hour }, language),
+    slot: (hour: number) => describeSlot({ weekday, hour }, locale),
   }));
   const hours = Array.from({ length: 24 }, (_, hour) => hour);
   return (
@@ -64,14 +65,14 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
               <li key={`${slot.weekday}-${slot.hour}`} className="text-slate-800">
                 <span className="font-semibold">
                   {t('analytics.bestTimes.slot', {
-                    slot: describeSlot(slot, language),
+                    slot: describeSlot(slot, locale),
                     score: formatRatio(slot.score, language),
                   })}
                 </span>{' '}
                 <span className="text-slate-500">
                   ({t(confidenceKey(slot.confidence))} ·{' '}
                   {t('analytics.bestTimes.next', {
-                    date: dateFormatter(language, {
+                    date: dateFormatter(locale, {
                       weekday: 'short',
                       day: 'numeric',
                       month: 'short',

@@ -13,6 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { formatCompact, formatDay, formatNumber } from '../format.ts';
 import { ChartFigure } from './chart-figure.tsx';
 
@@ -26,20 +27,20 @@ const COLORS = {
 
 /** Axis, tooltip and table settings every daily chart shares. */
 function useAxes() {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  const { t } = useTranslation();
+  const { language, locale } = useLanguage();
   return {
     language,
     /** The table alternative's first column: the day, in full. */
     dateColumn: {
       key: 'date',
       header: t('analytics.charts.date'),
-      cell: (day: AnalyticsDay) => formatDay(day.date, language, true),
+      cell: (day: AnalyticsDay) => formatDay(day.date, locale, true),
     },
     xAxis: (
       <XAxis
         dataKey="date"
-        tickFormatter={(date: string) => formatDay(date, language)}
+        tickFormatter={(date: string) => formatDay(date, locale)}
         tick={{ fontSize: 11, fill: '#475569' }}
         minTickGap={24}
         tickLine={false}
@@ -57,7 +58,7 @@ function useAxes() {
     ),
     tooltip: (
       <Tooltip
-        labelFormatter={(date) => (typeof date === 'string' ? formatDay(date, language, true) : '')}
+        labelFormatter={(date) => (typeof date === 'string' ? formatDay(date, locale, true) : '')}
         formatter={(value) => formatNumber(Number(value), language)}
       />
     ),

@@ -1,11 +1,12 @@
 import type { AnalyticsOverview } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { formatChange, formatNumber, formatPercent } from '../format.ts';
 
 /** The period at a glance: followers (and their change), gains, engagement, videos posted. */
 export function SummaryCards({ totals }: { totals: AnalyticsOverview['totals'] }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const unknown = t('analytics.totals.unknown');
   const items = [
     {

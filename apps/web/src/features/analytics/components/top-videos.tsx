@@ -1,6 +1,7 @@
 import type { AnalyticsVideo } from '@cadence/shared/schemas/analytics';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { formatDate, formatNumber, formatPercent } from '../format.ts';
 
 /** The period's most viewed videos, with their covers. */
@@ -30,8 +31,8 @@ export function TopVideos({ videos }: { videos: AnalyticsVideo[] }) {
 }
 
 function TopVideo({ video, rank }: { video: AnalyticsVideo; rank: number }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  const { t } = useTranslation();
+  const { language, locale } = useLanguage();
   // TikTok's cover links expire after 6 hours: until the next sync refreshes it, a plain tile.
   const [coverFailed, setCoverFailed] = useState(false);
   return (
@@ -55,7 +56,7 @@ function TopVideo({ video, rank }: { video: AnalyticsVideo; rank: number }) {
         </p>
         <p className="text-xs text-slate-500">
           @{video.accountUsername} ·{' '}
-          {t('analytics.topVideos.postedOn', { date: formatDate(video.postedAt, language) })}
+          {t('analytics.topVideos.postedOn', { date: formatDate(video.postedAt, locale) })}
         </p>
         <p className="mt-1 text-sm font-medium text-slate-800">
           {t('analytics.topVideos.views', { count: video.views })}

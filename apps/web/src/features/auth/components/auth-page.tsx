@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { applyLanguage, isLanguage } from '../../../lib/i18n.ts';
+import { applyLanguage, useLanguage } from '../../../lib/i18n.ts';
 import { languageChosenWhileSignedOutKey } from '../../../components/language-toggle.tsx';
 import type { RouteTitle } from '../../../lib/document-title.ts';
 import { getMe, updateLanguage } from '../../../lib/me.ts';
@@ -42,7 +42,7 @@ export function AuthPage({
   /** Arriving from 'Supprimer mon compte': the page says it is done. */
   accountDeleted?: boolean;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const authenticate = useAuthenticate();
   const [mode, setMode] = useState<Mode>('login');
   const [name, setName] = useState('');
@@ -51,7 +51,7 @@ export function AuthPage({
   const [error, setError] = useState<AuthErrorMessage | null>(null);
   const loading = authenticate.isPending;
   const submitFocus = useSubmitFocus<HTMLFormElement>();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { language } = useLanguage();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

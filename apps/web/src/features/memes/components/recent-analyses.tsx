@@ -1,8 +1,7 @@
 import type { MemeAnalysis, MemeStatus } from '@cadence/shared/schemas/meme';
-import type { Language } from '@cadence/shared/errors';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { analysisLabel } from '../analysis-label.ts';
 
 const badgeTone: Record<MemeStatus, string> = {
@@ -25,8 +24,8 @@ export function RecentAnalyses({
   currentId: string | null;
   onOpen: (id: string) => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const language: Language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   if (analyses.length === 0) return null;
   return (
     <section

@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useLiveEvent } from '../../../lib/live-events.tsx';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useNotifications } from '../api/get-notifications.ts';
@@ -42,8 +42,8 @@ export function addNotification(list: NotificationList, incoming: Notification):
  * New ones arrive live (the `notification` events of the stream); opening marks them read.
  */
 export function NotificationBell() {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const queryClient = useQueryClient();
   const live = useLiveEvent(
     'notification',

@@ -1,9 +1,6 @@
 import { dateFormatter } from '@cadence/shared/date-format';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { isLanguage } from '../../../lib/i18n.ts';
-
-const locales = { fr: 'fr-FR', en: 'en-GB' } as const;
+import { useLanguage } from '../../../lib/i18n.ts';
 
 /** A civil date as an instant that every formatter reads back as that date (in UTC). */
 function civil(date: string): Date {
@@ -31,8 +28,7 @@ export interface CalendarFormat {
 
 /** Formatters in the interface language, times in `timeZone`: built once, used by every chip. */
 export function useCalendarFormat(timeZone: string): CalendarFormat {
-  const { i18n } = useTranslation();
-  const locale = locales[isLanguage(i18n.language) ? i18n.language : 'fr'];
+  const { locale } = useLanguage();
   return useMemo(() => {
     const time = new Intl.DateTimeFormat(locale, {
       timeZone,

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLanguage } from '../../../lib/i18n.ts';
 
 /** Scrubber steps: a tenth of a second is finer than any creator needs for a cover. */
 const STEP_MS = 100;
@@ -23,14 +24,15 @@ export function CoverPicker({
   valueMs: number | undefined;
   onChange: (ms: number) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const sliderId = useId();
   const hintId = useId();
   const preview = useRef<HTMLVideoElement>(null);
   const maxMs = Math.max(0, Math.floor((durationSeconds * 1000) / STEP_MS) * STEP_MS);
   const shownMs = Math.min(valueMs ?? 0, maxMs);
   // '1.2' in English, '1,2' in French.
-  const seconds = new Intl.NumberFormat(i18n.language, {
+  const seconds = new Intl.NumberFormat(language, {
     minimumFractionDigits: 1,
     maximumFractionDigits: 1,
   }).format(shownMs / 1000);

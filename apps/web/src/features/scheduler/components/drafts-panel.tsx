@@ -3,6 +3,7 @@ import type { Account } from '@cadence/shared/schemas/account';
 import type { Draft } from '@cadence/shared/schemas/planning';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useDeleteDraft, useDrafts } from '../api/planning.ts';
 
 /**
@@ -23,12 +24,13 @@ export function DraftsPanel({
   onOpen: (draft: Draft) => void;
   onDeleted: (id: string) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { locale } = useLanguage();
   const drafts = useDrafts(enabled);
   const remove = useDeleteDraft();
   const list = drafts.data ?? [];
   if (list.length === 0) return null;
-  const savedAt = dateFormatter(i18n.language, {
+  const savedAt = dateFormatter(locale, {
     day: 'numeric',
     month: 'short',
     hour: '2-digit',

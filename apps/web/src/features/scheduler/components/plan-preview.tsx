@@ -4,20 +4,20 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { timeZoneWords } from '../hooks/use-time-zone.ts';
 import { checkboxClass } from './form-controls.tsx';
 
 /** Date and time words of instants in a zone, in the interface's language. */
 export function useZonedFormat(timeZone: string) {
-  const { i18n } = useTranslation();
-  const day = dateFormatter(i18n.language, {
+  const { locale } = useLanguage();
+  const day = dateFormatter(locale, {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
     timeZone,
   });
-  const time = new Intl.DateTimeFormat(i18n.language, {
+  const time = new Intl.DateTimeFormat(locale, {
     hour: '2-digit',
     minute: '2-digit',
     hour12: false,
@@ -48,7 +48,8 @@ export function PlanPreview({
   postpone: boolean;
   onPostpone: (postpone: boolean) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const headingId = useId();
   const hintId = useId();
   const errorText = useErrorText();
@@ -65,7 +66,7 @@ export function PlanPreview({
   }
   const over = preview.posts.filter((post) => post.overCap);
   const dayNames = [...new Set(over.map((post) => format.day(post.dueAt)))].join(', ');
-  const zone = timeZoneWords(preview.timeZone, isLanguage(i18n.language) ? i18n.language : 'fr', t);
+  const zone = timeZoneWords(preview.timeZone, language, t);
 
   return (
     <section

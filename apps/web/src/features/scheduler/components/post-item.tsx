@@ -7,7 +7,7 @@ import { CalendarIcon, LinkIcon, XIcon } from '../../../components/ui/icons.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useKeyText } from '../../../lib/error-text.ts';
 import { formatDateTime, formatTime } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { failReasonKey } from '@cadence/shared/fail-reason-keys';
 import { failRemedy } from '@cadence/shared/publish-fail-reasons';
 import { ExternalIcon, PencilIcon, RetryIcon, ShuffleIcon, UndoIcon, VideoIcon } from './icons.tsx';
@@ -49,9 +49,9 @@ export function PostItem({
   metrics?: Metrics | undefined;
   now: Date;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const keyText = useKeyText();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { language } = useLanguage();
   const caption = post.title.trim() || t('scheduler.post.untitled');
 
   return (

@@ -10,7 +10,7 @@ import { ClockIcon } from './icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { getPostMetricsQueryOptions } from '../../../lib/analytics.ts';
 import { formatCivilDate } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { getPostPagesQueryOptions, usePostPages, type PostList } from '../api/get-post-pages.ts';
 import { useTimeZone } from '../hooks/use-time-zone.ts';
 import { filtersFromSearch, groupPostsByDay, type DayGroup } from '../post-lists.ts';
@@ -216,8 +216,8 @@ function RequestedPost({ post, children }: { post: Post; children: React.ReactNo
 }
 
 function Day({ group, now, children }: { group: DayGroup; now: Date; children: React.ReactNode }) {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const withYear = group.date.slice(0, 4) !== String(now.getFullYear());
   const written = formatCivilDate(group.date, language, withYear);
   // 'jeudi 26 novembre' starts a heading on its own: 'Jeudi 26 novembre'.

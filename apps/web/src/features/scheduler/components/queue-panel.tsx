@@ -1,9 +1,11 @@
+import type { IntlLocale } from '@cadence/shared/locale';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { XIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { usePostingSlots, useSaveSlots } from '../api/planning.ts';
 import { FieldError, inputClass, labelClass } from './form-controls.tsx';
 import { useZonedFormat } from './plan-preview.tsx';
@@ -18,9 +20,9 @@ interface Slot {
 const isoWeekdays = [1, 2, 3, 4, 5, 6, 7] as const;
 const workdays = [1, 2, 3, 4, 5];
 
-function weekdayName(weekday: number, language: string, width: 'short' | 'long'): string {
+function weekdayName(weekday: number, locale: IntlLocale, width: 'short' | 'long'): string {
   // 2024-01-01 was a Monday.
-  return new Intl.DateTimeFormat(language, { weekday: width, timeZone: 'UTC' }).format(
+  return new Intl.DateTimeFormat(locale, { weekday: width, timeZone: 'UTC' }).format(
     new Date(Date.UTC(2024, 0, weekday, 12)),
   );
 }
@@ -102,7 +104,8 @@ export function PostingSlotsEditor({
   slots: readonly Slot[];
   timeZone: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { locale } = useLanguage();
   const save = useSaveSlots(accountId);
   const headingId = useId();
   const hintId = useId();
@@ -145,13 +148,13 @@ export function PostingSlotsEditor({
       ) : (
         <ul className="flex flex-wrap gap-1.5" aria-label={t('planner.slots.listLabel')}>
           {sorted.map((slot) => {
-            const words = `${weekdayName(slot.weekday, i18n.language, 'long')} ${slot.time}`;
+            const words = `${weekdayName(slot.weekday, locale, 'long')} ${slot.time}`;
             return (
               <li
                 key={`${slot.weekday}-${slot.time}`}
                 className="inline-flex items-center gap-1 rounded-full bg-white py-0.5 pl-2.5 pr-1 text-xs font-medium text-slate-800 ring-1 ring-inset ring-slate-300"
               >
-                {weekdayName(slot.weekday, i18n.language, 'short')} {slot.time}
+                {weekdayName(slot.weekday, locale, 'short')} {slot.time}
                 <button
                   type="button"
                   onClick={() =>
@@ -186,8 +189,8 @@ export function PostingSlotsEditor({
                 onClick={() => toggle(weekday)}
                 className={`min-w-11 rounded-lg px-2 py-1.5 text-xs font-semibold ring-1 ring-inset ${pressed ? 'bg-brand-600 text-white ring-brand-600' : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-100'}`}
               >
-                <span aria-hidden="true">{weekdayName(weekday, i18n.language, 'short')}</span>
-                <span className="sr-only">{weekdayName(weekday, i18n.language, 'long')}</span>
+                <span aria-hidden="true">{weekdayName(weekday, locale, 'short')}</span>
+                <span className="sr-only">{weekdayName(weekday, locale, 'long')}</span>
               </button>
             );
           })}

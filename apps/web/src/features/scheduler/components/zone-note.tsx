@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { timeZoneWords } from '../hooks/use-time-zone.ts';
 
 /** 'heure de Paris' / 'Paris time' under a time field: the zone the time is read in. */
 export function ZoneNote({ id, timeZone }: { id?: string; timeZone: string }) {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   return (
     <p id={id} className="mt-1 text-xs text-slate-500">
       {timeZoneWords(timeZone, language, t)}

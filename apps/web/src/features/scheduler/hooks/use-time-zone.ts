@@ -1,8 +1,8 @@
 import type { Language } from '@cadence/shared/errors';
+import { intlLocale } from '@cadence/shared/locale';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { locales } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useMe } from '../../../lib/me.ts';
 import { browserTimeZone, timeZoneCity, timeZoneOffsetName } from '../../../lib/time-zone.ts';
 
@@ -13,16 +13,16 @@ const elides = /^[aeiouyhàâéèêîôûAEIOUYHÀÂÉÈÊÎÔÛ]/;
 export function timeZoneWords(timeZone: string, language: Language, t: TFunction): string {
   const city = timeZoneCity(timeZone);
   if (city === null) {
-    return t('timeZone.offset', { offset: timeZoneOffsetName(timeZone, locales[language]) });
+    return t('timeZone.offset', { offset: timeZoneOffsetName(timeZone, intlLocale(language)) });
   }
   return t(elides.test(city) ? 'timeZone.namedElided' : 'timeZone.named', { city });
 }
 
 /** The zone times are shown and entered in (the user's setting, else the browser's) and its name. */
 export function useTimeZone(): { timeZone: string; name: string } {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const me = useMe();
   const timeZone = me.data?.timeZone ?? browserTimeZone();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { language } = useLanguage();
   return { timeZone, name: timeZoneWords(timeZone, language, t) };
 }

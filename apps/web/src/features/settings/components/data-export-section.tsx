@@ -6,7 +6,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { formatFileSize, useErrorText } from '../../../lib/error-text.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useDataExport, useRequestDataExport } from '../api/data-export.ts';
 import { SettingsCard } from './settings-card.tsx';
@@ -16,8 +16,8 @@ import { SettingsCard } from './settings-card.tsx';
  * polled), download it once ready. The link needs this session: it is the owner's only.
  */
 export function DataExportSection({ timeZone }: { timeZone: string | null }) {
-  const { t, i18n } = useTranslation();
-  const language: Language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const state = useDataExport();
   const request = useRequestDataExport();
   const errorText = useErrorText('errors.internal');

@@ -2,7 +2,7 @@ import { languages, type Language } from '@cadence/shared/errors';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { applyLanguage, isLanguage, languagePickerIntent } from '../../../lib/i18n.ts';
+import { applyLanguage, languagePickerIntent, useLanguage } from '../../../lib/i18n.ts';
 import { useUpdateLanguage } from '../../../lib/me.ts';
 import { SettingsCard } from './settings-card.tsx';
 
@@ -12,21 +12,17 @@ const languageNames: Record<Language, string> = { fr: 'Français', en: 'English'
 /** The interface's language and the account's (its emails): one choice, applied at once. */
 export function LanguageSection() {
   const { t, i18n } = useTranslation();
+  const { language: inUse } = useLanguage();
   const updateLanguage = useUpdateLanguage();
   const [saved, setSaved] = useState(false);
   // The choice shows at once, while its strings may still be on their way: until the language
   // in use changes (to it, or to another one through the header's toggle).
-  const [chosen, setChosen] = useState<{ language: Language; from: string } | null>(null);
-  const current: Language =
-    chosen?.from === i18n.language
-      ? chosen.language
-      : isLanguage(i18n.language)
-        ? i18n.language
-        : 'fr';
+  const [chosen, setChosen] = useState<{ language: Language; from: Language } | null>(null);
+  const current = chosen?.from === inUse ? chosen.language : inUse;
 
   function choose(language: Language) {
     setSaved(false);
-    setChosen({ language, from: i18n.language });
+    setChosen({ language, from: inUse });
     void applyLanguage(language, i18n);
     updateLanguage.mutate(language, { onSuccess: () => setSaved(true) });
   }

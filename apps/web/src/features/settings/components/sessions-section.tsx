@@ -5,7 +5,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useCurrentSessionId, useSessions } from '../api/get-sessions.ts';
 import { useRevokeOtherSessions, useRevokeSession } from '../api/revoke-sessions.ts';
@@ -16,8 +16,8 @@ type Notice = 'revoked' | 'othersRevoked' | 'failed' | null;
 
 /** The person's open sessions, this one first; others can be signed out one by one or all at once. */
 export function SessionsSection() {
-  const { t, i18n } = useTranslation();
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const sessions = useSessions();
   const currentId = useCurrentSessionId();
   const revokeSession = useRevokeSession();

@@ -13,8 +13,8 @@ import {
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { dateFormatter } from '@cadence/shared/date-format';
-import { formatDateTime, locales } from '../../../lib/format.ts';
-import { isLanguage } from '../../../lib/i18n.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useMe } from '../../../lib/me.ts';
 
 const badgeTone: Record<StoryStatus, string> = {
@@ -48,9 +48,9 @@ export function StoryCard({
   onDelete: () => void;
   busy: boolean;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const timeZone = useMe().data?.timeZone ?? undefined;
-  const language = isLanguage(i18n.language) ? i18n.language : 'fr';
+  const { language, locale } = useLanguage();
   const percent = Math.round(story.progress * 100);
   const active = story.status === 'queued' || story.status === 'rendering';
   const media = story.resultMedia;
@@ -83,7 +83,7 @@ export function StoryCard({
             )}
             {story.status === 'rendering' && (
               <span className="text-2xl font-bold tabular-nums text-white">
-                {new Intl.NumberFormat(i18n.language, { style: 'percent' }).format(story.progress)}
+                {new Intl.NumberFormat(language, { style: 'percent' }).format(story.progress)}
               </span>
             )}
           </div>
@@ -108,7 +108,7 @@ export function StoryCard({
             title={formatDateTime(story.createdAt, language, timeZone)}
             className="block truncate"
           >
-            {dateFormatter(locales[language], {
+            {dateFormatter(locale, {
               day: 'numeric',
               month: 'short',
               hour: '2-digit',

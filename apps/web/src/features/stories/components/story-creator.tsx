@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { SparklesIcon } from '../../../components/ui/icons.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useCreateStories } from '../api/create-stories.ts';
@@ -15,7 +16,8 @@ import { VideoPanel } from './video-panel.tsx';
 
 /** Two source panels, the generate bar, and the stories being rendered or ready. */
 export function StoryCreator() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   // Story inputs are sources: any readable video, TikTok's limits apply to the rendered story.
   const top = useVideoUploads({ purpose: 'source' });
   const bottom = useVideoUploads({ purpose: 'source' });
@@ -42,7 +44,7 @@ export function StoryCreator() {
     : uploading
       ? t('stories.options.waitUploads')
       : t(
-          plural(i18n.language, storyCount) === 'one'
+          plural(language, storyCount) === 'one'
             ? 'stories.options.summaryOne'
             : 'stories.options.summaryOther',
           { count: storyCount },
@@ -115,7 +117,7 @@ export function StoryCreator() {
         {generated !== null && !create.isError && (
           <Alert tone="success">
             {t(
-              plural(i18n.language, generated) === 'one'
+              plural(language, generated) === 'one'
                 ? 'stories.generatedOne'
                 : 'stories.generatedOther',
               { count: generated },

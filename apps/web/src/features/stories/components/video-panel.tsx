@@ -3,6 +3,7 @@ import { useId, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilmIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
+import { useLanguage } from '../../../lib/i18n.ts';
 import { TransferDetail, useTransferWords } from '../../../lib/upload-progress.tsx';
 import type { UploadItem } from '../../../lib/upload.ts';
 import { plural } from '../plural.ts';
@@ -35,7 +36,8 @@ export function VideoPanel({
   onAdd: (files: File[]) => void;
   onRemove: (key: string) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const { language } = useLanguage();
   const uploadProblems = useUploadProblems();
   const headingId = useId();
   const inputId = useId();
@@ -80,7 +82,7 @@ export function VideoPanel({
                 {' · '}
                 <span className="font-medium text-slate-700">
                   {t(
-                    plural(i18n.language, items.length) === 'one'
+                    plural(language, items.length) === 'one'
                       ? 'stories.panels.countOne'
                       : 'stories.panels.countOther',
                     { count: items.length },
