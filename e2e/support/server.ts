@@ -52,9 +52,12 @@ export async function waitFor<TValue>(
   );
 }
 
-/** Node's arguments to run a compiled entry point as `npm start` and `npm run admin` do. */
-function compiledEntry(name: 'main' | 'admin'): string[] {
-  return ['--enable-source-maps', `apps/server/dist/${name}.js`];
+/**
+ * Node's arguments to run a compiled entry point as `npm start`, `npm run worker` and `npm run
+ * admin` do, from any working directory. Build first (`requireServerBuild`/`ensureServerBuild`).
+ */
+export function compiledEntry(name: 'main' | 'worker' | 'admin'): string[] {
+  return ['--enable-source-maps', path.join(repoRoot, 'apps/server/dist', `${name}.js`)];
 }
 
 /**

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../e2e/support/server.ts';
 import { openDatabase } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
+import { copyPgliteDataDir } from './test-support/database.ts';
 import { runAdminProcess, startServerProcess } from './test-support/server-process.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadence-admin-'));
@@ -35,8 +35,9 @@ const admin = (...args: string[]) =>
 
 describe('npm run admin -- pro', () => {
   it('grants and revokes Pro directly in the database when no server runs', async () => {
+    // A data dir a server has migrated before (initdb and the migrations: seconds each time).
+    await copyPgliteDataDir(dataDir);
     const database = await openPglite();
-    await migrate(database.db);
     await sql`insert into "user" (id, name, email, "emailVerified") values ('u1', 'Ana', 'ana@example.com', false)`.execute(
       database.db,
     );

@@ -1,4 +1,4 @@
-// Crash test: the worker runs as a real child process (`node --import tsx apps/server/src/worker.ts`)
+// Crash test: the worker runs as a real child process (the compiled `npm run worker`, `serverEntry`)
 // against PostgreSQL and a standalone TikTok sandbox that outlives it. The worker is SIGKILLed
 // mid-upload and mid-polling, restarted, and every post must reach TikTok exactly once.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { mediaKey } from '../../storage/media-storage.ts';
 import { openTestDatabase, testDatabaseKind } from '../../test-support/database.ts';
 import { postableProbe } from '../../test-support/media-fixtures.ts';
+import { serverEntry } from '../../test-support/server-process.ts';
 import {
   CLIENT_KEY,
   CLIENT_SECRET,
@@ -39,8 +40,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('worker crashes', () => {
   let env: NodeJS.ProcessEnv;
   let worker: ChildProcess | null = null;
   const workerLog: string[] = [];
+  let workerEntry: string[] = [];
 
   beforeAll(async () => {
+    workerEntry = await serverEntry('worker');
     // Latency widens the windows the test kills the worker in; processing time widens polling.
     kit = await startSandboxKit({ processingMs: 5_000 });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadence-crash-'));
@@ -74,7 +77,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('worker crashes', () => {
   });
 
   function startWorker(): ChildProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+    const child = spawn(process.execPath, workerEntry, {
       cwd: repoRoot,
       env: { ...process.env, ...env, TEST_DATABASE: undefined },
       stdio: ['ignore', 'pipe', 'pipe'],
