@@ -32,6 +32,8 @@ const texts = {
     pending: 'En attente',
     published: 'Publiée',
     failed: 'Échec',
+    cancelled: 'Annulée',
+    wasDue: /^Prévue le /,
     // A private post (the sandbox's unaudited app posts 'Moi uniquement') never gets figures.
     metrics: 'Vidéo privée : TikTok ne donne pas de chiffres pour les vidéos « Moi uniquement ».',
     edit: /^Modifier la publication/,
@@ -61,6 +63,8 @@ const texts = {
     pending: 'Pending',
     published: 'Published',
     failed: 'Failed',
+    cancelled: 'Cancelled',
+    wasDue: /^Was due /,
     metrics: 'Private video: TikTok gives no figures for “Only me” videos.',
     edit: /^Edit the post/,
     editDialog: 'Edit post',
@@ -243,6 +247,20 @@ describe('scheduler queue and history', () => {
       await status(morning, t.pending);
       await expect.poll(() => focusedLabel(page)).toMatch(t.edit);
       await morning.getByRole('button', { name: t.edit }).and(page.locator(':focus')).waitFor();
+
+      // Cancelled today, a post due tomorrow is today's in the history (it sat above today, under
+      // tomorrow's date), and still says when it was due.
+      const unbroken = tomorrowGroup.getByRole('article', { name: /Unbrokenx+$/ });
+      await unbroken.getByRole('button', { name: t.cancel }).click();
+      await confirm.getByRole('button', { name: t.confirm, exact: true }).click();
+      await unbroken.waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: t.history, exact: true }).click();
+      const cancelled = todayGroup.getByRole('article', { name: /Unbrokenx+$/ });
+      await status(cancelled, t.cancelled);
+      await cancelled.getByText(t.wasDue).waitFor();
+      await expect(
+        page.locator('section section h3 > span:first-child').allTextContents(),
+      ).resolves.toEqual([t.today]);
 
       // A post TikTok refuses fails; it can be given a new time, and is back in the queue.
       const fault = await page.request.post('/sandbox/tiktok/_control/faults', {

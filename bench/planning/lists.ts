@@ -5,7 +5,8 @@
  * 50 clients at once over HTTP (keep-alive) against the real app in this process. Prints p50/p99
  * of the client's latency and of the server's own time (Fastify's reply.elapsedTime), the reply
  * size, and the ratio to a baseline run the same way: the bare indexed SQL query behind each
- * endpoint (ids and due times only) on the same database handle. PGlite, then PostgreSQL.
+ * endpoint (ids and the times it orders on only) on the same database handle. PGlite, then
+ * PostgreSQL.
  * `npx tsx bench/planning/lists.ts [--posts 100000] [--requests 1000] [--concurrency 50]
  * [--database pglite|postgres|both] [--quick]`
  */
@@ -118,13 +119,14 @@ async function seed(
   const batch = 20_000;
   for (let from = 0; from < posts; from += batch) {
     const to = Math.min(posts, from + batch) - 1;
-    // Past posts: completed (90 %), failed, cancelled; future ones pending.
+    // Past posts: completed (90 %), failed, cancelled, each at its due time; future ones pending
+    // (the database clears their outcome_at: migration 0027).
     await execute(
       `insert into posts (schedule_id, user_id, account_id, account_username, media_id, title,
-                          due_at, wake_at, status, fail_reason)
+                          due_at, wake_at, outcome_at, status, fail_reason)
        select ($1::uuid[])[n / ${POSTS_PER_SCHEDULE} + 1], $2, $3::uuid, 'bench_creator',
               'upload-' || $4 || '-' || (n % ${VIDEOS}), 'Bench post #' || n || ' #cadence #fyp',
-              at, at,
+              at, at, at,
               case when at > to_timestamp($5::float8 / 1000) then 'pending'
                    when n % 20 = 0 then 'failed'
                    when n % 20 = 1 then 'cancelled'
@@ -179,14 +181,15 @@ async function runOne(
     // A history page half-way down: keyset pages cost the same at any depth.
     const middle = await context.database.db
       .selectFrom('posts')
-      .select(['id', 'due_at'])
+      .select(['id', 'outcome_at'])
       .where('user_id', '=', user.id)
-      .where('due_at', '<', new Date(now - (HISTORY_DAYS / 2) * DAY_MS))
-      .orderBy('due_at', 'desc')
+      .where('outcome_at', '<', new Date(now - (HISTORY_DAYS / 2) * DAY_MS))
+      .orderBy('outcome_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
-    const cursor = Buffer.from(JSON.stringify([middle.due_at.toISOString(), middle.id])).toString(
+    const middleAt = middle.outcome_at ?? new Date(0);
+    const cursor = Buffer.from(JSON.stringify([middleAt.toISOString(), middle.id])).toString(
       'base64url',
     );
     const monthStart = new Date(now - 15 * DAY_MS);
@@ -211,10 +214,10 @@ async function runOne(
         count: (body: { posts: unknown[] }) => body.posts.length,
         baseline: () =>
           execute(
-            `select id, due_at from posts where user_id = $1
-             and status in ('completed', 'failed', 'cancelled') and (due_at, id) < ($2, $3)
-             order by due_at desc, id desc limit 51`,
-            [user.id, middle.due_at, middle.id],
+            `select id, outcome_at from posts where user_id = $1
+             and status in ('completed', 'failed', 'cancelled') and (outcome_at, id) < ($2, $3)
+             order by outcome_at desc, id desc limit 51`,
+            [user.id, middleAt, middle.id],
           ),
       },
       {

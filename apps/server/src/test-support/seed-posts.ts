@@ -7,12 +7,15 @@ export interface SeededPost {
   dueAt: Date;
   status?: PostStatus;
   title?: string;
+  /** When a history post was published, failed or was cancelled: its due time unless given. */
+  outcomeAt?: Date;
 }
 
 /**
  * Posts written straight into the database, as many as a test or benchmark needs (no TikTok call
  * per schedule): one 'scheduled' schedule (SELF_ONLY, interactions off) holding `posts`, each then
- * set to its status. Returns the post ids in the order given. `owner.delivery`: 'direct' by default
+ * set to its status (a history post's outcome at its due time unless `outcomeAt` says otherwise).
+ * Returns the post ids in the order given. `owner.delivery`: 'direct' by default
  * ('inbox': drafts sent to the creator's TikTok inbox, a completed one reads 'In your TikTok inbox').
  */
 export async function seedPosts(
@@ -54,14 +57,20 @@ export async function seedPosts(
       due_at: post.dueAt,
     })),
   );
-  const byStatus = new Map<PostStatus, string[]>();
+  const byStatus = new Map<PostStatus, { ids: string[]; outcomes: (string | null)[] }>();
   posts.forEach((post, index) => {
     const id = postIds[index];
     if (post.status === undefined || post.status === 'pending' || id === undefined) return;
-    byStatus.set(post.status, [...(byStatus.get(post.status) ?? []), id]);
+    const group = byStatus.get(post.status) ?? { ids: [], outcomes: [] };
+    group.ids.push(id);
+    group.outcomes.push(post.outcomeAt?.toISOString() ?? null);
+    byStatus.set(post.status, group);
   });
-  for (const [status, ids] of byStatus) {
-    await sql`update posts set status = ${status} where id = any(${ids}::uuid[])`.execute(db);
+  for (const [status, { ids, outcomes }] of byStatus) {
+    // The database keeps outcome_at (migration 0027): null again for a post still publishing.
+    await sql`update posts set status = ${status}, outcome_at = coalesce(given.at, posts.due_at)
+      from unnest(${ids}::uuid[], ${outcomes}::timestamptz[]) as given (id, at)
+      where posts.id = given.id`.execute(db);
   }
   return postIds;
 }

@@ -350,5 +350,10 @@ export const postSchema = z.object({
   note: z.string().nullable(),
   /** The due time before Cadence postponed it (UTC, ISO 8601); null when not postponed. */
   postponedFrom: z.iso.datetime().nullable(),
+  /**
+   * When it was published, failed or was cancelled (UTC, ISO 8601): the history's order. Null
+   * while it is pending or publishing.
+   */
+  outcomeAt: z.iso.datetime().nullable(),
 });
 export type Post = z.infer<typeof postSchema>;

@@ -76,6 +76,11 @@ export interface PostTable {
   /** Checks made for the public id of a completed post; null when not looking (migration 0019). */
   post_id_checks: number | null;
   published_at: Date | null;
+  /**
+   * When it became completed, failed or cancelled; null before. Kept by a trigger (migration
+   * 0027): the history's order.
+   */
+  outcome_at: Date | null;
   /** Translation key: why Cadence moved the post by itself (migration 0014). */
   note: string | null;
   postponed_from: Date | null;

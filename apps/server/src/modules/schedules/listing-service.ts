@@ -9,6 +9,7 @@ import {
   type PostListing,
 } from './post-listing.ts';
 import { postViewer, thumbnailUrl } from './post-view.ts';
+import type { PostViewRow } from './repository.ts';
 
 export interface PostListingServiceDeps {
   /** Where TikTok's video pages are: config.tiktok.authBase (the sandbox in sandbox mode). */
@@ -35,6 +36,11 @@ export interface CalendarQueryInput {
   limit: number;
 }
 
+/** The instant `kind` is ordered on: the due time, or the outcome's (set on every history row). */
+function listInstant(kind: ListKind, row: PostViewRow): Date {
+  return kind === 'queue' ? row.due_at : (row.outcome_at ?? row.due_at);
+}
+
 function shorten(title: string): string {
   const characters = [...title];
   return characters.length <= CALENDAR_TITLE_LENGTH
@@ -48,7 +54,7 @@ export function createPostListingService(deps: PostListingServiceDeps) {
   const toPost = postViewer(deps.tiktokWebBase);
 
   return {
-    /** A page of the queue (soonest first) or the history (latest first). */
+    /** A page of the queue (soonest due first) or the history (latest outcome first). */
     async page(userId: string, kind: ListKind, query: PageQuery): Promise<PostPage> {
       const rows = await listing.page(userId, kind, {
         accountId: query.accountId,
@@ -62,7 +68,7 @@ export function createPostListingService(deps: PostListingServiceDeps) {
         posts: shown.map(toPost),
         nextCursor:
           rows.length > query.limit && last
-            ? encodeCursor({ dueAt: last.due_at, id: last.id })
+            ? encodeCursor({ at: listInstant(kind, last), id: last.id })
             : null,
       };
     },

@@ -9,17 +9,20 @@ import { AppError } from '../../lib/app-error.ts';
 import { inZone, selectPostViews, type PostViewRow } from './repository.ts';
 import './db-types.ts';
 
-/** A position in a list: the (due_at, id) of the last post shown. */
+/**
+ * A position in a list: the last post shown, by the instant the list is ordered on (the queue's
+ * due time, the history's outcome time) and its id (ties).
+ */
 export interface PageKey {
-  dueAt: Date;
+  at: Date;
   id: string;
 }
 
 const cursorShape = z.tuple([instantSchema, z.uuid()]);
 
-/** Opaque to clients: base64url of `[dueAt, id]`. */
+/** Opaque to clients: base64url of `[at, id]`. */
 export function encodeCursor(key: PageKey): string {
-  return Buffer.from(JSON.stringify([key.dueAt.toISOString(), key.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([key.at.toISOString(), key.id])).toString('base64url');
 }
 
 /** The key of a cursor from `encodeCursor`; a 400 for anything else. */
@@ -34,7 +37,7 @@ export function decodeCursor(cursor: string): PageKey {
   if (!result.success) {
     throw new AppError('validation_failed', 'Invalid cursor', { cursor: 'errors.invalidCursor' });
   }
-  return { dueAt: new Date(result.data[0]), id: result.data[1] };
+  return { at: new Date(result.data[0]), id: result.data[1] };
 }
 
 export type ListKind = 'queue' | 'history';
@@ -76,11 +79,13 @@ export function createPostListing(db: Kysely<Database>) {
   return {
     /**
      * One page (`limit` + 1 rows: the extra one says whether another page follows). The queue runs
-     * forward from the soonest due time, the history backward from the latest; both on (due_at,
-     * id), so posts inserted meanwhile never shift a page (no skipped or repeated post).
+     * forward from the soonest due time, on (due_at, id); the history backward from the latest
+     * outcome (published, failed, cancelled), on (outcome_at, id): the order things happened in,
+     * whatever the post had been due for. Posts inserted meanwhile never shift a page (no skipped
+     * or repeated post).
      */
     page(userId: string, kind: ListKind, request: PageRequest): Promise<PostViewRow[]> {
-      // Literal predicates, identical to the partial indexes' (migration 0014).
+      // Literal predicates, identical to the partial indexes' (migrations 0014, 0027).
       const statusClass =
         kind === 'queue'
           ? sql<boolean>`posts.status in ('pending', 'publishing')`
@@ -100,14 +105,14 @@ export function createPostListing(db: Kysely<Database>) {
       const after = request.after;
       if (kind === 'queue') {
         if (after)
-          query = query.where(
-            sql<boolean>`(posts.due_at, posts.id) > (${after.dueAt}, ${after.id})`,
-          );
+          query = query.where(sql<boolean>`(posts.due_at, posts.id) > (${after.at}, ${after.id})`);
         return query.orderBy('posts.due_at', 'asc').orderBy('posts.id', 'asc').execute();
       }
       if (after)
-        query = query.where(sql<boolean>`(posts.due_at, posts.id) < (${after.dueAt}, ${after.id})`);
-      return query.orderBy('posts.due_at', 'desc').orderBy('posts.id', 'desc').execute();
+        query = query.where(
+          sql<boolean>`(posts.outcome_at, posts.id) < (${after.at}, ${after.id})`,
+        );
+      return query.orderBy('posts.outcome_at', 'desc').orderBy('posts.id', 'desc').execute();
     },
 
     /**

@@ -1,7 +1,7 @@
 import type { Calendar, PostPage } from '@cadence/shared/schemas/planning';
 import type { PostStatus } from '@cadence/shared/schemas/schedule';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedPosts } from '../../test-support/seed-posts.ts';
+import { seedPosts, type SeededPost } from '../../test-support/seed-posts.ts';
 import {
   addVideo,
   api,
@@ -28,7 +28,7 @@ function seed(
   user: TestUser,
   accountId: string,
   mediaId: string,
-  posts: { dueAt: Date; status?: PostStatus; title?: string }[],
+  posts: SeededPost[],
 ): Promise<string[]> {
   return seedPosts(
     kit.t.context.database.db,
@@ -185,6 +185,61 @@ describe('GET /api/posts/history', () => {
     expect(failed).toEqual(seeded.filter((_, i) => i % 3 !== 0));
     const defaultSize = await page(carol, '/api/posts/history');
     expect(defaultSize.posts).toHaveLength(20);
+  });
+
+  // Regression: the history was sorted and grouped by due time, so a post due next week that the
+  // creator cancelled (today or days ago) sat above today's posts, under next week's date.
+  it('is in the order things happened, not in the order posts were due', async () => {
+    const erin = await signUp(kit.t, 'erin.lists@example.com');
+    const account = await connectTikTok(kit.t, erin, 'erin_history');
+    const video = (await addVideo(kit.t, erin, kit.dir, 'erin-history')).mediaId;
+    const now = Date.now();
+    const [published, failed, tiedA, tiedB, cancelledEarlier] = await seed(erin, account, video, [
+      { dueAt: new Date(now - 3 * HOUR), status: 'completed' },
+      { dueAt: new Date(now - 48 * HOUR), status: 'failed' },
+      // Published together, each due at another time: the id orders them (pages are stable).
+      {
+        dueAt: new Date(now - 30 * HOUR),
+        status: 'completed',
+        outcomeAt: new Date(now - 5 * HOUR),
+      },
+      { dueAt: new Date(now - 6 * HOUR), status: 'completed', outcomeAt: new Date(now - 5 * HOUR) },
+      // Cancelled two days ago, for a time still ahead: it was at the top, above today's posts.
+      {
+        dueAt: new Date(now + 8 * 24 * HOUR),
+        status: 'cancelled',
+        outcomeAt: new Date(now - 47 * HOUR),
+      },
+    ]);
+    const nextWeek = new Date(now + 7 * 24 * HOUR);
+    const [later] = await seed(erin, account, video, [{ dueAt: nextWeek }]);
+    const cancel = await api(kit.t, erin.cookie, 'POST', `/api/posts/${later}/cancel`);
+    expect(cancel.statusCode, cancel.body).toBe(200);
+
+    const tied = [tiedA, tiedB].sort().reverse();
+    const expected = [later, published, ...tied, cancelledEarlier, failed];
+    expect((await page(erin, '/api/posts/history')).posts.map((post) => post.id)).toEqual(expected);
+    // One post a page: the cursor follows the same (outcome, id) key, ties included.
+    expect(await walk(erin, '/api/posts/history?limit=1')).toEqual(expected);
+    const [first] = (await page(erin, '/api/posts/history?limit=1')).posts;
+    // It still says when it had been due.
+    expect(first?.dueAt).toBe(nextWeek.toISOString());
+    expect(Date.parse(first?.outcomeAt ?? '')).toBeGreaterThanOrEqual(now - 1000);
+    expect(Date.parse(first?.outcomeAt ?? '')).toBeLessThanOrEqual(Date.now() + 1000);
+
+    // Restored, it leaves the history without an outcome; cancelled again, it is news again.
+    const restore = await api(kit.t, erin.cookie, 'POST', `/api/posts/${later}/restore`);
+    expect(restore.statusCode, restore.body).toBe(200);
+    const [queued] = (await page(erin, '/api/posts/queue')).posts;
+    expect(queued).toMatchObject({ id: later, outcomeAt: null });
+    expect(await walk(erin, '/api/posts/history?limit=2')).toEqual(expected.slice(1));
+    const again = await api(kit.t, erin.cookie, 'POST', `/api/posts/${later}/cancel`);
+    expect(again.statusCode, again.body).toBe(200);
+    const [recancelled] = (await page(erin, '/api/posts/history?limit=1')).posts;
+    expect(recancelled?.id).toBe(later);
+    expect(Date.parse(recancelled?.outcomeAt ?? '')).toBeGreaterThan(
+      Date.parse(first?.outcomeAt ?? ''),
+    );
   });
 });
 

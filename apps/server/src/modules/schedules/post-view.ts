@@ -47,5 +47,6 @@ export function postViewer(tiktokWebBase: string): PostViewer {
     allowStitch: row.allow_stitch,
     note: row.note,
     postponedFrom: row.postponed_from?.toISOString() ?? null,
+    outcomeAt: row.outcome_at?.toISOString() ?? null,
   });
 }

@@ -25,6 +25,7 @@ const postViewColumns = [
   'posts.tiktok_post_id',
   'posts.note',
   'posts.postponed_from',
+  'posts.outcome_at',
   'posts.created_at',
 ] as const;
 
@@ -45,6 +46,7 @@ export type PostViewRow = Pick<
   | 'tiktok_post_id'
   | 'note'
   | 'postponed_from'
+  | 'outcome_at'
   | 'created_at'
 > & {
   thumbnail_key: string | null;

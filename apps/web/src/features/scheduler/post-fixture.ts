@@ -25,6 +25,7 @@ export function testPost(id: string, dueAt: string, patch: Partial<Post> = {}): 
     allowStitch: false,
     note: null,
     postponedFrom: null,
+    outcomeAt: null,
     delivery: 'direct',
     ...patch,
   };

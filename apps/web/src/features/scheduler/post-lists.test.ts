@@ -7,7 +7,7 @@ import { dateTimeFields, dateTimeInstant } from './date-time.ts';
 import { applyPostToPages } from './hooks/use-post-events.ts';
 import { postEdit } from './post-edit.ts';
 import { testPost } from './post-fixture.ts';
-import { filtersFromSearch, groupPostsByDay } from './post-lists.ts';
+import { filtersFromSearch, groupPostsByDay, listInstant } from './post-lists.ts';
 
 const accountId = '11111111-1111-4111-8111-111111111111';
 
@@ -25,7 +25,7 @@ describe('groupPostsByDay', () => {
       post('f', '2026-03-29T22:00:00.000Z'), // Monday 00:00
     ];
     const now = new Date('2026-03-28T08:00:00.000Z'); // Saturday morning in Paris
-    const groups = groupPostsByDay(posts, 'Europe/Paris', now);
+    const groups = groupPostsByDay(posts, 'queue', 'Europe/Paris', now);
     expect(
       groups.map((group) => [group.date, group.relation, group.posts.map((p) => p.id)]),
     ).toEqual([
@@ -46,7 +46,7 @@ describe('groupPostsByDay', () => {
       post('f', '2026-10-25T23:00:00.000Z'), // Monday 00:00
     ];
     const now = new Date('2026-10-25T12:00:00.000Z');
-    const groups = groupPostsByDay(posts, 'Europe/Paris', now);
+    const groups = groupPostsByDay(posts, 'queue', 'Europe/Paris', now);
     expect(groups.map((group) => [group.date, group.relation, group.posts.length])).toEqual([
       ['2026-10-24', 'yesterday', 1],
       ['2026-10-25', 'today', 4],
@@ -59,17 +59,57 @@ describe('groupPostsByDay', () => {
     // York (both on the 1st), but tomorrow in London (21:00 on the 1st, 00:30 on the 2nd).
     const now = new Date('2026-06-01T20:00:00.000Z');
     const posts = [post('a', '2026-06-01T23:30:00.000Z')];
-    expect(groupPostsByDay(posts, 'Asia/Tokyo', now)[0]?.relation).toBe('today');
-    expect(groupPostsByDay(posts, 'America/New_York', now)[0]?.relation).toBe('today');
-    expect(groupPostsByDay(posts, 'Europe/London', now)[0]?.relation).toBe('tomorrow');
+    expect(groupPostsByDay(posts, 'queue', 'Asia/Tokyo', now)[0]?.relation).toBe('today');
+    expect(groupPostsByDay(posts, 'queue', 'America/New_York', now)[0]?.relation).toBe('today');
+    expect(groupPostsByDay(posts, 'queue', 'Europe/London', now)[0]?.relation).toBe('tomorrow');
   });
 
   it('keeps the order it is given (newest first for the history)', () => {
     const now = new Date('2026-06-10T12:00:00.000Z');
-    const posts = [post('b', '2026-06-09T18:00:00.000Z'), post('a', '2026-06-09T08:00:00.000Z')];
-    const [day] = groupPostsByDay(posts, 'Europe/Paris', now);
+    const posts = [
+      post('b', '2026-06-09T18:00:00.000Z', {
+        status: 'completed',
+        outcomeAt: '2026-06-09T18:01:00.000Z',
+      }),
+      post('a', '2026-06-09T08:00:00.000Z', {
+        status: 'completed',
+        outcomeAt: '2026-06-09T08:01:00.000Z',
+      }),
+    ];
+    const [day] = groupPostsByDay(posts, 'history', 'Europe/Paris', now);
     expect(day?.relation).toBe('yesterday');
     expect(day?.posts.map((p) => p.id)).toEqual(['b', 'a']);
+  });
+});
+
+describe('groupPostsByDay in the history', () => {
+  // Regression: the history was grouped by due time, so a post due next Friday that the creator
+  // cancelled today sat above today's heading, under next Friday's date.
+  it('puts a post cancelled today for later under today, by when it was cancelled', () => {
+    const now = new Date('2026-06-10T12:00:00.000Z'); // Wednesday, 14:00 in Paris
+    const posts = [
+      post('cancelled', '2026-06-12T16:00:00.000Z', {
+        status: 'cancelled',
+        outcomeAt: '2026-06-10T11:30:00.000Z',
+      }),
+      post('published', '2026-06-10T08:00:00.000Z', {
+        status: 'completed',
+        outcomeAt: '2026-06-10T08:02:00.000Z',
+      }),
+      post('failed', '2026-06-09T17:00:00.000Z', {
+        status: 'failed',
+        outcomeAt: '2026-06-09T17:00:30.000Z',
+      }),
+    ];
+    const groups = groupPostsByDay(posts, 'history', 'Europe/Paris', now);
+    expect(
+      groups.map((group) => [group.date, group.relation, group.posts.map((p) => p.id)]),
+    ).toEqual([
+      ['2026-06-10', 'today', ['cancelled', 'published']],
+      ['2026-06-09', 'yesterday', ['failed']],
+    ]);
+    // The queue keeps its due times.
+    expect(listInstant('queue', posts[0]!)).toBe('2026-06-12T16:00:00.000Z');
   });
 });
 
@@ -120,6 +160,10 @@ describe('applyPostToPages (the live stream on a loaded list)', () => {
     expect(applyPostToPages(pages([a, b]), fresh, true).outcome).toBe('stale');
     const moved = { ...a, dueAt: '2026-06-02T10:00:00.000Z' };
     expect(applyPostToPages(pages([a, b]), moved, true).outcome).toBe('stale');
+    // Cancelled again after a restore (the stream gives the latest state only): news again.
+    const cancelled = { ...a, status: 'cancelled' as const, outcomeAt: '2026-05-30T09:00:00.000Z' };
+    const again = { ...cancelled, outcomeAt: '2026-05-31T09:00:00.000Z' };
+    expect(applyPostToPages(pages([cancelled]), again, true).outcome).toBe('stale');
   });
 
   it('ignores a post the filters leave out', () => {

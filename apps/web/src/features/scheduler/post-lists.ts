@@ -35,17 +35,32 @@ export interface DayGroup {
 }
 
 /**
- * The posts (in the list's order) cut into the days they fall on in `timeZone`, each day said
- * relative to `now`'s day there. A DST change inside a day neither splits nor merges it.
+ * The instant a post stands at in `list`: in the queue its due time, in the history the time of
+ * its outcome (published, failed, cancelled), so that a post cancelled today for next week is
+ * today's. The server orders each list on the same instant.
  */
-export function groupPostsByDay(posts: readonly Post[], timeZone: string, now: Date): DayGroup[] {
+export function listInstant(list: PostList, post: Post): string {
+  return list === 'history' ? (post.outcomeAt ?? post.dueAt) : post.dueAt;
+}
+
+/**
+ * The posts (in the list's order) cut into the days their instant in `list` falls on in
+ * `timeZone`, each day said relative to `now`'s day there. A DST change inside a day neither
+ * splits nor merges it.
+ */
+export function groupPostsByDay(
+  posts: readonly Post[],
+  list: PostList,
+  timeZone: string,
+  now: Date,
+): DayGroup[] {
   const today = localDateOf(now, timeZone);
   const relations = new Map<string, DayRelation>([
     [today, 'today'],
     [addDaysToDate(today, 1), 'tomorrow'],
     [addDaysToDate(today, -1), 'yesterday'],
   ]);
-  return groupByLocalDay(posts, (post) => new Date(post.dueAt), timeZone).map(
+  return groupByLocalDay(posts, (post) => new Date(listInstant(list, post)), timeZone).map(
     ({ date, items }) => ({ date, relation: relations.get(date) ?? 'other', posts: items }),
   );
 }

@@ -120,3 +120,46 @@ describe("a published post's figures", () => {
     expect(inbox).not.toContain('Vidéo privée');
   });
 });
+
+describe('a post in the history', () => {
+  function renderRow(post: Post) {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <PostItem
+            post={post}
+            actions={actions}
+            timeZone="Europe/Paris"
+            now={new Date('2026-06-10T12:00:00.000Z')}
+          />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    return screen.getByRole('article');
+  }
+
+  // Regression: the history showed a cancelled post at its due time, under its due day.
+  it('a post cancelled for later shows when it was cancelled, and when it had been due', () => {
+    const row = renderRow(
+      testPost('post-1', '2026-06-12T16:00:00.000Z', {
+        status: 'cancelled',
+        outcomeAt: '2026-06-10T11:30:00.000Z',
+      }),
+    );
+    expect(row.querySelector('time')?.textContent).toBe('13:30');
+    expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2026-06-10T11:30:00.000Z');
+    // ICU writes 'à' or ',' between date and time, by version.
+    expect(screen.getByTestId('was-due').textContent).toMatch(/^Prévue le 12 juin 2026.+18:00$/);
+  });
+
+  it('a published post shows when it was published', () => {
+    const row = renderRow(
+      testPost('post-1', '2026-06-10T08:00:00.000Z', {
+        status: 'completed',
+        outcomeAt: '2026-06-10T08:03:00.000Z',
+      }),
+    );
+    expect(row.querySelector('time')?.textContent).toBe('10:03');
+    expect(screen.queryByTestId('was-due')).toBeNull();
+  });
+});

@@ -32,8 +32,9 @@ const quiet = `${actionClass} bg-white text-slate-700 ring-slate-300 hover:bg-sl
 const primary = `${actionClass} bg-slate-900 text-white ring-slate-900 hover:bg-slate-800`;
 
 /**
- * One post as a row of the queue or the history: thumbnail, time (in `timeZone`), account,
- * caption on one line, status and what can be done. `metrics`: a published post's figures
+ * One post as a row of the queue or the history: thumbnail, time (in `timeZone`: when it is due,
+ * or once over when it was published, failed or cancelled; a cancelled one also says when it had
+ * been due), account, caption on one line, status and what can be done. `metrics`: a published post's figures
  * (`undefined` until they are known, and for other posts).
  */
 export function PostItem({
@@ -53,6 +54,8 @@ export function PostItem({
   const keyText = useKeyText();
   const { language } = useLanguage();
   const caption = post.title.trim() || t('scheduler.post.untitled');
+  // The history is in the order things happened (its day headings too): a row says when.
+  const shownAt = post.outcomeAt ?? post.dueAt;
 
   return (
     <article
@@ -78,11 +81,11 @@ export function PostItem({
       <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-4">
         <div className="flex items-center gap-2 sm:w-14 sm:shrink-0 sm:flex-col sm:items-start sm:gap-0.5">
           <time
-            dateTime={post.dueAt}
-            title={formatDateTime(post.dueAt, language, timeZone)}
+            dateTime={shownAt}
+            title={formatDateTime(shownAt, language, timeZone)}
             className="text-sm font-semibold tabular-nums text-slate-900"
           >
-            {formatTime(post.dueAt, language, timeZone)}
+            {formatTime(shownAt, language, timeZone)}
           </time>
           {post.randomized && (
             <span
@@ -112,6 +115,13 @@ export function PostItem({
           {post.status === 'failed' && (
             <p className="mt-1 text-xs text-red-700" data-testid="fail-reason">
               {t(failReasonKey(post.failReason))}
+            </p>
+          )}
+          {post.status === 'cancelled' && (
+            <p className="mt-1 text-xs text-slate-500" data-testid="was-due">
+              {t('scheduler.post.wasDue', {
+                date: formatDateTime(post.dueAt, language, timeZone),
+              })}
             </p>
           )}
           {post.note !== null && post.status === 'pending' && (

@@ -116,7 +116,7 @@ export function PostListView({ list }: { list: PostList }) {
     body = (
       <>
         <div className="space-y-6">
-          {groupPostsByDay(posts, zone.timeZone, now).map((group) => (
+          {groupPostsByDay(posts, list, zone.timeZone, now).map((group) => (
             <Day key={group.date} group={group} now={now}>
               {group.posts.map((post) => (
                 <li key={post.id}>

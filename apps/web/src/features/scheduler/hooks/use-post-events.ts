@@ -9,8 +9,9 @@ type Pages = InfiniteData<PostPage, string | null>;
 
 /**
  * What a changed post does to the pages of a list loaded so far: `updated` in place, `removed`
- * (it left the list, e.g. published), or `stale` (new to the list, or moved in time: only the
- * server knows where it goes now, so the list is read again). `unrelated`: nothing to do.
+ * (it left the list, e.g. published), or `stale` (new to the list, or moved in time, due or
+ * outcome: only the server knows where it goes now, so the list is read again). `unrelated`:
+ * nothing to do.
  */
 export function applyPostToPages(
   data: Pages,
@@ -19,7 +20,11 @@ export function applyPostToPages(
 ): { outcome: 'updated' | 'removed' | 'stale' | 'unrelated'; data: Pages } {
   const known = data.pages.some((page) => page.posts.some((post) => post.id === incoming.id));
   const moved = data.pages.some((page) =>
-    page.posts.some((post) => post.id === incoming.id && post.dueAt !== incoming.dueAt),
+    page.posts.some(
+      (post) =>
+        post.id === incoming.id &&
+        (post.dueAt !== incoming.dueAt || post.outcomeAt !== incoming.outcomeAt),
+    ),
   );
   if (!known) return { outcome: belongs ? 'stale' : 'unrelated', data };
   if (belongs && moved) return { outcome: 'stale', data };
