@@ -64,6 +64,11 @@ describe('meme detector', () => {
     const held = await holdUploadBytes(page);
     await page.getByLabel('Vidéo à analyser').setInputFiles(videoPath);
     await expect.poll(() => held.length).toBe(1);
+    // Its progress as every upload shows it: a progressbar named after the file (it had none).
+    const bar = page.getByRole('progressbar', {
+      name: `Progression de l'envoi de ${path.basename(videoPath)}`,
+    });
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/^Envoi en cours… /);
     expect(await leavingAsks(page)).toBe(true);
 
     const nav = page.getByRole('navigation', { name: 'Navigation principale' });

@@ -151,8 +151,8 @@ describe('useUploadGuard', () => {
   });
 });
 
-// Every place that sends videos is guarded by the same hook: a new one that forgot it (the meme
-// detector did) fails here.
+// Every place that sends videos is guarded by the same hook, and shows progress with the same
+// component: a new one that forgot either (the meme detector did, both) fails here.
 const sources = import.meta.glob<string>(['../**/*.tsx', '../**/*.ts', '!../**/*.test.*'], {
   query: '?raw',
   import: 'default',
@@ -169,5 +169,33 @@ describe('places that upload', () => {
       { path: '../features/scheduler/components/schedule-form.tsx', guarded: true },
       { path: '../features/stories/components/story-creator.tsx', guarded: true },
     ]);
+  });
+
+  // And every one shows their progress with UploadProgress (lib/upload-progress.tsx): a
+  // progressbar named after the file, with the size and time left in its aria-valuetext. The meme
+  // detector drew a bare bar, with no role="progressbar".
+  it('each show their uploads’ progress with UploadProgress, in their own feature', () => {
+    const places = Object.entries(sources)
+      .filter(([path, text]) => path !== './upload.ts' && text.includes('useVideoUploads('))
+      .map(([path]) => {
+        // '../features/memes/components/meme-form.tsx' → '../features/memes/'
+        const feature = path.split('/').slice(0, 3).join('/') + '/';
+        const shows = Object.entries(sources).some(
+          ([other, text]) => other.startsWith(feature) && text.includes('<UploadProgress'),
+        );
+        return { path, shows };
+      });
+    expect(places).toEqual([
+      { path: '../features/memes/components/meme-form.tsx', shows: true },
+      { path: '../features/scheduler/components/schedule-form.tsx', shows: true },
+      { path: '../features/stories/components/story-creator.tsx', shows: true },
+    ]);
+  });
+
+  it('name an upload’s bar only through UploadProgress', () => {
+    const naming = Object.entries(sources)
+      .filter(([, text]) => text.includes("'media.progressLabel'"))
+      .map(([path]) => path);
+    expect(naming).toEqual(['./upload-progress.tsx']);
   });
 });

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { FilmIcon, LinkIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
 import type { UploadItem } from '../../../lib/upload.ts';
+import { UploadProgress } from '../../../lib/upload-progress.tsx';
 import type { SourceMode } from '../meme-request.ts';
 
 const tabClass = (active: boolean) =>
@@ -99,7 +100,10 @@ export function YouTubeUrlField({
   );
 }
 
-/** The uploaded source: one file at a time, its progress or refusal, and the choose button. */
+/**
+ * The uploaded source: one file at a time, its progress (UploadProgress, as every upload) or
+ * refusal, and the choose button.
+ */
 export function SourceFileField({
   upload,
   onChoose,
@@ -144,26 +148,24 @@ export function SourceFileField({
           </div>
           <div className="min-w-0 flex-1">
             <p className="truncate text-sm font-medium text-slate-900">{upload.file.name}</p>
-            <p
-              className={`text-xs ${upload.failed ? 'text-red-600' : 'text-slate-500'}`}
-              aria-live="polite"
-            >
-              {upload.failed
-                ? upload.rejection
-                  ? uploadProblems(upload.rejection, upload.maxBytes).join(' ')
-                  : t('memes.form.uploadFailed')
-                : upload.status === 'done'
-                  ? t('memes.form.uploaded')
-                  : t('memes.form.uploading', { percent: Math.round(upload.progress * 100) })}
-            </p>
-            {upload.status === 'uploading' && (
-              <div className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-slate-200">
-                <div
-                  className="h-full rounded-full bg-brand-500 transition-[width]"
-                  style={{ width: `${Math.round(upload.progress * 100)}%` }}
-                />
-              </div>
-            )}
+            <UploadProgress
+              name={upload.file.name}
+              upload={upload}
+              statusText={
+                upload.failed
+                  ? upload.rejection
+                    ? uploadProblems(upload.rejection, upload.maxBytes).join(' ')
+                    : t('memes.form.uploadFailed')
+                  : upload.status === 'done'
+                    ? t('memes.form.uploaded')
+                    : t('memes.form.uploading', { percent: Math.round(upload.progress * 100) })
+              }
+              showBar={upload.status === 'uploading'}
+              trackClassName="mt-1.5 h-1.5 bg-slate-200"
+              barClassName="bg-brand-500"
+              statusClassName={`mt-1 text-xs ${upload.failed ? 'text-red-600' : 'text-slate-500'}`}
+              detailClassName="mt-0.5 text-xs tabular-nums text-slate-500"
+            />
           </div>
           <button
             type="button"

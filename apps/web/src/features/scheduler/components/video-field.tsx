@@ -3,12 +3,11 @@ import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
-import { TransferDetail, useTransferWords } from '../../../lib/upload-progress.tsx';
+import { UploadProgress } from '../../../lib/upload-progress.tsx';
 import type { UploadProblem, UploadTransfer } from '../../../lib/upload.ts';
 import { FieldError, inputClass } from './form-controls.tsx';
 import { CoverPicker } from './cover-picker.tsx';
 import { VideoThumb } from './video-thumb.tsx';
-import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 /** A video in the form: a running/finished upload, or an existing media sent by another screen. */
 export interface FormVideo {
@@ -183,7 +182,7 @@ function VideoCard({
           </button>
         </div>
 
-        <UploadProgress video={video} percent={percent} />
+        <VideoUploadProgress video={video} percent={percent} />
 
         {problems.map((problem) => (
           <p key={problem} className="mt-1.5 text-xs font-medium text-red-700">
@@ -239,9 +238,8 @@ function VideoCard({
   );
 }
 
-function UploadProgress({ video, percent }: { video: FormVideo; percent: number }) {
+function VideoUploadProgress({ video, percent }: { video: FormVideo; percent: number }) {
   const { t } = useTranslation();
-  const transferWords = useTransferWords();
   const tone =
     video.status === 'error'
       ? 'bg-red-500'
@@ -258,31 +256,16 @@ function UploadProgress({ video, percent }: { video: FormVideo; percent: number 
           ? // Every byte is sent; the server is probing the video and making its thumbnail.
             t('scheduler.form.videos.checking')
           : t('media.uploading', { percent });
-  // Bytes and time left while bytes are still going out. Not in the live region: it changes at
-  // every progress event; the bar's aria-valuetext carries it for whoever asks.
-  const words =
-    video.status === 'uploading' && percent < 100 && video.transfer !== null
-      ? transferWords(video.transfer)
-      : null;
   return (
     <div className="mt-1">
-      <ProgressBar
-        label={t('media.progressLabel', { name: video.name })}
-        percent={percent}
-        valueText={
-          words === null ? label : t('media.transfer.valueText', { percent, detail: words.text })
-        }
+      <UploadProgress
+        name={video.name}
+        upload={video}
+        statusText={label}
         barClassName={tone}
+        statusClassName={`mt-1 text-xs ${video.status === 'error' ? 'text-red-700' : video.status === 'done' ? 'text-emerald-700' : 'text-slate-500'}`}
+        detailClassName="mt-0.5 text-xs tabular-nums text-slate-500"
       />
-      <p
-        className={`mt-1 text-xs ${video.status === 'error' ? 'text-red-700' : video.status === 'done' ? 'text-emerald-700' : 'text-slate-500'}`}
-        aria-live="polite"
-      >
-        {label}
-      </p>
-      {words !== null && (
-        <TransferDetail words={words} className="mt-0.5 text-xs tabular-nums text-slate-500" />
-      )}
     </div>
   );
 }

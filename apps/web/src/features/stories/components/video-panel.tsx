@@ -4,10 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { FilmIcon, UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
-import { TransferDetail, useTransferWords } from '../../../lib/upload-progress.tsx';
+import { UploadProgress } from '../../../lib/upload-progress.tsx';
 import type { UploadItem } from '../../../lib/upload.ts';
 import { plural } from '../plural.ts';
-import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 
 export type PanelSide = 'top' | 'bottom';
 
@@ -149,7 +148,6 @@ export function VideoPanel({
 
 function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void }) {
   const { t } = useTranslation();
-  const transferWords = useTransferWords();
   const percent = Math.round(item.progress * 100);
   const name = item.file.name;
   const status =
@@ -158,8 +156,6 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
       : item.status === 'error'
         ? t(item.rejection?.length ? 'media.refused' : 'media.failed')
         : t('media.uploading', { percent });
-  // Kept out of the live status line, which would otherwise speak at every progress event.
-  const words = item.status === 'uploading' && percent < 100 ? transferWords(item.transfer) : null;
   return (
     <div
       className={`group relative aspect-[9/16] overflow-hidden rounded-lg bg-slate-900 ring-1 ${item.status === 'error' ? 'ring-2 ring-red-400' : 'ring-slate-200'}`}
@@ -176,32 +172,17 @@ function PanelVideo({ item, onRemove }: { item: UploadItem; onRemove: () => void
         <p className="truncate text-[11px] font-medium text-white" title={name}>
           {name}
         </p>
-        {item.status === 'uploading' ? (
-          <ProgressBar
-            label={t('media.progressLabel', { name })}
-            percent={percent}
-            valueText={
-              words === null
-                ? status
-                : t('media.transfer.valueText', { percent, detail: words.text })
-            }
-            className="mt-1 h-1 bg-white/25"
-            barClassName="bg-brand-500"
-          />
-        ) : null}
-        <p
-          aria-live="polite"
-          className={`mt-0.5 text-[10px] font-semibold ${item.status === 'error' ? 'text-red-300' : item.status === 'done' ? 'text-emerald-300' : 'text-white/80'}`}
-        >
-          {status}
-        </p>
-        {words !== null && (
-          <TransferDetail
-            stacked
-            words={words}
-            className="text-[10px] leading-tight tabular-nums text-white/80"
-          />
-        )}
+        <UploadProgress
+          name={name}
+          upload={item}
+          statusText={status}
+          showBar={item.status === 'uploading'}
+          trackClassName="mt-1 h-1 bg-white/25"
+          barClassName="bg-brand-500"
+          statusClassName={`mt-0.5 text-[10px] font-semibold ${item.status === 'error' ? 'text-red-300' : item.status === 'done' ? 'text-emerald-300' : 'text-white/80'}`}
+          detailClassName="text-[10px] leading-tight tabular-nums text-white/80"
+          stacked
+        />
       </div>
       <button
         type="button"
