@@ -268,6 +268,28 @@ const escapingCells = (page: Page) =>
           ' px, cell at ' + Math.round(box.right));
     })`);
 
+/**
+ * Accounts named on chips and daily counts ('@…' at the start of an element's text) that are cut
+ * or reach past their chip or count, with their widths: at 768 px a creator with several accounts
+ * read '@…' and could not tell which one a post was for.
+ */
+const cutAccounts = (page: Page) =>
+  page.evaluate<
+    string[]
+  >(`[...new Set(document.querySelectorAll('main [data-post-id] *, main li *'))]
+    .filter((element) => element.firstChild?.nodeType === Node.TEXT_NODE &&
+      element.firstChild.textContent.startsWith('@') && !element.closest('.sr-only') &&
+      element.checkVisibility())
+    .filter((handle) => {
+      const box = handle.closest('[data-post-id], li').getBoundingClientRect();
+      const line = handle.parentElement;
+      return handle.scrollWidth > handle.clientWidth || line.scrollWidth > line.clientWidth ||
+        [...handle.getClientRects()].some((rect) =>
+          rect.right > box.right + 0.5 || rect.left < box.left - 0.5);
+    })
+    .map((handle) => handle.textContent + ': ' + handle.scrollWidth + ' px in ' +
+      handle.clientWidth + ' px')`);
+
 const noOverflow = async (page: Page) =>
   expect(
     Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
@@ -366,6 +388,9 @@ for (const language of ['fr', 'en'] as const) {
             .toContain(captions.get(look.id)!.slice(0, 8));
           expect.soft(look.text, `${where}: chip ${look.status}`).toMatch(/@(lea|maya)/);
         }
+        // The whole account, on chips and daily counts, however narrow the cell:
+        // '@maya_creates_everyday_videos' too.
+        expect.soft(await cutAccounts(page), `${where}: accounts cut`).toEqual([]);
         // Not only colour: each status its own icon; cancelled struck through, alone.
         const byStatus = new Map(looks.map((look) => [look.status, look]));
         expect.soft(new Set([...byStatus.values()].map((look) => look.icon)).size, where).toBe(6);
@@ -391,6 +416,7 @@ for (const language of ['fr', 'en'] as const) {
           // axe found named apart from their words).
           await page.locator(`button[data-date="${monday}"]`).click();
           await page.locator(`section [data-post-id="${ids[0]}"]`).waitFor();
+          expect.soft(await cutAccounts(page), `month at ${width} px: accounts cut`).toEqual([]);
           expect.soft(await axeViolations(page), `month at ${width} px: axe`).toEqual([]);
           expect.soft(await smallTargets(page), `month at ${width} px`).toEqual([]);
           await noOverflow(page);

@@ -1,6 +1,6 @@
 /**
  * Screenshots of every screen at small-phone (320 px), phone (390 px) and desktop (1280 px) widths in both languages,
- * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [route …]
+ * into ./screenshots. Usage: npm run build && npx tsx scripts/screenshots.ts [--widths=768,1280] [route …]
  * The calendar's routes (/scheduler/calendar, …?view=week) are shot with a month of seeded posts,
  * on a second server backed by a PostgreSQL database of their own (e2e/support/calendar-seed.ts).
  * The pseudo-route 'bell' shoots /tiktok with the notification panel open; 'settings-data' shoots
@@ -28,7 +28,10 @@ import { repoRoot, runAdmin, startServer } from '../e2e/support/server.ts';
 
 const outDir = path.join(repoRoot, 'screenshots');
 mkdirSync(outDir, { recursive: true });
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+// '--widths=768,1280': those widths instead (768 px: a tablet, the wide calendar's narrowest).
+const widthsArg = args.find((arg) => arg.startsWith('--widths='));
+const only = args.filter((arg) => !arg.startsWith('--'));
 // Screens only a signed-out visitor sees (a reset link's page works either way).
 const token = 'AbCdEfGhIjKlMnOpQrStUvWx';
 const signedOutRoutes = [
@@ -58,7 +61,12 @@ const routes =
         '/terms',
         '/nowhere',
       ];
-const widths = [320, 390, 1280];
+const widths = widthsArg
+  ? widthsArg
+      .slice('--widths='.length)
+      .split(',')
+      .map((width) => Number(width))
+  : [320, 390, 1280];
 const isCalendar = (route: string) => route.startsWith('/scheduler/calendar');
 // '/scheduler/calendar?view=week' → 'scheduler-calendar-week'; '/auth/reset?token=…' → 'auth-reset'
 const fileName = (route: string) => {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PlusIcon } from '../../../components/ui/icons.tsx';
 import { newScheduleHref } from './calendar-grid.ts';
-import { PostChip, type ChipContext } from './post-chip.tsx';
+import { AccountHandle, PostChip, type ChipContext } from './post-chip.tsx';
 
 /**
  * What every day of a view reads: its posts and caps, formats and words (`t`, passed down rather
@@ -32,7 +32,7 @@ export function DayCaps({ date, context }: { date: string; context: DayContext }
         return (
           <li
             key={account.accountId ?? account.accountUsername}
-            className={`inline-flex max-w-full items-center gap-1 rounded px-1 text-[0.6875rem] font-medium ring-1 ring-inset ${
+            className={`inline-flex max-w-full items-baseline gap-1 rounded px-1 text-[0.6875rem] font-medium ring-1 ring-inset ${
               full
                 ? 'bg-red-50 text-red-700 ring-red-600/25'
                 : near
@@ -47,10 +47,10 @@ export function DayCaps({ date, context }: { date: string; context: DayContext }
                 cap,
               })}
             </span>
-            <span aria-hidden="true" className="truncate">
-              @{account.accountUsername}
+            <span aria-hidden="true" className="min-w-0">
+              <AccountHandle username={account.accountUsername} />
             </span>
-            <span aria-hidden="true" className="tabular-nums">
+            <span aria-hidden="true" className="shrink-0 tabular-nums">
               {account.towardsCap}/{cap}
             </span>
           </li>

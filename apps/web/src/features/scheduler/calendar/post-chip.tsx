@@ -37,6 +37,30 @@ interface FaceProps {
 const captionOf = (post: CalendarPost, t: TFunction) =>
   post.title.trim() || t('scheduler.post.untitled');
 
+/**
+ * '@account' whole, over as many lines as it takes: on a line of its own when it fits one (an
+ * inline block), else broken after a '.', '_' or '-' ('@lea.' over 'cuisine', rather than
+ * '@lea.cuisi' over 'ne'), and anywhere in a part longer than the line. Cut to '@…' in a
+ * tablet's narrow cells, it left a creator with several accounts guessing which one a post or a
+ * count was for.
+ */
+export function AccountHandle({
+  username,
+  className = '',
+}: {
+  username: string;
+  className?: string;
+}) {
+  const parts = username
+    .split(/(?<=[._-])/)
+    .flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]));
+  return (
+    <span className={`inline-block max-w-full [overflow-wrap:anywhere] ${className}`}>
+      @{parts}
+    </span>
+  );
+}
+
 // Memoised apart from the chip: dnd-kit re-renders every draggable when a target registers, and
 // then only the button's attributes change, never its face. Each piece of text truncates on its
 // own (no text inside a clipped parent), so nothing reaches past the chip, even when clipped.
@@ -64,15 +88,22 @@ const ChipFace = memo(function ChipFace({ post, format, t, showAccount, wide = f
         )}
       </span>
       <span className="flex min-w-0 flex-1 flex-col text-left">
-        <span className="flex min-w-0 items-center gap-1">
-          <StatusIcon className={`shrink-0 ${wide ? 'h-3.5 w-3.5' : 'h-3 w-3'}`} />
-          <span className="shrink-0 font-semibold tabular-nums">{format.time(post.dueAt)}</span>
-          {showAccount && (
-            <>
-              {' '}
-              <span className="min-w-0 truncate font-normal">@{post.accountUsername}</span>
-            </>
-          )}
+        <span className="flex min-w-0 items-start gap-1">
+          <StatusIcon
+            className={`shrink-0 ${wide ? 'mt-[0.1875rem] h-3.5 w-3.5' : 'mt-0.5 h-3 w-3'}`}
+          />
+          {/* The account follows the time while there is room, else goes to the next line. */}
+          <span className="min-w-0">
+            <span className="whitespace-nowrap font-semibold tabular-nums">
+              {format.time(post.dueAt)}
+            </span>
+            {showAccount && (
+              <>
+                {' '}
+                <AccountHandle username={post.accountUsername} className="font-normal" />
+              </>
+            )}
+          </span>
         </span>{' '}
         <span
           className={`block min-w-0 truncate font-normal ${look.struck ? 'line-through' : ''} ${wide ? 'text-slate-700' : ''}`}
@@ -93,8 +124,8 @@ const chipClass = (post: CalendarPost, wide: boolean) =>
   } ${statusLooks[postBadge(post)].tone}`;
 
 /**
- * A post in the calendar: thumbnail, status icon, time (and account when there are several) over
- * its caption, in its status's colours.
+ * A post in the calendar: thumbnail, status icon, time (and account when there are several,
+ * whole, over as many lines as it takes) over its caption, in its status's colours.
  */
 export const PostChip = memo(function PostChip(props: ChipProps) {
   return props.context.isMovable(props.post) ? (
