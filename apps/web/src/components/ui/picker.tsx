@@ -88,7 +88,7 @@ export function Picker<TOption extends PickerOption>({
       <label {...getLabelProps({ className: labelClassName })}>{label}</label>
       <div
         {...toggleProps}
-        className={`flex w-full cursor-pointer items-center rounded-lg bg-white text-left text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 outline-none focus:ring-2 focus:ring-brand-500 aria-disabled:cursor-not-allowed aria-disabled:bg-slate-50 aria-disabled:text-slate-400 aria-[invalid=true]:ring-red-400 ${toggleSizes[size]}`}
+        className={`flex w-full cursor-pointer items-center rounded-lg bg-white text-left text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 outline-none focus:ring-2 focus:ring-brand-500 aria-disabled:cursor-not-allowed aria-disabled:bg-slate-50 aria-disabled:text-slate-500 aria-[invalid=true]:ring-red-400 ${toggleSizes[size]}`}
       >
         <span className="min-w-0 flex-1">{selectedItem && renderOption(selectedItem)}</span>
         <Icon
