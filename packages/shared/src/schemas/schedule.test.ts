@@ -267,6 +267,7 @@ describe('postSchema', () => {
       allowStitch: false,
       note: 'schedules.notes.postponedDailyCap',
       postponedFrom: '2025-06-10T07:00:00.000Z',
+      outcomeAt: '2025-06-11T07:00:04.000Z',
     };
     expect(postSchema.parse(post)).toEqual(post);
     expect(postSchema.safeParse({ ...post, status: 'queued' }).success).toBe(false);
