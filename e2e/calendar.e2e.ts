@@ -439,6 +439,10 @@ for (const language of ['fr', 'en'] as const) {
 
     it('moves a pending post with the mouse, refuses a locked post or the past, rolls back on a 409', async () => {
       const { page, seeded } = await creator(language);
+      // The whole month on screen: with several accounts each chip takes three lines, the month
+      // runs past 900 px, and dnd-kit scrolls the page while the pointer nears its edge (a drop
+      // aimed at the 17th landed on the 24th). A person watches the target move; the test aims once.
+      await page.setViewportSize({ width: 1280, height: 1700 });
       await openCalendar(page, nextMonthUrl);
       await dragWithMouse(page, chip(page, day(10), seeded.mouse), cell(page, day(17)));
       await page.getByRole('status').getByText(words.moved).waitFor();
@@ -491,8 +495,7 @@ for (const language of ['fr', 'en'] as const) {
         hourCycle: 'h23',
       });
       if (seeded.late && Number(nowInZone.format(new Date())) >= 1) {
-        // Tall enough for the whole day, so the mouse can reach both hours.
-        await page.setViewportSize({ width: 1280, height: 1700 });
+        // The viewport (1700 px) holds the whole day, so the mouse can reach both hours.
         await openCalendar(page, `/scheduler/calendar?view=week&date=${today}`);
         await dragWithMouse(page, chip(page, today, seeded.late), hourSlot(page, today, 0));
         await page.getByRole('alert').getByText(words.past).waitFor();
