@@ -84,6 +84,18 @@ const languageRestrictions = [
     "Read the language with useLanguage() (lib/i18n.ts): { language } for texts, numbers and plurals, { locale } ('fr-FR' | 'en-GB') for dates and times (dateFormatter, Intl.DateTimeFormat).",
 }));
 
+/**
+ * Playwright's isVisible() answers at once, without waiting: asserted true right after a navigation
+ * or a click it races the render (foundation.e2e's /auth tab failed CI so). Wait instead.
+ */
+const snapshotVisibilityRestrictions = [
+  {
+    selector: "CallExpression[callee.property.name='isVisible']",
+    message:
+      "isVisible() does not wait: use locator.waitFor() (or waitFor({ state: 'hidden' })) for what must be shown, expect.poll for a state that changes.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -184,6 +196,18 @@ export default tseslint.config(
     ignores: [`${webSrc}/lib/i18n.ts`],
     rules: {
       'no-restricted-syntax': ['error', ...dateInWordsRestrictions, ...languageRestrictions],
+    },
+  },
+  {
+    // E2E tests wait for what they expect to see. Flat config replaces a rule's options, so the
+    // date rule is repeated here.
+    files: ['e2e/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...dateInWordsRestrictions,
+        ...snapshotVisibilityRestrictions,
+      ],
     },
   },
   {

@@ -55,7 +55,7 @@ describe('TikTok accounts screen', () => {
     const field = page.getByLabel("Nom d'utilisateur TikTok");
     await field.fill('   ');
     await page.getByRole('button', { name: 'Ajouter', exact: true }).click();
-    await expect(field.isVisible()).resolves.toBe(true);
+    await field.waitFor();
     await expect(page.getByRole('alert').count()).resolves.toBe(0);
     await expect(cards(page).count()).resolves.toBe(0);
 
@@ -110,9 +110,7 @@ describe('TikTok accounts screen', () => {
       .toBe('Compte TikTok connecté : @luna_tiktok');
     const connected = card(page, 'luna_tiktok');
     await connected.getByText('Connecté', { exact: true }).waitFor();
-    await expect(
-      connected.getByRole('img', { name: /^Photo de profil de / }).isVisible(),
-    ).resolves.toBe(true);
+    await connected.getByRole('img', { name: /^Photo de profil de / }).waitFor();
     await connected.getByText('Publications programmées : 0').waitFor();
     await connected.getByText('Prochaine publication : Aucune').waitFor();
     await expect(cards(page).count()).resolves.toBe(1);

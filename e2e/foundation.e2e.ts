@@ -36,7 +36,7 @@ describe('signed out', () => {
     ]) {
       await page.goto(route);
       await page.waitForURL('**/auth');
-      await expect(page.getByRole('tab', { name: 'Connexion' }).isVisible()).resolves.toBe(true);
+      await page.getByRole('tab', { name: 'Connexion' }).waitFor();
     }
   });
 

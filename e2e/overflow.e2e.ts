@@ -339,7 +339,7 @@ describe('every screen fits the window, with the longest texts', () => {
     // dialog and gives the focus back to the button that opened it.
     await creator.keyboard.press('Escape');
     await expect(expanded()).resolves.toBe('false');
-    await expect(dialog.isVisible()).resolves.toBe(true);
+    await dialog.waitFor();
     await expect(focusedId()).resolves.toBe(pickerId);
     await expect.poll(() => picker.textContent()).toMatch(new RegExp(`@${secondHandle} · `));
     await creator.keyboard.press('Escape');

@@ -733,14 +733,14 @@ describe('scheduler screen', () => {
     await page.keyboard.press('Escape');
     const question = page.getByRole('dialog', { name: "Abandonner l'envoi ?" });
     await question.getByText("1 vidéo est encore en cours d'envoi.", { exact: false }).waitFor();
-    expect(await form(page).isVisible()).toBe(true);
+    await form(page).waitFor();
     const questionTitle = await question.getAttribute('aria-labelledby');
     expect(await axeViolations(page, `[aria-labelledby="${questionTitle}"]`)).toEqual([]);
 
     // 'Continuer l'envoi': the question goes, the composer and its upload stay.
     await question.getByRole('button', { name: "Continuer l'envoi" }).click();
     await question.waitFor({ state: 'detached' });
-    expect(await form(page).isVisible()).toBe(true);
+    await form(page).waitFor();
     expect(await bar.getAttribute('aria-valuetext')).toMatch(/^Envoi en cours… /);
 
     // The footer's 'Annuler' asks too; Escape answers the question alone (continue).
@@ -748,7 +748,7 @@ describe('scheduler screen', () => {
     await question.waitFor();
     await page.keyboard.press('Escape');
     await question.waitFor({ state: 'detached' });
-    expect(await form(page).isVisible()).toBe(true);
+    await form(page).waitFor();
 
     // The ✕ asks; 'Abandonner' stops the upload (its unfinished upload deleted) and closes.
     await form(page).getByRole('button', { name: 'Fermer', exact: true }).click();
