@@ -2,16 +2,17 @@
  * Upload benchmark: one large file through tus (the browser's protocol) to the compiled server
  * (`apps/server/dist/main.js`, as `npm start` runs it) in a child process over loopback, streamed
  * from disk in 64 MiB PATCHes (never held in memory), against a plain streamed copy of the same
- * file on the same disk, timed just before and just after the upload (the machine is shared: the
- * mean of the two follows its load). The server starts once on an empty DATA_DIR (PGlite's initdb:
+ * file on the same disk. The machine is shared and its disk's write-back uneven, so each round
+ * flushes dirty pages (`sync`) before a copy and before an upload, rounds alternate the two, and the
+ * ratio compares their medians. The server starts once on an empty DATA_DIR (PGlite's initdb:
  * the first-start peak), then again on the same directory, as every later start is: its idle RSS,
  * then its peak RSS during the upload alone (VmHWM reset through /proc/<pid>/clear_refs) and its
  * CPU seconds per GiB. PostgreSQL and embedded PGlite side by side, with the targets of decision
  * 040: PGlite idle < 300 MB, peak during the upload < 400 MB; upload ≥ 0.8 of the copy on both.
- * `npx tsx bench/upload-throughput.ts [--mib 1024] [--quick] [--database postgres|pglite|both]
- *  [--cpu-prof DIR]` (--cpu-prof: a V8 CPU profile of the measured server, per database)
+ * `npx tsx bench/upload-throughput.ts [--mib 1024] [--rounds 3] [--quick]
+ *  [--database postgres|pglite|both] [--cpu-prof DIR]` (--quick: 128 MiB, one round) (--cpu-prof: a V8 CPU profile of the measured server, per database)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { openTestDatabase } from '../apps/server/src/test-support/database.ts';
 import { ensureServerBuild } from '../scripts/server-build.mjs';
 
@@ -31,11 +32,14 @@ const PATCH_BYTES = 64 * 1024 * 1024;
 export interface UploadResult {
   database: 'postgres' | 'pglite';
   bytes: number;
+  rounds: number;
+  /** Median over the rounds. */
   tusMBps: number;
-  /** The streamed copy, timed just before and just after the upload (their mean). */
+  /** The streamed copy, timed before each upload: median over the rounds. */
   copyMBps: number;
-  copyMBpsBefore: number;
-  copyMBpsAfter: number;
+  /** Every round's figure, in order: how much the machine moved during the run. */
+  tusMBpsRounds: number[];
+  copyMBpsRounds: number[];
   ratio: number;
   /** VmHWM of the server's first start on an empty DATA_DIR (PGlite runs initdb then). */
   firstStartPeakRssMB: number;
@@ -45,7 +49,7 @@ export interface UploadResult {
   uploadPeakRssMB: number;
   /** False when the kernel refused the reset: uploadPeakRssMB is then the process's lifetime peak. */
   peakWasReset: boolean;
-  /** The server's CPU time (user + system) during the upload, per GiB: steadier than MB/s under load. */
+  /** The server's CPU time (user + system) during the uploads, per GiB: steadier than MB/s under load. */
   serverCpuSecondsPerGiB: number;
   finalStatus: number;
 }
@@ -104,6 +108,15 @@ async function cpuSeconds(pid: number): Promise<number> {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Writes the page cache's dirty pages back, so a timed write does not pay for the one before. */
+const flushDirtyPages = () => promisify(execFile)('sync');
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -256,6 +269,7 @@ async function streamedCopy(source: string, target: string, bytes: number): Prom
 async function measure(
   database: 'postgres' | 'pglite',
   mib: number,
+  rounds: number,
   cpuProfileDir?: string,
 ): Promise<UploadResult> {
   const bytes = mib * 1024 * 1024;
@@ -294,41 +308,50 @@ async function measure(
       }
 
       const copy = join(dir, 'copy.bin');
-      const copyMBpsBefore = await streamedCopy(source, copy, bytes);
       const peakWasReset = await resetPeakRss(server.pid);
-      const cpuBefore = await cpuSeconds(server.pid);
-      const tusStart = performance.now();
-      const finalStatus = await tusUploadFromDisk(server.url, cookie, source);
-      const tusSeconds = (performance.now() - tusStart) / 1000;
-      const serverCpuSeconds = (await cpuSeconds(server.pid)) - cpuBefore;
+      const copyMBpsRounds: number[] = [];
+      const tusMBpsRounds: number[] = [];
+      let serverCpuSeconds = 0;
+      let finalStatus = 0;
+      for (let round = 0; round < rounds; round++) {
+        await flushDirtyPages();
+        copyMBpsRounds.push(await streamedCopy(source, copy, bytes));
+        await flushDirtyPages();
+        const cpuBefore = await cpuSeconds(server.pid);
+        const tusStart = performance.now();
+        finalStatus = await tusUploadFromDisk(server.url, cookie, source);
+        tusMBpsRounds.push(bytes / 1e6 / ((performance.now() - tusStart) / 1000));
+        serverCpuSeconds += (await cpuSeconds(server.pid)) - cpuBefore;
+      }
       const uploadPeakRssMB = await statusMB(server.pid, 'VmHWM');
-      const copyMBpsAfter = await streamedCopy(source, copy, bytes);
 
-      const copyMBps = (copyMBpsBefore + copyMBpsAfter) / 2;
-      const tusMBps = bytes / 1e6 / tusSeconds;
+      const copyMBps = median(copyMBpsRounds);
+      const tusMBps = median(tusMBpsRounds);
       const result: UploadResult = {
         database,
         bytes,
+        rounds,
         tusMBps,
         copyMBps,
-        copyMBpsBefore,
-        copyMBpsAfter,
+        tusMBpsRounds,
+        copyMBpsRounds,
         ratio: tusMBps / copyMBps,
         firstStartPeakRssMB,
         idleRssMB,
         uploadPeakRssMB,
         peakWasReset,
-        serverCpuSecondsPerGiB: serverCpuSeconds / (bytes / 2 ** 30),
+        serverCpuSecondsPerGiB: serverCpuSeconds / ((rounds * bytes) / 2 ** 30),
         finalStatus,
       };
+      const each = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
       console.log(
-        `Upload (${database}): ${mib} MiB through tus over loopback vs a streamed copy on the same disk`,
+        `Upload (${database}): ${mib} MiB through tus over loopback vs a streamed copy on the same disk, ${rounds} round(s)`,
       );
       console.log(
-        `  tus upload     ${tusMBps.toFixed(1).padStart(8)} MB/s (last PATCH answered ${finalStatus})`,
+        `  tus upload     ${tusMBps.toFixed(1).padStart(8)} MB/s median (${each(tusMBpsRounds)}; last PATCH answered ${finalStatus})`,
       );
       console.log(
-        `  baseline copy  ${copyMBps.toFixed(1).padStart(8)} MB/s (${copyMBpsBefore.toFixed(0)} before, ${copyMBpsAfter.toFixed(0)} after)`,
+        `  baseline copy  ${copyMBps.toFixed(1).padStart(8)} MB/s median (${each(copyMBpsRounds)})`,
       );
       return result;
     } finally {
@@ -350,7 +373,7 @@ function printTable(results: UploadResult[], mib: number): void {
     ['first start, peak RSS', (r) => `${r.firstStartPeakRssMB.toFixed(0)} MB`, ''],
     ['idle RSS', (r) => `${r.idleRssMB.toFixed(0)} MB`, `PGlite < ${TARGETS.pgliteIdleRssMB} MB`],
     [
-      `peak RSS, ${mib} MiB upload`,
+      `peak RSS, ${mib} MiB uploads`,
       (r) => `${r.uploadPeakRssMB.toFixed(0)} MB${r.peakWasReset ? '' : '*'}`,
       `PGlite < ${TARGETS.pgliteUploadPeakRssMB} MB`,
     ],
@@ -381,12 +404,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Uplo
     strict: false,
     options: {
       mib: { type: 'string' },
+      rounds: { type: 'string' },
       quick: { type: 'boolean', default: false },
       database: { type: 'string', default: 'both' },
       'cpu-prof': { type: 'string' },
     },
   });
   const mib = Number(values.mib ?? (values.quick === true ? 128 : 1024));
+  const rounds = Math.max(1, Number(values.rounds ?? (values.quick === true ? 1 : 3)));
   const databases: ('postgres' | 'pglite')[] =
     values.database === 'postgres'
       ? ['postgres']
@@ -395,7 +420,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Uplo
         : ['postgres', 'pglite'];
   const results: UploadResult[] = [];
   const cpuProfileDir = typeof values['cpu-prof'] === 'string' ? values['cpu-prof'] : undefined;
-  for (const database of databases) results.push(await measure(database, mib, cpuProfileDir));
+  for (const database of databases)
+    results.push(await measure(database, mib, rounds, cpuProfileDir));
   printTable(results, mib);
   return results;
 }
