@@ -17,7 +17,7 @@ import {
   signUp,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
-import { schedulePosts, uploadVideo } from './support/posts.ts';
+import { failNextInit, schedulePosts, uploadVideo } from './support/posts.ts';
 import { runAdmin, waitFor } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
@@ -124,9 +124,44 @@ async function sweep(page: Page, routes: readonly string[]): Promise<string[]> {
       for (const clipped of await clippedTexts(page)) {
         misfits.push(`${route} @ ${width}: clipped ${clipped}`);
       }
+      for (const squeezed of await squeezedTexts(page)) {
+        misfits.push(`${route} @ ${width}: squeezed ${squeezed}`);
+      }
     }
   }
   return misfits;
+}
+
+/**
+ * Text squeezed into a column a few words wide, though nothing overflows: a history row's reason
+ * wrapped one word per line beside three buttons at 768 px. An element holding 24 characters or
+ * more of its own text must be at least 8 of its font's em wide, 4 when it is cut with an ellipsis
+ * ('p "Ce compte n'a pas…" 4 px').
+ */
+async function squeezedTexts(page: Page): Promise<string[]> {
+  return await page.evaluate<string[]>(`(() => {
+    const found = [];
+    for (const element of document.body.querySelectorAll('*')) {
+      // Shown text only: a closed disclosure's table is laid out but not drawn.
+      if (!element.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true })) continue;
+      const text = [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent)
+        .join('')
+        .trim();
+      if (text.length < 24) continue;
+      const style = getComputedStyle(element);
+      const width = element.getBoundingClientRect().width;
+      // A screen reader's text (sr-only) is a 1 px box on purpose.
+      if (width <= 1) continue;
+      // A line cut with an ellipsis (a calendar chip's title) keeps a few words; text that wraps,
+      // a line's worth.
+      const ems = style.textOverflow === 'ellipsis' ? 4 : 8;
+      if (width < ems * parseFloat(style.fontSize))
+        found.push(element.tagName.toLowerCase() + ' "' + text.slice(0, 40) + '" ' + Math.round(width) + ' px');
+    }
+    return found;
+  })()`);
 }
 
 /**
@@ -202,13 +237,17 @@ describe('every screen fits the window, with the longest texts', () => {
       },
     );
     await schedulePosts(setup, accountId, videos.path(clipName), [unbroken('Publiée')]);
-    // The immediate post is published (in the history) before the sweep.
+    // A post TikTok refuses for a missing permission: the history's widest row, its long reason
+    // beside three actions (reconnect, retry, reschedule).
+    await failNextInit(setup, 'scope_not_authorized', 401);
+    await schedulePosts(setup, accountId, videos.path(clipName), [unbroken('Refusée')]);
+    // Both immediate posts are in the history before the sweep.
     await waitFor(
       async () => {
         const history = await setup.request.get('/api/posts/history');
-        return ((await history.json()) as { posts: unknown[] }).posts.length === 1 || undefined;
+        return ((await history.json()) as { posts: unknown[] }).posts.length === 2 || undefined;
       },
-      { timeoutMs: 30_000, what: 'the immediate post in the history' },
+      { timeoutMs: 30_000, what: 'the immediate posts in the history' },
     );
     // The Pro tools' lists name each entry by what the creator gave: a story by its clips' file
     // names, an analysis by its link (an unbroken 'youtube.com/watch?v=…' before its title).

@@ -8,7 +8,7 @@ import {
   signUp,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
-import { schedulePosts } from './support/posts.ts';
+import { failNextInit, schedulePosts } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
 
@@ -263,14 +263,7 @@ describe('scheduler queue and history', () => {
       ).resolves.toEqual([t.today]);
 
       // A post TikTok refuses fails; it can be given a new time, and is back in the queue.
-      const fault = await page.request.post('/sandbox/tiktok/_control/faults', {
-        data: {
-          action: 'fail_next',
-          endpoint: 'video_init',
-          failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
-        },
-      });
-      expect(fault.status()).toBe(200);
+      await failNextInit(page, 'spam_risk_user_banned_from_posting', 403);
       await schedulePosts(page, accountId, clip(), ['Refusée par TikTok']);
       await page.getByRole('link', { name: t.history }).click();
       const refused = row(page, t, 'Refusée par TikTok');

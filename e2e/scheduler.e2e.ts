@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
-import { listPosts } from './support/posts.ts';
+import { failNextInit, listPosts } from './support/posts.ts';
 import { useBrowserSuite, type PageOptions } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
 
@@ -382,15 +382,8 @@ describe('scheduler screen', () => {
 
   it('shows TikTok refusing a post as Échec with the reason, then retries it to Publiée', async () => {
     const page = await signedIn();
-    const fault = await page.request.post('/sandbox/tiktok/_control/faults', {
-      data: {
-        action: 'fail_next',
-        endpoint: 'video_init',
-        // (spam_risk_too_many_posts is postponed to the next day instead of failing.)
-        failure: { type: 'error_body', code: 'spam_risk_user_banned_from_posting', status: 403 },
-      },
-    });
-    expect(fault.status()).toBe(200);
+    // (spam_risk_too_many_posts is postponed to the next day instead of failing.)
+    await failNextInit(page, 'spam_risk_user_banned_from_posting', 403);
     await page.goto('/scheduler');
     await openForm(page);
     await upload(page, [firstClip()]);

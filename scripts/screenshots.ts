@@ -23,7 +23,7 @@ import {
 import { launchBrowser, newContext } from '../e2e/support/browser.ts';
 import { localDateOf } from '@cadence/shared/schedule/planner';
 import { openSeedDatabase, sampleMonth, seedCalendar } from '../e2e/support/calendar-seed.ts';
-import { schedulePosts, uploadVideo } from '../e2e/support/posts.ts';
+import { failNextInit, schedulePosts, uploadVideo } from '../e2e/support/posts.ts';
 import { repoRoot, runAdmin, startServer } from '../e2e/support/server.ts';
 
 const outDir = path.join(repoRoot, 'screenshots');
@@ -246,17 +246,6 @@ async function seedStories(page: Page) {
     data: { topMediaIds: [top, top], bottomMediaIds: [bottom], mixBottomAudio: false },
   });
   if (!response.ok()) throw new Error(`stories: ${response.status()} ${await response.text()}`);
-}
-
-/** The sandbox answers the next video/init with TikTok's error `code`: a post that fails. */
-async function failNextInit(page: Page, code: string, status: number) {
-  await page.request.post('/sandbox/tiktok/_control/faults', {
-    data: {
-      action: 'fail_next',
-      endpoint: 'video_init',
-      failure: { type: 'error_body', code, status },
-    },
-  });
 }
 
 async function seedPosts(page: Page) {

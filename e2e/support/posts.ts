@@ -20,6 +20,21 @@ export async function uploadVideo(page: Page, file: string): Promise<string> {
 }
 
 /**
+ * The TikTok sandbox answers the next video/init with TikTok's error `code` and HTTP `status`:
+ * the next post to publish fails with that reason (e.g. 'scope_not_authorized', 401: reconnect).
+ */
+export async function failNextInit(page: Page, code: string, status: number): Promise<void> {
+  const response = await page.request.post('/sandbox/tiktok/_control/faults', {
+    data: {
+      action: 'fail_next',
+      endpoint: 'video_init',
+      failure: { type: 'error_body', code, status },
+    },
+  });
+  if (!response.ok()) throw new Error(`sandbox fault: ${response.status()}`);
+}
+
+/**
  * One schedule of `captions.length` uploads of `file` through POST /api/schedules (private, as
  * the sandbox's unaudited app requires); `timing` is the request's time fields (default: now).
  */

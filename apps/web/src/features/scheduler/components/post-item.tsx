@@ -78,7 +78,9 @@ export function PostItem({
         )}
       </div>
 
-      <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-4">
+      {/* From 640 px, when, what and the actions share a line; when the actions would leave the
+          text less than 16rem (three of them on a refused post at 768 px), they wrap below it. */}
+      <div className="min-w-0 flex-1 sm:flex sm:flex-wrap sm:items-center sm:gap-x-4 sm:gap-y-2">
         <div className="flex items-center gap-2 sm:w-14 sm:shrink-0 sm:flex-col sm:items-start sm:gap-0.5">
           <time
             dateTime={shownAt}
@@ -99,7 +101,7 @@ export function PostItem({
           )}
         </div>
 
-        <div className="mt-1 min-w-0 flex-1 sm:mt-0">
+        <div className="mt-1 min-w-0 flex-1 sm:mt-0 sm:min-w-64">
           <p className="flex min-w-0 items-baseline gap-1.5 text-xs text-slate-500">
             <span className="truncate font-semibold text-slate-700">@{post.accountUsername}</span>
             {post.accountId === null && (
@@ -139,7 +141,7 @@ export function PostItem({
           )}
         </div>
 
-        <div className="mt-2 flex flex-wrap items-center gap-2 sm:mt-0 sm:shrink-0 sm:justify-end">
+        <div className="mt-2 flex flex-wrap items-center gap-2 sm:ml-auto sm:mt-0 sm:shrink-0 sm:justify-end">
           <StatusBadge status={postBadge(post)} />
           <PostButtons post={post} actions={actions} caption={caption} now={now} />
         </div>
