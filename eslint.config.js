@@ -72,6 +72,12 @@ const dateInWordsRestrictions = [
   message:
     "A date with its month in words: use dateFormatter (@cadence/shared/date-format), which writes French's '1er'.",
 }));
+// A 24-hour clock is `hourCycle: 'h23'`: `hour12: false` is the h24 cycle in some locales
+// (midnight as '24:00' in en-US), and it silently overrides hourCycle.
+dateInWordsRestrictions.push({
+  selector: "Property[key.name='hour12']",
+  message: "Write the clock as hourCycle: 'h23' (00:00–23:59); hour12: false can mean '24:00'.",
+});
 
 /** The language read past useLanguage: `i18n.language`, `useTranslation().i18n.language`… */
 const languageRestrictions = [

@@ -20,7 +20,7 @@ export function useZonedFormat(timeZone: string) {
   const time = new Intl.DateTimeFormat(locale, {
     hour: '2-digit',
     minute: '2-digit',
-    hour12: false,
+    hourCycle: 'h23',
     timeZone,
   });
   return {
