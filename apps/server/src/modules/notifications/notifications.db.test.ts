@@ -33,6 +33,15 @@ async function notificationsOf(user: TestUser): Promise<NotificationList> {
   return response.json<NotificationList>();
 }
 
+/** Saves which notifications `user` gets by email, and whether in one daily digest. */
+async function chooseEmails(user: TestUser, emailTypes: string[], digest: boolean): Promise<void> {
+  const saved = await api(kit.t, user.cookie, 'PUT', '/api/notifications/settings', {
+    emailTypes,
+    digest,
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
+
 const failPrivacy = () =>
   sandbox().control.failNext('video_init', {
     type: 'error_body',
@@ -174,11 +183,7 @@ describe('fan-out', () => {
       timeZone: 'Europe/Paris',
     });
     expect(me.statusCode, me.body).toBe(200);
-    const saved = await api(kit.t, ella.cookie, 'PUT', '/api/notifications/settings', {
-      emailTypes: ['post_postponed'],
-      digest: false,
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    await chooseEmails(ella, ['post_postponed'], false);
     await kit.t.context.notifications.notify({
       userId: ella.id,
       type: 'post_postponed',
@@ -196,11 +201,7 @@ describe('fan-out', () => {
 
   it('gathers a digest person’s emails into one daily message, sent once', async () => {
     const dana = await signUp(kit.t, 'dana-digest@example.com');
-    const saved = await api(kit.t, dana.cookie, 'PUT', '/api/notifications/settings', {
-      emailTypes: ['post_failed', 'story_ready'],
-      digest: true,
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    await chooseEmails(dana, ['post_failed', 'story_ready'], true);
     await kit.t.context.notifications.notify({
       userId: dana.id,
       type: 'post_failed',
