@@ -2,11 +2,11 @@ import type { Draft } from '@cadence/shared/schemas/planning';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  addVideo,
   api,
   connectTikTok,
+  fieldsOf,
   listPosts,
-  signUp,
+  twoCreators,
   useScheduleTestApp,
   type TestUser,
 } from '../schedules/test-kit.ts';
@@ -20,20 +20,12 @@ let videos: string[];
 let bobVideo: string;
 
 beforeAll(async () => {
-  alice = await signUp(kit.t, 'alice.drafts@example.com');
-  bob = await signUp(kit.t, 'bob.drafts@example.com');
-  aliceAccount = await connectTikTok(kit.t, alice, 'alice_drafts');
-  bobAccount = await connectTikTok(kit.t, bob, 'bob_drafts');
-  videos = [];
-  for (const name of ['d1', 'd2', 'd3']) {
-    videos.push((await addVideo(kit.t, alice, kit.dir, name)).mediaId);
-  }
-  bobVideo = (await addVideo(kit.t, bob, kit.dir, 'bd1')).mediaId;
+  ({ alice, bob, aliceAccount, bobAccount, videos, bobVideo } = await twoCreators(
+    kit,
+    'drafts',
+    3,
+  ));
 }, 60_000);
-
-type Response = Awaited<ReturnType<typeof api>>;
-const fieldsOf = (response: Response) =>
-  response.json<{ fields?: Record<string, string> }>().fields;
 
 async function saveDraft(user: TestUser, body: object): Promise<Draft> {
   const response = await api(kit.t, user.cookie, 'POST', '/api/drafts', body);

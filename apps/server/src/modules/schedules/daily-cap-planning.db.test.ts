@@ -13,6 +13,7 @@ import {
   api,
   connectTikTok,
   createSchedule,
+  fieldsOf,
   scheduleBody,
   signUp,
   useScheduleTestApp,
@@ -26,10 +27,6 @@ const zone = 'Europe/Paris';
 let alice: TestUser;
 let account: string;
 let videos: string[];
-
-type Response = Awaited<ReturnType<typeof api>>;
-const fieldsOf = (response: Response) =>
-  response.json<{ fields?: Record<string, string> }>().fields;
 
 beforeAll(async () => {
   alice = await signUp(kit.t, 'alice.cap@example.com');

@@ -4,12 +4,11 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPublishingRepository } from '../publishing/repository.ts';
 import {
-  addVideo,
   api,
-  connectTikTok,
   createSchedule,
+  fieldsOf,
   scheduleBody,
-  signUp,
+  twoCreators,
   useScheduleTestApp,
   type TestUser,
 } from './test-kit.ts';
@@ -24,19 +23,8 @@ let videos: string[];
 let bobVideo: string;
 
 beforeAll(async () => {
-  alice = await signUp(kit.t, 'alice.edits@example.com');
-  bob = await signUp(kit.t, 'bob.edits@example.com');
-  aliceAccount = await connectTikTok(kit.t, alice, 'alice_edits');
-  bobAccount = await connectTikTok(kit.t, bob, 'bob_edits');
-  videos = [];
-  for (const name of ['e1', 'e2'])
-    videos.push((await addVideo(kit.t, alice, kit.dir, name)).mediaId);
-  bobVideo = (await addVideo(kit.t, bob, kit.dir, 'be1')).mediaId;
+  ({ alice, bob, aliceAccount, bobAccount, videos, bobVideo } = await twoCreators(kit, 'edits', 2));
 }, 60_000);
-
-type Response = Awaited<ReturnType<typeof api>>;
-const fieldsOf = (response: Response) =>
-  response.json<{ code: string; fields?: Record<string, string> }>().fields;
 
 async function later(
   user: TestUser,

@@ -158,3 +158,38 @@ export async function listPosts(t: TestApp, user: TestUser): Promise<Post[]> {
   }
   return posts;
 }
+
+/** The per-field messages of a refused request (validation_failed's `fields`). */
+export const fieldsOf = (response: { json: <TBody>() => TBody }) =>
+  response.json<{ fields?: Record<string, string> }>().fields;
+
+export interface TwoCreators {
+  alice: TestUser;
+  bob: TestUser;
+  aliceAccount: string;
+  bobAccount: string;
+  /** Alice's videos, ready to schedule. */
+  videos: string[];
+  bobVideo: string;
+}
+
+/**
+ * An owner and a stranger: Alice, her TikTok account `alice_<tag>` and `videoCount` videos; Bob,
+ * his account `bob_<tag>` and one video.
+ */
+export async function twoCreators(
+  kit: ScheduleTestApp,
+  tag: string,
+  videoCount: number,
+): Promise<TwoCreators> {
+  const alice = await signUp(kit.t, `alice.${tag}@example.com`);
+  const bob = await signUp(kit.t, `bob.${tag}@example.com`);
+  const aliceAccount = await connectTikTok(kit.t, alice, `alice_${tag}`);
+  const bobAccount = await connectTikTok(kit.t, bob, `bob_${tag}`);
+  const videos: string[] = [];
+  for (let index = 1; index <= videoCount; index++) {
+    videos.push((await addVideo(kit.t, alice, kit.dir, `${tag}-alice-${index}`)).mediaId);
+  }
+  const bobVideo = (await addVideo(kit.t, bob, kit.dir, `${tag}-bob`)).mediaId;
+  return { alice, bob, aliceAccount, bobAccount, videos, bobVideo };
+}

@@ -6,6 +6,7 @@ import {
   addVideo,
   api,
   connectTikTok,
+  fieldsOf,
   scheduleBody,
   signUp,
   useScheduleTestApp,
@@ -21,9 +22,6 @@ let account: string;
 let bobAccount: string;
 let videos: string[];
 
-type Response = Awaited<ReturnType<typeof api>>;
-const fieldsOf = (response: Response) =>
-  response.json<{ fields?: Record<string, string> }>().fields;
 const local = (at: string) =>
   `${localDateOf(new Date(at), zone)} ${localTimeOf(new Date(at), zone)}`;
 
