@@ -184,6 +184,9 @@ describe('scheduler screen', () => {
     await expect(dialog.getByRole('radio', { name: 'Immédiatement' }).isChecked()).resolves.toBe(
       true,
     );
+    // Ticked first: the plan preview that a set time brings appears above the box once the
+    // server answers, and a click aimed at the box while it moved down missed it.
+    await dialog.getByLabel(/^J'accepte et je confirme/).check();
     await dialog.getByRole('radio', { name: 'À une heure précise' }).check();
     const today = await page.evaluate(() => {
       const now = new Date();
@@ -199,7 +202,6 @@ describe('scheduler screen', () => {
     await dialog.getByLabel('Date', { exact: true }).fill('2020-01-15');
     await dialog.getByLabel('Heure', { exact: true }).fill('12:00');
     await dialog.getByText('Choisissez une date', { exact: true }).waitFor({ state: 'detached' });
-    await dialog.getByLabel(/^J'accepte et je confirme/).check();
     await page.getByRole('button', { name: 'Programmer', exact: true }).click();
     // Said once, under the date field (what the field's aria-describedby names); the banner
     // points to the form instead of repeating it.
@@ -212,6 +214,14 @@ describe('scheduler screen', () => {
       .getByLabel('Date', { exact: true })
       .getAttribute('aria-describedby');
     await expect.poll(() => page.locator(`[id="${dateHelp}"]`).textContent()).toBe(pastDate);
+    // The keyboard is taken to the field to fix, as for the form's own checks.
+    await expect
+      .poll(() =>
+        dialog
+          .getByLabel('Date', { exact: true })
+          .evaluate((field) => field === document.activeElement),
+      )
+      .toBe(true);
     // Once in the whole dialog (a failure names where each copy sits).
     await expect(
       dialog

@@ -1,6 +1,6 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import { localDateOf } from '@cadence/shared/schedule/planner';
-import { useId, useReducer, useState, type FormEvent } from 'react';
+import { useEffect, useId, useReducer, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -208,6 +208,15 @@ export function ScheduleForm({
     ['interval.startTime', ids.startTime],
     ['consent', ids.consent],
   ];
+
+  // A refusal from the server (a date that passed in the meantime, an account that lost its
+  // access) moves focus to its first field once the field shows why, as the form's own checks
+  // do at submit. Any edit clears the server's errors, so focus never moves while one types.
+  const serverErrors = draft.serverErrors;
+  const refusedFieldId = focusOrder.find(([field]) => serverErrors[field] !== undefined)?.[1];
+  useEffect(() => {
+    if (refusedFieldId !== undefined) document.getElementById(refusedFieldId)?.focus();
+  }, [serverErrors, refusedFieldId]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
