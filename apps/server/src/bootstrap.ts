@@ -123,6 +123,9 @@ export async function bootstrap(
         ...(config.tiktok.sandboxPostIdDelayMs !== null && {
           postIdDelayMs: config.tiktok.sandboxPostIdDelayMs,
         }),
+        ...(config.tiktok.sandboxRateLimitWindowMs !== null && {
+          rateLimitWindowMs: config.tiktok.sandboxRateLimitWindowMs,
+        }),
       })
     : null;
   const mailTransport = createMailTransport({

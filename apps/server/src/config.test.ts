@@ -152,6 +152,27 @@ describe('loadConfig', () => {
     );
   });
 
+  it('paces TikTok over its minute; only the sandbox takes TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS', () => {
+    const window = (env: NodeJS.ProcessEnv) =>
+      loadConfig({ DATA_DIR: tempDir(), ...env }).tiktok.sandboxRateLimitWindowMs;
+    expect(window({})).toBe(null);
+    expect(window({ TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS: '10000' })).toBe(10_000);
+    // Live TikTok counts over its own minute, whatever the variable says.
+    expect(
+      window({
+        TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS: '10000',
+        TIKTOK_CLIENT_KEY: 'key',
+        TIKTOK_CLIENT_SECRET: 'secret',
+        PUBLIC_URL: 'https://cadence.example/',
+      }),
+    ).toBe(null);
+    for (const value of ['0', '999', '60001', 'x']) {
+      expect(() => window({ TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS: value }), value).toThrow(
+        /TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS/,
+      );
+    }
+  });
+
   it('fetches YouTube links from YouTube unless a loopback test origin is configured', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).memes.youtubeTestOrigin).toBe(null);
     for (const [value, origin] of [

@@ -89,6 +89,11 @@ const envSchema = z.object({
     .min(0)
     .max(72 * 3600 * 1000)
     .optional(),
+  /**
+   * Sandbox mode only: the window the sandbox counts TikTok's per-token rate limits over, and the
+   * publisher paces video inits over (default TikTok's minute). For tests that must see it pass.
+   */
+  TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(60_000).optional(),
   WORKER: z.enum(['embedded', 'off']).default('embedded'),
   // Publish jobs at once per worker process (jobs/queue.ts); they mostly wait on TikTok.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
@@ -229,6 +234,11 @@ export interface Config {
     audited: boolean;
     /** Sandbox mode: TIKTOK_SANDBOX_POST_ID_DELAY_MS (null: the sandbox's default, 5 minutes). */
     sandboxPostIdDelayMs: number | null;
+    /**
+     * Sandbox mode: TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS (null: TikTok's minute, as with TikTok
+     * itself, where it is always null).
+     */
+    sandboxRateLimitWindowMs: number | null;
     /** TIKTOK_PULL_FROM_URL_PREFIX; null: videos are uploaded in chunks (FILE_UPLOAD). */
     pullFromUrlPrefix: string | null;
   };
@@ -405,6 +415,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           authBase: sandboxBase,
           audited: env.TIKTOK_APP_AUDITED === 'true',
           sandboxPostIdDelayMs: env.TIKTOK_SANDBOX_POST_ID_DELAY_MS ?? null,
+          sandboxRateLimitWindowMs: env.TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS ?? null,
           pullFromUrlPrefix,
         }
       : {
@@ -415,6 +426,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           authBase: env.TIKTOK_AUTH_BASE ?? 'https://www.tiktok.com',
           audited: env.TIKTOK_APP_AUDITED === 'true',
           sandboxPostIdDelayMs: null,
+          sandboxRateLimitWindowMs: null,
           pullFromUrlPrefix,
         },
     worker: { embedded: env.WORKER === 'embedded', concurrency: env.WORKER_CONCURRENCY },

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { RATE_LIMIT_WINDOW_MS } from './rate-limiter.ts';
 
 /** Every sandbox endpoint, as named in rate limits, fault injection and route config. */
 export const SANDBOX_ENDPOINTS = [
@@ -99,6 +100,11 @@ export interface SandboxStateOptions {
   uploadUrlTtlSeconds?: number;
   /** Per access token, per endpoint, per minute (defaults: TikTok's documented limits). */
   rateLimits?: Partial<RateLimits>;
+  /**
+   * The sliding window `rateLimits` are counted over (default 60,000 ms: TikTok's minute).
+   * Shorter only for tests that must see a window pass without waiting a minute.
+   */
+  rateLimitWindowMs?: number;
   /** Time between the last chunk and PUBLISH_COMPLETE (default 1,500 ms). */
   processingMs?: number;
   /**
@@ -132,6 +138,7 @@ export interface ResolvedStateOptions {
   authorizationCodeTtlSeconds: number;
   uploadUrlTtlSeconds: number;
   rateLimits: RateLimits;
+  rateLimitWindowMs: number;
   processingMs: number;
   postIdDelayMs: number;
   maxDirectPostsPerDay: number;
@@ -154,6 +161,7 @@ export function resolveStateOptions(options: SandboxStateOptions = {}): Resolved
     authorizationCodeTtlSeconds: options.authorizationCodeTtlSeconds ?? 600,
     uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? 3_600,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    rateLimitWindowMs: options.rateLimitWindowMs ?? RATE_LIMIT_WINDOW_MS,
     processingMs: options.processingMs ?? 1_500,
     postIdDelayMs: options.postIdDelayMs ?? DEFAULT_POST_ID_DELAY_MS,
     maxDirectPostsPerDay: options.maxDirectPostsPerDay ?? 15,

@@ -153,6 +153,25 @@ describe('sandbox v2 API', () => {
     ]);
   });
 
+  // Tests that must see a window pass (the publisher's init pacing) shorten it rather than wait.
+  it('counts over rateLimitWindowMs when given one', async () => {
+    const setup = await setUp({ rateLimits: { creator_info: 1 }, rateLimitWindowMs: 5_000 });
+    const creatorInfo = async () =>
+      (
+        await setup.app.inject({
+          method: 'POST',
+          url: '/v2/post/publish/creator_info/query/',
+          headers: setup.auth,
+        })
+      ).statusCode;
+    const first = setup.clock.now;
+    expect(await creatorInfo()).toBe(200);
+    setup.clock.now = first + 4_999;
+    expect(await creatorInfo()).toBe(429);
+    setup.clock.now = first + 5_000;
+    expect(await creatorInfo()).toBe(200);
+  });
+
   it('refuses a missing bearer token with access_token_invalid', async () => {
     const setup = await setUp();
     const response = await setup.app.inject({ url: '/v2/user/info/?fields=open_id' });

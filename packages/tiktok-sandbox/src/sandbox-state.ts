@@ -99,7 +99,7 @@ export class SandboxState {
       if (saved !== null) this.oauth.restore(saved);
     }
     this.posts = new PostStore(this.options);
-    this.rateLimiter = new RateLimiter(this.options.now);
+    this.rateLimiter = new RateLimiter(this.options.now, this.options.rateLimitWindowMs);
     this.videos = new VideoCatalog(this.posts, this.options.audienceTimeZone);
     this.control = new SandboxControl(this.oauth, this.posts, this.rateLimiter, this.videos);
   }

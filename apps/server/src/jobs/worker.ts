@@ -94,6 +94,9 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       notify: (event) => deps.notifications.notify(event),
       pullUrls: createPullUrls(deps.config),
       connectionString: database.connectionString ?? null,
+      ...(deps.config.tiktok.sandboxRateLimitWindowMs !== null && {
+        tiktokInitWindowMs: deps.config.tiktok.sandboxRateLimitWindowMs,
+      }),
     },
     logger,
     deps.config.tiktok.sandboxPostIdDelayMs === null

@@ -100,6 +100,11 @@ export interface PublishingWorkerDeps extends Pick<
   dailyPostCap?: number;
   /** postgres://… : the wake-up timers LISTEN there for other processes' NOTIFY (decision 039). */
   connectionString?: string | null;
+  /**
+   * TikTok's video init window the publisher paces over (default TIKTOK_INIT_WINDOW_MS); in
+   * sandbox mode, TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS, the window the sandbox counts over.
+   */
+  tiktokInitWindowMs?: number;
 }
 
 /** Registers the publish queue, the minute sweep, and runs a first sweep (restart recovery). */
@@ -116,7 +121,10 @@ export async function startPublishingWorkers(
   });
   // Bound below, once the publisher they run exists.
   let timers: Awaited<ReturnType<typeof startWakeTimers>> | null = null;
-  const repository = createPublishingRepository(deps.db);
+  const repository = createPublishingRepository(
+    deps.db,
+    deps.tiktokInitWindowMs === undefined ? {} : { tiktokInitWindowMs: deps.tiktokInitWindowMs },
+  );
   const publisher = createPublisher({
     workerProcess,
     repository,

@@ -27,6 +27,8 @@ export const TIKTOK_INIT_WINDOW_MS = 60_000;
 export const INIT_WINDOW_MARGIN_MS = 1_000;
 /** Our window: an init counts until this long after its answer (docs/decisions/039). */
 export const INIT_WINDOW_MS = TIKTOK_INIT_WINDOW_MS + INIT_WINDOW_MARGIN_MS;
+/** Our window over TikTok's `tiktokWindowMs` (a sandbox's shorter one in tests): plus the margin. */
+export const initWindowMs = (tiktokWindowMs: number) => tiktokWindowMs + INIT_WINDOW_MARGIN_MS;
 /**
  * An init not yet answered counts as if answered this long after its reservation (and again after
  * its send): the client's 30 s request timeout and slack. If the process dies with it in flight,
@@ -126,10 +128,14 @@ export interface ConfirmAnswer {
 
 /** The stamps column; qualified where ON CONFLICT would make it ambiguous with `excluded`. */
 const stamps = sql.ref('tiktok_init_pacing.recent_inits');
-/** The account's inits TikTok may still be counting (stamps are never before their answer). */
-const counted = sql<
-  Date[]
->`array(select t from unnest(${stamps}) t where t > clock_timestamp() - ${ms(INIT_WINDOW_MS)} order by t)`;
+/**
+ * The account's inits TikTok may still be counting (stamps are never before their answer), in our
+ * window of `windowMs` (INIT_WINDOW_MS against TikTok).
+ */
+const countedWithin = (windowMs: number) =>
+  sql<
+    Date[]
+  >`array(select t from unnest(${stamps}) t where t > clock_timestamp() - ${ms(windowMs)} order by t)`;
 /**
  * A new stamp, INIT_FLIGHT_MS ahead: unique on the row (one microsecond past any later one), so
  * that replacing or removing it by value touches this slot only.
@@ -145,7 +151,11 @@ const provisionalStamp = sql<Date>`greatest(clock_timestamp() + ${ms(INIT_FLIGHT
  * changes each row once. The accounts' pacing rows are locked in account order first, so that two
  * processes' batches over the same accounts queue behind each other instead of deadlocking.
  */
-async function confirmBatch(db: Kysely<Database>, items: ConfirmItem[]): Promise<ConfirmAnswer[]> {
+async function confirmBatch(
+  db: Kysely<Database>,
+  items: ConfirmItem[],
+  windowMs: number,
+): Promise<ConfirmAnswer[]> {
   const input = JSON.stringify(
     items.map((item, idx) => ({
       idx,
@@ -180,7 +190,7 @@ async function confirmBatch(db: Kysely<Database>, items: ConfirmItem[]): Promise
       from input i
       where tiktok_init_pacing.account_id = i.account_id
         and tiktok_init_pacing.account_id in (select account_id from pacing_locked)
-        and i.stamp = any(${counted})
+        and i.stamp = any(${countedWithin(windowMs)})
       returning i.idx, (select max(t) from unnest(tiktok_init_pacing.recent_inits) t)::text as stamp
     ), marked as (
       update posts set init_started_at = i.started_at, status = 'publishing',
@@ -235,16 +245,29 @@ export const RUN_ALONE_AFTER_COMPANY_DEATHS = 2;
  */
 export function createPublishingRepository(
   db: Kysely<Database>,
-  options: { confirmBatch?: Partial<CoalescerOptions<ConfirmItem>> } = {},
+  options: {
+    confirmBatch?: Partial<CoalescerOptions<ConfirmItem>>;
+    /**
+     * TikTok's init window (default TIKTOK_INIT_WINDOW_MS, what TikTok documents); shorter only
+     * against a sandbox counting over a shorter one (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
+     */
+    tiktokInitWindowMs?: number;
+  } = {},
 ) {
-  const confirmCoalesced = createCoalescer((items: ConfirmItem[]) => confirmBatch(db, items), {
-    maxBatch: CONFIRM_BATCH_MAX,
-    windowMs: CONFIRM_BATCH_WINDOW_MS,
-    maxInFlight: CONFIRM_BATCHES_IN_FLIGHT,
-    ...options.confirmBatch,
-    // One UPDATE … FROM changes a row once: an account's other slots go in the next batches.
-    keyOf: (item) => item.slot.accountId,
-  });
+  /** Our window: INIT_WINDOW_MS against TikTok. */
+  const windowMs = initWindowMs(options.tiktokInitWindowMs ?? TIKTOK_INIT_WINDOW_MS);
+  const counted = countedWithin(windowMs);
+  const confirmCoalesced = createCoalescer(
+    (items: ConfirmItem[]) => confirmBatch(db, items, windowMs),
+    {
+      maxBatch: CONFIRM_BATCH_MAX,
+      windowMs: CONFIRM_BATCH_WINDOW_MS,
+      maxInFlight: CONFIRM_BATCHES_IN_FLIGHT,
+      ...options.confirmBatch,
+      // One UPDATE … FROM changes a row once: an account's other slots go in the next batches.
+      keyOf: (item) => item.slot.accountId,
+    },
+  );
   // A prepared run holds a post that is still pending (claim's `early`): a cancel, or any other
   // end of the post, stops the renewals and with them the run.
   const leases = leaseStatements(db, 'posts', 'id', {
@@ -422,7 +445,7 @@ export function createPublishingRepository(
       // With `aheadMs`, the window is counted as it will be then: the slot is the one the
       // oldest counted init frees a window after its stamp, and the init waits for that moment.
       const countedThen = sql<Date[]>`array(select t from unnest(${stamps}) t
-        where t > clock_timestamp() + ${ms(aheadMs)} - ${ms(INIT_WINDOW_MS)})`;
+        where t > clock_timestamp() + ${ms(aheadMs)} - ${ms(windowMs)})`;
       /** The others' sixth latest stamp: ours may go a window after it (none: at once). */
       const others = sql`${stamps}[1:cardinality(${stamps}) - 1]`;
       const othersSixthLatest = sql<Date | null>`(select t from unnest(${others}) t
@@ -442,7 +465,7 @@ export function createPublishingRepository(
         .returning([
           sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'),
           sql<number>`coalesce(greatest(0, ceil(extract(epoch from
-            ${othersSixthLatest} + ${ms(INIT_WINDOW_MS)} - clock_timestamp()) * 1000)), 0)::int`.as(
+            ${othersSixthLatest} + ${ms(windowMs)} - clock_timestamp()) * 1000)), 0)::int`.as(
             'send_in_ms',
           ),
         ])
@@ -469,7 +492,7 @@ export function createPublishingRepository(
         return { freeAt: new Date(at.getTime() + 1_000), known: false };
       }
       if (sixthLatest <= at) {
-        return { freeAt: new Date(sixthLatest.getTime() + INIT_WINDOW_MS), known: true };
+        return { freeAt: new Date(sixthLatest.getTime() + windowMs), known: true };
       }
       return { freeAt: new Date(at.getTime() + INIT_IN_FLIGHT_RECHECK_MS), known: false };
     },

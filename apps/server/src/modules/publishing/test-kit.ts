@@ -66,6 +66,10 @@ export function usePublishingTestApp(env: TestEnv = {}): PublishingTestApp {
       storage: context.storage,
       concurrency: context.config.worker.concurrency,
       notify: (event: NotificationEvent) => context.notifications.notify(event),
+      // The sandbox's window when a test shortens it (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
+      ...(context.config.tiktok.sandboxRateLimitWindowMs !== null && {
+        tiktokInitWindowMs: context.config.tiktok.sandboxRateLimitWindowMs,
+      }),
     };
     publisher = await startPublishingWorkers(deps, pino({ level: 'silent' }), {
       retryDelayCapMs: 300,
