@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { MEDIA_JOB_LEASE } from './db/lease.ts';
 import { createBoss } from './jobs/boss.ts';
 import { startWorkers } from './jobs/worker.ts';
 import { TokenCipher } from './lib/token-cipher.ts';
@@ -190,11 +191,17 @@ export async function bootstrap(
   });
 
   const storyRepository = createStoryRepository(database.db);
+  // Renewed as often as MEDIA_JOB_LEASE says; held for MEDIA_JOB_LEASE_MS (default its 60 s).
+  const mediaJobLease = {
+    ms: config.worker.mediaJobLeaseMs,
+    heartbeatMs: MEDIA_JOB_LEASE.heartbeatMs,
+  };
   const storyRenderer = createStoryRenderer({
     repository: storyRepository,
     media,
     enqueue: (storyId, enqueueOptions) => enqueueStoryRender(boss, storyId, enqueueOptions),
     ffmpegPath: config.media.ffmpegPath,
+    lease: mediaJobLease,
     logger: options.logger,
     notify,
   });
@@ -219,6 +226,7 @@ export async function bootstrap(
     ytDlpPath: config.media.ytDlpPath,
     youtubeTestOrigin: config.memes.youtubeTestOrigin,
     compilePreset: config.memes.compilePreset,
+    lease: mediaJobLease,
     logger: options.logger,
     notify,
   });

@@ -173,6 +173,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('leases media jobs for 60 s unless MEDIA_JOB_LEASE_MS says otherwise (5 s at least)', () => {
+    const lease = (env: NodeJS.ProcessEnv) =>
+      loadConfig({ DATA_DIR: tempDir(), ...env }).worker.mediaJobLeaseMs;
+    expect(lease({})).toBe(60_000);
+    expect(lease({ MEDIA_JOB_LEASE_MS: '10000' })).toBe(10_000);
+    expect(() => lease({ MEDIA_JOB_LEASE_MS: '4999' })).toThrow(/MEDIA_JOB_LEASE_MS/);
+  });
+
   it('fetches YouTube links from YouTube unless a loopback test origin is configured', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).memes.youtubeTestOrigin).toBe(null);
     for (const [value, origin] of [

@@ -122,6 +122,11 @@ const envSchema = z.object({
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
   YTDLP_PATH: z.string().default('yt-dlp'),
+  /**
+   * The lease of a story render or meme stage (MEDIA_JOB_LEASE, 60 s): how long after its worker
+   * dies the job is taken up again. Shorter only for tests that kill workers.
+   */
+  MEDIA_JOB_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
   COMPANY_NAME: z.string().default('Cadence Software Ltd'),
   COMPANY_NUMBER: z.string().default('00000000'),
   DATA_PROTECTION_NUMBER: z.string().default('ZA000000'),
@@ -242,7 +247,12 @@ export interface Config {
     /** TIKTOK_PULL_FROM_URL_PREFIX; null: videos are uploaded in chunks (FILE_UPLOAD). */
     pullFromUrlPrefix: string | null;
   };
-  worker: { embedded: boolean; concurrency: number };
+  worker: {
+    embedded: boolean;
+    concurrency: number;
+    /** MEDIA_JOB_LEASE_MS: a story render's or meme stage's lease (heartbeat: MEDIA_JOB_LEASE). */
+    mediaJobLeaseMs: number;
+  };
   loginRateLimitPerMinute: number;
   signUpRateLimitPerHour: number;
   /** Password reset requests (and reset attempts) per client IP per hour. */
@@ -429,7 +439,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           sandboxRateLimitWindowMs: null,
           pullFromUrlPrefix,
         },
-    worker: { embedded: env.WORKER === 'embedded', concurrency: env.WORKER_CONCURRENCY },
+    worker: {
+      embedded: env.WORKER === 'embedded',
+      concurrency: env.WORKER_CONCURRENCY,
+      mediaJobLeaseMs: env.MEDIA_JOB_LEASE_MS,
+    },
     loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,
     signUpRateLimitPerHour: env.SIGNUP_RATE_LIMIT_PER_HOUR,
     passwordResetRateLimitPerHour: env.PASSWORD_RESET_RATE_LIMIT_PER_HOUR,

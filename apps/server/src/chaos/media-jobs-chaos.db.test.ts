@@ -84,6 +84,10 @@ describe.runIf(testDatabaseKind() === 'postgres')(
         TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         SESSION_SECRET: randomBytes(32).toString('hex'),
         MEME_COMPILE_PRESET: 'ultrafast',
+        // A killed worker's render or analysis is re-queued by its successor a lease and 5 s
+        // later (recoveryDelaySeconds, recoveryOf): a 10 s lease rather than the production
+        // 60 s, still renewed every 0.5 s. The same recovery path, with a shorter idle wait.
+        MEDIA_JOB_LEASE_MS: '10000',
       };
       context = await bootstrap(loadConfig(env), {
         runWorkers: false,
