@@ -131,28 +131,41 @@ export async function makeVideo(
   if (ffmpegPath !== testBinaries.ffmpeg) return encodeVideo(outputPath, options, ffmpegPath);
   // The same options give the same file: it is encoded once per machine and copied after that
   // (the server suite runs twice, and many files make the same small clip).
+  return fromFixtureCache(outputPath, options, () => encodeVideo(outputPath, options, ffmpegPath));
+}
+
+/**
+ * The file `make` writes at `outputPath`, made once per machine for the same `key` (anything
+ * JSON: what decides the file's bytes) and extension, and copied from the cache after that.
+ * Only for files made deterministically by the test ffmpeg.
+ */
+export async function fromFixtureCache(
+  outputPath: string,
+  key: unknown,
+  make: () => Promise<unknown>,
+): Promise<string> {
   const extension = extname(outputPath);
-  const key = createHash('sha256')
-    .update(JSON.stringify([FIXTURE_CACHE_VERSION, options, extension]))
+  const hash = createHash('sha256')
+    .update(JSON.stringify([FIXTURE_CACHE_VERSION, key, extension]))
     .digest('hex')
     .slice(0, 20);
-  const cached = join(fixtureCacheDir, `${key}${extension}`);
+  const cached = join(fixtureCacheDir, `${hash}${extension}`);
   try {
     await copyFile(cached, outputPath);
     return outputPath;
   } catch {
-    // Not encoded yet on this machine.
+    // Not made yet on this machine.
   }
-  await encodeVideo(outputPath, options, ffmpegPath);
+  await make();
   await mkdir(fixtureCacheDir, { recursive: true });
-  // Two workers may encode the same clip at once: each copies to its own name, then renames.
+  // Two workers may make the same file at once: each copies to its own name, then renames.
   const staging = `${cached}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await copyFile(outputPath, staging);
   await rename(staging, cached);
   return outputPath;
 }
 
-/** Where makeVideo keeps the clips it encoded; bump the version when encodeVideo changes. */
+/** Where fromFixtureCache keeps the files made; bump the version when encodeVideo changes. */
 const fixtureCacheDir = join(tmpdir(), 'cadence-video-fixtures');
 const FIXTURE_CACHE_VERSION = 1;
 

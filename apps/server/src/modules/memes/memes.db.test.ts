@@ -9,11 +9,15 @@ import type { MemeAnalysis } from '@cadence/shared/schemas/meme';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSyntheticVideo, planSyntheticVideo } from '../../../../../bench/memes/generate.ts';
+import {
+  buildSyntheticVideoArgs,
+  generateSyntheticVideo,
+  planSyntheticVideo,
+} from '../../../../../bench/memes/generate.ts';
 import type { SyntheticPlan } from '../../../../../bench/memes/generate.ts';
 import { startWorkers } from '../../jobs/worker.ts';
 import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
-import { createTempDir, makeVideo } from '../../test-support/media-fixtures.ts';
+import { createTempDir, fromFixtureCache, makeVideo } from '../../test-support/media-fixtures.ts';
 import { tusUpload } from '../../test-support/tus-upload.ts';
 import { HIGHLIGHT_MIN_SCORE } from './engine/scoring.ts';
 import { MEME_ANALYSE_QUEUE, MEME_COMPILE_QUEUE, enqueueMemeAnalysis } from './jobs.ts';
@@ -52,12 +56,13 @@ beforeAll(async () => {
     width: 640,
     height: 360,
   });
-  const { videoPath } = await generateSyntheticVideo({
-    ffmpegPath: 'ffmpeg',
-    outputDir: dir,
-    plan,
-    name: 'bursts',
-  });
+  // Seeded, so the same file on each run: rendered (~15-30 s of ffmpeg) once per machine, for
+  // both databases, keyed by the exact ffmpeg arguments that render it.
+  const videoPath = await fromFixtureCache(
+    path.join(dir, 'bursts.mp4'),
+    ['synthetic', buildSyntheticVideoArgs(plan, 'bursts.mp4')],
+    () => generateSyntheticVideo({ ffmpegPath: 'ffmpeg', outputDir: dir, plan, name: 'bursts' }),
+  );
   const uploaded = await tusUpload(t.url, alice, videoPath, { filename: 'bursts.mp4' });
   if (uploaded.status !== 204 || !uploaded.id) throw new Error(`upload failed: ${uploaded.body}`);
   uploadedId = uploaded.id;
