@@ -217,9 +217,7 @@ describe('scheduler screen', () => {
     // The keyboard is taken to the field to fix, as for the form's own checks.
     await expect
       .poll(() =>
-        dialog
-          .getByLabel('Date', { exact: true })
-          .evaluate((field) => field === document.activeElement),
+        dialog.getByLabel('Date', { exact: true }).evaluate((field) => field.matches(':focus')),
       )
       .toBe(true);
     // Once in the whole dialog (a failure names where each copy sits).
