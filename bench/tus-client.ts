@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { createTusUpload } from '../apps/server/src/test-support/tus-upload.ts';
 
 const PATCH_BYTES = 64 * 1024 * 1024;
 
@@ -18,21 +19,12 @@ export async function tusUploadFromDisk(
   filePath: string,
 ): Promise<number> {
   const size = (await stat(filePath)).size;
-  const created = await fetch(`${baseUrl}/api/uploads`, {
-    method: 'POST',
-    headers: {
-      cookie,
-      'tus-resumable': '1.0.0',
-      'upload-length': String(size),
-      'upload-metadata': `filename ${Buffer.from('bench.mp4').toString('base64')}`,
-    },
-  });
-  if (created.status !== 201)
-    throw new Error(`tus create answered ${created.status}: ${await created.text()}`);
-  const location = new URL(
-    created.headers.get('location') ?? '',
-    `${baseUrl}/api/uploads/`,
-  ).toString();
+  const metadata = `filename ${Buffer.from('bench.mp4').toString('base64')}`;
+  const created = await createTusUpload(baseUrl, cookie, size, metadata);
+  if (!('location' in created)) {
+    throw new Error(`tus create answered ${created.status}: ${created.body}`);
+  }
+  const { location } = created;
   let offset = 0;
   let status = 0;
   while (offset < size) {

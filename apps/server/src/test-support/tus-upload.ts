@@ -8,6 +8,31 @@ export interface TusUploadResult {
 }
 
 /**
+ * tus 1.0's creation request for `length` bytes: the upload's absolute URL, or the refusal.
+ * `metadata` is tus's Upload-Metadata (`key base64value,…`).
+ */
+export async function createTusUpload(
+  baseUrl: string,
+  cookie: string,
+  length: number,
+  metadata: string,
+): Promise<{ location: string } | { status: number; body: string }> {
+  const created = await fetch(`${baseUrl}/api/uploads`, {
+    method: 'POST',
+    headers: {
+      cookie,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(length),
+      'upload-metadata': metadata,
+    },
+  });
+  if (created.status !== 201) return { status: created.status, body: await created.text() };
+  return {
+    location: new URL(created.headers.get('location') ?? '', `${baseUrl}/api/uploads/`).toString(),
+  };
+}
+
+/**
  * Uploads a file with the tus 1.0 protocol over real HTTP, in chunks, as the browser's
  * tus-js-client does: POST to create, then PATCH each chunk at the server's offset.
  */
@@ -24,21 +49,9 @@ export async function tusUpload(
     `filename ${base64(options.filename ?? 'video.mp4')}`,
     ...(options.purpose ? [`purpose ${base64(options.purpose)}`] : []),
   ].join(',');
-  const created = await fetch(`${baseUrl}/api/uploads`, {
-    method: 'POST',
-    headers: {
-      cookie,
-      'tus-resumable': '1.0.0',
-      'upload-length': String(bytes.length),
-      'upload-metadata': metadata,
-    },
-  });
-  if (created.status !== 201)
-    return { status: created.status, id: null, body: await created.text() };
-  const location = new URL(
-    created.headers.get('location') ?? '',
-    `${baseUrl}/api/uploads/`,
-  ).toString();
+  const created = await createTusUpload(baseUrl, cookie, bytes.length, metadata);
+  if (!('location' in created)) return { ...created, id: null };
+  const { location } = created;
   let offset = 0;
   let last: Response | null = null;
   while (offset < bytes.length) {
