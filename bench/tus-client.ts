@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { createTusUpload } from '../apps/server/src/test-support/tus-upload.ts';
+import { createTusUpload, tusPatchHeaders } from '../apps/server/src/test-support/tus-upload.ts';
 
 const PATCH_BYTES = 64 * 1024 * 1024;
 
@@ -38,10 +38,7 @@ export async function tusUploadFromDisk(
           {
             method: 'PATCH',
             headers: {
-              cookie,
-              'tus-resumable': '1.0.0',
-              'upload-offset': String(offset),
-              'content-type': 'application/offset+octet-stream',
+              ...tusPatchHeaders(cookie, offset),
               'content-length': String(end - offset + 1),
             },
           },

@@ -86,6 +86,16 @@ async function init(
   };
 }
 
+/** The HTTP status of a creator_info query. */
+async function creatorInfoStatus(setup: Awaited<ReturnType<typeof setUp>>): Promise<number> {
+  const response = await setup.app.inject({
+    method: 'POST',
+    url: '/v2/post/publish/creator_info/query/',
+    headers: setup.auth,
+  });
+  return response.statusCode;
+}
+
 /** The `data` of a status fetch. */
 async function fetchStatus(setup: Awaited<ReturnType<typeof setUp>>, publishId: string) {
   const response = await setup.app.inject({
@@ -127,14 +137,7 @@ describe('sandbox v2 API', () => {
   // TikTok: per token and endpoint, a sliding one-minute window; the ledger lists each 429.
   it('counts a request for 60,000 ms exactly, does not count refused ones, and lists each 429', async () => {
     const setup = await setUp({ rateLimits: { creator_info: 2 } });
-    const creatorInfo = async () =>
-      (
-        await setup.app.inject({
-          method: 'POST',
-          url: '/v2/post/publish/creator_info/query/',
-          headers: setup.auth,
-        })
-      ).statusCode;
+    const creatorInfo = () => creatorInfoStatus(setup);
     const first = setup.clock.now;
     expect(await creatorInfo()).toBe(200);
     setup.clock.now += 10_000;
@@ -156,14 +159,7 @@ describe('sandbox v2 API', () => {
   // Tests that must see a window pass (the publisher's init pacing) shorten it rather than wait.
   it('counts over rateLimitWindowMs when given one', async () => {
     const setup = await setUp({ rateLimits: { creator_info: 1 }, rateLimitWindowMs: 5_000 });
-    const creatorInfo = async () =>
-      (
-        await setup.app.inject({
-          method: 'POST',
-          url: '/v2/post/publish/creator_info/query/',
-          headers: setup.auth,
-        })
-      ).statusCode;
+    const creatorInfo = () => creatorInfoStatus(setup);
     const first = setup.clock.now;
     expect(await creatorInfo()).toBe(200);
     setup.clock.now = first + 4_999;

@@ -7,6 +7,16 @@ export interface TusUploadResult {
   body: string;
 }
 
+/** The headers of a tus 1.0 PATCH sending bytes from `offset`. */
+export function tusPatchHeaders(cookie: string, offset: number): Record<string, string> {
+  return {
+    cookie,
+    'tus-resumable': '1.0.0',
+    'upload-offset': String(offset),
+    'content-type': 'application/offset+octet-stream',
+  };
+}
+
 /**
  * tus 1.0's creation request for `length` bytes: the upload's absolute URL, or the refusal.
  * `metadata` is tus's Upload-Metadata (`key base64value,…`).
@@ -58,12 +68,7 @@ export async function tusUpload(
     const chunk = bytes.subarray(offset, offset + chunkBytes);
     last = await fetch(location, {
       method: 'PATCH',
-      headers: {
-        cookie,
-        'tus-resumable': '1.0.0',
-        'upload-offset': String(offset),
-        'content-type': 'application/offset+octet-stream',
-      },
+      headers: tusPatchHeaders(cookie, offset),
       body: chunk,
     });
     if (last.status !== 204) return { status: last.status, id: null, body: await last.text() };

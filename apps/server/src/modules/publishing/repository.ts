@@ -25,9 +25,10 @@ export const TIKTOK_INIT_WINDOW_MS = 60_000;
  * window's edge, which it does not document.
  */
 export const INIT_WINDOW_MARGIN_MS = 1_000;
-/** Our window: an init counts until this long after its answer (docs/decisions/039). */
-export const INIT_WINDOW_MS = TIKTOK_INIT_WINDOW_MS + INIT_WINDOW_MARGIN_MS;
-/** Our window over TikTok's `tiktokWindowMs` (a sandbox's shorter one in tests): plus the margin. */
+/**
+ * Our window: an init counts until this long after its answer (docs/decisions/039), TikTok's
+ * `tiktokWindowMs` (TIKTOK_INIT_WINDOW_MS; a sandbox's shorter one in tests) plus the margin.
+ */
 export const initWindowMs = (tiktokWindowMs: number) => tiktokWindowMs + INIT_WINDOW_MARGIN_MS;
 /**
  * An init not yet answered counts as if answered this long after its reservation (and again after
@@ -130,7 +131,7 @@ export interface ConfirmAnswer {
 const stamps = sql.ref('tiktok_init_pacing.recent_inits');
 /**
  * The account's inits TikTok may still be counting (stamps are never before their answer), in our
- * window of `windowMs` (INIT_WINDOW_MS against TikTok).
+ * window of `windowMs` (initWindowMs).
  */
 const countedWithin = (windowMs: number) =>
   sql<
@@ -254,7 +255,6 @@ export function createPublishingRepository(
     tiktokInitWindowMs?: number;
   } = {},
 ) {
-  /** Our window: INIT_WINDOW_MS against TikTok. */
   const windowMs = initWindowMs(options.tiktokInitWindowMs ?? TIKTOK_INIT_WINDOW_MS);
   const counted = countedWithin(windowMs);
   const confirmCoalesced = createCoalescer(
@@ -430,7 +430,7 @@ export function createPublishingRepository(
      * init is stamped INIT_FLIGHT_MS ahead (it counts at least that long, even if its process
      * dies), `confirmAndMarkInit` stamps it again just before the request leaves, and `settleInit` puts
      * the time of TikTok's answer once it is in: TikTok counted the request before that moment,
-     * so the next init goes out at least INIT_WINDOW_MS after TikTok's count of this one.
+     * so the next init goes out at least our window after TikTok's count of this one.
      */
     async reserveInit(
       accountId: string,
