@@ -47,8 +47,10 @@ const budgets = {
     modules: ['src/features/scheduler/calendar/calendar-page.tsx'],
     js: 205,
   },
-  '/stories': { modules: ['src/features/stories/stories-page.tsx'], js: 200 },
-  '/memes': { modules: ['src/features/memes/memes-page.tsx'], js: 200 },
+  // tus-js-client loads with the first upload (src/lib/upload.ts): 192.4 -> 179.5 KiB, and
+  // 194.8 -> 182.0 KiB on /memes.
+  '/stories': { modules: ['src/features/stories/stories-page.tsx'], js: 185 },
+  '/memes': { modules: ['src/features/memes/memes-page.tsx'], js: 190 },
   // 282.4 -> 285.2 KiB once chunks under 8 kB were merged (vite.config.ts): 8 files fewer.
   '/analytics': { modules: ['src/features/analytics/analytics-page.tsx'], js: 290 },
   '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 185 },

@@ -50,8 +50,8 @@ describe('useVideoUploads', () => {
     act(() => {
       result.current.add([new File(['x'], 'clip.mp4', { type: 'video/mp4' })]);
     });
+    await vi.waitFor(() => expect(made[0]?.start).toHaveBeenCalled());
     expect(made).toHaveLength(1);
-    await vi.waitFor(() => expect(made[0]!.start).toHaveBeenCalled());
     act(() => result.current.clear());
     expect(made[0]!.abort).toHaveBeenCalledWith(true);
     expect(result.current.items).toEqual([]);
@@ -63,9 +63,25 @@ describe('useVideoUploads', () => {
     act(() => {
       result.current.add([new File(['x'], 'clip.mp4', { type: 'video/mp4' })]);
     });
-    await vi.waitFor(() => expect(made[0]!.start).toHaveBeenCalled());
+    await vi.waitFor(() => expect(made[0]?.start).toHaveBeenCalled());
     act(() => result.current.abandon());
     expect(made[0]!.abort).toHaveBeenCalledWith(true);
     expect(result.current.items).toEqual([]);
+  });
+
+  // tus-js-client loads with the first upload (upload.ts): a video removed, or a composer cleared,
+  // before it has arrived must not start sending once it does.
+  it('an upload removed while the tus client loads never starts', async () => {
+    const { result } = renderHook(() => useVideoUploads(), { wrapper });
+    let removed = '';
+    act(() => {
+      removed = result.current.add([new File(['x'], 'gone.mp4', { type: 'video/mp4' })])[0]!.key;
+      result.current.remove(removed);
+      result.current.add([new File(['y'], 'kept.mp4', { type: 'video/mp4' })]);
+    });
+    // The kept one starts once the client has loaded; by then the removed one had its chance.
+    await vi.waitFor(() => expect(made[0]?.start).toHaveBeenCalled());
+    expect(made).toHaveLength(1);
+    expect(result.current.items.map((item) => item.file.name)).toEqual(['kept.mp4']);
   });
 });

@@ -5,7 +5,7 @@ import {
 } from '@cadence/shared/schemas/media';
 import { uploadFileNameSchema } from '@cadence/shared/schemas/upload';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import * as tus from 'tus-js-client';
+import type * as tus from 'tus-js-client';
 import { usePublicConfig } from './public-config.ts';
 import { remainingMs, trackTransfer, type TransferEstimate } from './upload-estimate.ts';
 
@@ -69,6 +69,27 @@ function mediaIdFromUrl(url: string | null): string | null {
   return url ? (url.split('/').pop() ?? null) : null;
 }
 
+/**
+ * tus-js-client (about 18 KB compressed, with its URL and base64 helpers) loads with the first
+ * upload of the page, not with every screen that can upload: /scheduler, /stories and /memes drew
+ * nothing before it had arrived (docs/decisions/037-first-load.md, addendum 9). A failed load is
+ * tried again by the next upload.
+ */
+let tusClient: Promise<typeof tus> | null = null;
+function loadTus(): Promise<typeof tus> {
+  tusClient ??= import('tus-js-client').catch((error: unknown) => {
+    tusClient = null;
+    throw error;
+  });
+  return tusClient;
+}
+
+/** tus's error for a request the server answered (tus.DetailedError), read without loading tus. */
+function serverResponse(error: unknown): tus.HttpResponse | null {
+  if (!(error instanceof Error) || !('originalResponse' in error)) return null;
+  return (error as tus.DetailedError).originalResponse;
+}
+
 /** TikTok takes files of 4 GB at most, whatever this server accepts. */
 const TIKTOK_MAX_BYTES = 4 * 1024 ** 3;
 
@@ -80,8 +101,7 @@ const TIKTOK_MAX_BYTES = 4 * 1024 ** 3;
 export function rejectionFrom(
   error: unknown,
 ): { reasons: UploadProblem[]; maxBytes?: number | undefined } | null {
-  if (!(error instanceof tus.DetailedError)) return null;
-  const response = error.originalResponse;
+  const response = serverResponse(error);
   if (!response) return null;
   // 400 (file name), 413 (quota, file size) and 422 (not a video, TikTok's limits) say why in the body.
   try {
@@ -155,9 +175,14 @@ export function useVideoUploads(
     [setItems],
   );
 
-  const start = useCallback(
-    (item: UploadItem) => {
-      const upload = new tus.Upload(item.file, {
+  /** Sends `item` with the loaded tus client, unless it was removed or cleared while tus loaded. */
+  const send = useCallback(
+    (client: typeof tus, item: UploadItem) => {
+      const wanted = latest.current.some(
+        (current) => current.key === item.key && current.status === 'uploading',
+      );
+      if (!wanted) return;
+      const upload = new client.Upload(item.file, {
         endpoint: '/api/uploads',
         chunkSize: 50 * 1024 * 1024,
         retryDelays: [0, 1000, 3000, 5000, 10000],
@@ -167,7 +192,7 @@ export function useVideoUploads(
         // A refusal (422: not a video, too long…) or a missing session is final; network trouble is not.
         onShouldRetry: (error) => {
           const status =
-            error instanceof tus.DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
+            error instanceof client.DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
           return status === 0 || status >= 500 || status === 409 || status === 423;
         },
         onUploadUrlAvailable: () => {
@@ -206,17 +231,6 @@ export function useVideoUploads(
           });
         },
       });
-      if (item.maxBytes !== null && item.file.size > item.maxBytes) {
-        // Refused before sending a byte: the server would answer 413 anyway.
-        update(item.key, { status: 'error', rejection: ['file_too_big'], failed: true });
-        return;
-      }
-      if (item.file.name !== '' && !uploadFileNameSchema.safeParse(item.file.name).success) {
-        // The server's own check (it would answer 400): control characters, over 255 characters.
-        // A nameless file is sent as 'video'.
-        update(item.key, { status: 'error', rejection: ['invalid_file_name'], failed: true });
-        return;
-      }
       uploads.current.set(item.key, upload);
       void upload.findPreviousUploads().then((previous) => {
         // Removed (or the page left) while looking: nothing to send.
@@ -233,6 +247,29 @@ export function useVideoUploads(
       });
     },
     [update, purpose],
+  );
+
+  const start = useCallback(
+    (item: UploadItem) => {
+      if (item.maxBytes !== null && item.file.size > item.maxBytes) {
+        // Refused before sending a byte: the server would answer 413 anyway.
+        update(item.key, { status: 'error', rejection: ['file_too_big'], failed: true });
+        return;
+      }
+      if (item.file.name !== '' && !uploadFileNameSchema.safeParse(item.file.name).success) {
+        // The server's own check (it would answer 400): control characters, over 255 characters.
+        // A nameless file is sent as 'video'.
+        update(item.key, { status: 'error', rejection: ['invalid_file_name'], failed: true });
+        return;
+      }
+      void loadTus().then(
+        (client) => send(client, item),
+        // The client's file did not arrive (offline, or a new version replaced it): shown as a
+        // connection that failed for good; choosing the file again loads the client anew.
+        () => update(item.key, { status: 'error', rejection: null, failed: true }),
+      );
+    },
+    [send, update],
   );
 
   const add = useCallback(
