@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startServer, type RunningServer } from '../../../../../e2e/support/server.ts';
+import { copyPgliteDataDir } from '../../test-support/database.ts';
 import { consent } from '../../tiktok/sandbox-test-kit.ts';
 
 // Regression: in sandbox mode every connected account became 'reconnect_needed' after a restart,
@@ -12,8 +13,10 @@ import { consent } from '../../tiktok/sandbox-test-kit.ts';
 let dataDir: string;
 let server: RunningServer | undefined;
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadence-sandbox-restart-'));
+  // Migrated already, as the e2e servers' are: the restart is what this file is about, not initdb.
+  await copyPgliteDataDir(dataDir);
 });
 afterAll(async () => {
   await server?.stop();
