@@ -432,6 +432,64 @@ describe('planning in the schedule form', () => {
     expect(Date.parse(queued!.dueAt)).toBe(Date.parse(nextFree));
   });
 
+  // The slot preview came in above the consent box once the server answered: the box moved down
+  // under a pointer about to tick it. Its room is now taken at once, one row per post. The server's
+  // answer is held until the box has been measured, so the check cannot pass by arriving late.
+  it('keeps the consent box still when the slot preview answers (French at 390 px, English at 1280 px)', async () => {
+    const page = await signedIn({ viewport: { width: 390, height: 844 } });
+    const rounds = [
+      {
+        language: 'fr',
+        width: 390,
+        account: 'Compte TikTok',
+        waiting: 'Calcul des créneaux…',
+        consent: /^J'accepte et je confirme/,
+      },
+      {
+        language: 'en',
+        width: 1280,
+        account: 'TikTok account',
+        waiting: 'Working out the slots…',
+        consent: /^I agree and confirm/,
+      },
+    ] as const;
+    for (const round of rounds) {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/schedules/preview', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.setViewportSize({ width: round.width, height: 844 });
+      await page.evaluate(`localStorage.setItem('cadence.language', '${round.language}')`);
+      // A set time next year: the preview is asked for once an account is chosen.
+      await page.goto(`/scheduler?at=${nextYear}-04-20T10:00`);
+      const dialog = form(page);
+      await dialog.waitFor();
+      const clips = [videos.path('plan-one.mp4'), videos.path('plan-two.mp4')];
+      await upload(page, clips, round.language);
+      await chooseAccount(dialog.getByRole('combobox', { name: round.account }), tiktokName);
+      await dialog.getByRole('status').filter({ hasText: round.waiting }).waitFor();
+      // The account's best times come with it too, above the preview: in place before measuring.
+      await dialog
+        .getByRole('button', { name: round.language === 'fr' ? /^Suggéré : / : /^Suggested: / })
+        .first()
+        .waitFor();
+      const consent = dialog.getByLabel(round.consent);
+      const top = async () => (await consent.boundingBox())?.y ?? Number.NaN;
+      const before = await top();
+      release();
+      const rows = dialog
+        .getByTestId('plan-preview')
+        .getByRole('list')
+        .first()
+        .getByRole('listitem');
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await top()).toBe(before);
+      await page.unroute('**/api/schedules/preview');
+    }
+  });
+
   it('deletes drafts from the drafts panel, the others stay (French at 390 px, then English at 1280 px)', async () => {
     const page = await signedIn({ viewport: { width: 390, height: 844 } });
     const mediaId = await uploadVideo(page, videos.path('plan-two.mp4'));

@@ -184,8 +184,6 @@ describe('scheduler screen', () => {
     await expect(dialog.getByRole('radio', { name: 'Immédiatement' }).isChecked()).resolves.toBe(
       true,
     );
-    // Ticked first: the plan preview that a set time brings appears above the box once the
-    // server answers, and a click aimed at the box while it moved down missed it.
     await dialog.getByLabel(/^J'accepte et je confirme/).check();
     await dialog.getByRole('radio', { name: 'À une heure précise' }).check();
     const today = await page.evaluate(() => {

@@ -59,6 +59,7 @@ function previewText(language: Language): string {
     language,
     <PlanPreview
       preview={preview}
+      posts={preview.posts.length}
       loading={false}
       error={null}
       postpone

@@ -1,6 +1,6 @@
 import { dateFormatter } from '@cadence/shared/date-format';
 import type { SchedulePreview } from '@cadence/shared/schemas/planning';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
@@ -30,19 +30,34 @@ export function useZonedFormat(timeZone: string) {
   };
 }
 
+/** The list's frame: the rows scroll past about eight (max-h-72), loaded or not. */
+const listClass = 'max-h-72 divide-y divide-slate-100';
+/**
+ * A loaded row: a text-sm line and py-2, 36 px (and the divider above it). A waiting row is h-9 of
+ * content (box-content: its divider comes on top, as a loaded row's does).
+ */
+const rowClass = 'flex items-center gap-x-3 py-2 text-sm';
+
 /**
  * Every slot the form's timing gives, from POST /api/schedules/preview (the server's planner, so
  * what shows is what will be created): date, time, '±1 h' when randomized, and the posts beyond
  * the account's daily cap with the offer to move them to the next day with room.
+ *
+ * While the first answer is on its way the frame is already there, one empty row per post asked
+ * for (`posts`), so the consent box and the button below do not move down under a pointer when it
+ * comes (a check meant for the consent box landed beside it).
  */
 export function PlanPreview({
   preview,
+  posts,
   loading,
   error,
   postpone,
   onPostpone,
 }: {
   preview: SchedulePreview | undefined;
+  /** How many posts the preview was asked for: the rows to hold room for until it answers. */
+  posts: number;
   loading: boolean;
   error: Error | null;
   postpone: boolean;
@@ -58,10 +73,25 @@ export function PlanPreview({
     if (error) return <p className="text-sm font-medium text-red-700">{errorText(error)}</p>;
     if (!loading) return null;
     return (
-      <p className="flex items-center gap-2 text-sm text-slate-500" role="status">
-        <Spinner className="h-4 w-4" />
-        {t('planner.preview.loading')}
-      </p>
+      <PreviewFrame
+        headingId={headingId}
+        status={
+          <p className="flex items-center gap-1.5 text-xs text-slate-500" role="status">
+            <Spinner className="h-3 w-3" />
+            {t('planner.preview.loading')}
+          </p>
+        }
+      >
+        <div className={`${listClass} overflow-hidden`} aria-hidden="true">
+          {Array.from({ length: Math.min(Math.max(posts, 1), 8) }, (_, index) => (
+            <div key={index} className="box-content flex h-9 items-center gap-x-3">
+              <span className="w-6 shrink-0 text-xs tabular-nums text-slate-500">{index + 1}</span>
+              <span className="h-3 w-24 rounded bg-slate-100" />
+              <span className="h-3 w-10 rounded bg-slate-100" />
+            </div>
+          ))}
+        </div>
+      </PreviewFrame>
     );
   }
   const over = preview.posts.filter((post) => post.overCap);
@@ -69,15 +99,10 @@ export function PlanPreview({
   const zone = timeZoneWords(preview.timeZone, language, t);
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="rounded-xl bg-white p-4 ring-1 ring-inset ring-slate-200"
-      data-testid="plan-preview"
-    >
-      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-        <h4 id={headingId} className="text-sm font-semibold text-slate-900">
-          {t('planner.preview.title')}
-        </h4>
+    <PreviewFrame
+      headingId={headingId}
+      testId="plan-preview"
+      status={
         <p className="flex items-center gap-1.5 text-xs text-slate-500">
           {loading && <Spinner className="h-3 w-3" />}
           {t(
@@ -86,20 +111,15 @@ export function PlanPreview({
           )}{' '}
           · {zone}
         </p>
-      </div>
+      }
+    >
       {error && <p className="mb-2 text-sm font-medium text-red-700">{errorText(error)}</p>}
-      <ol
-        className="max-h-72 divide-y divide-slate-100 overflow-y-auto"
-        aria-labelledby={headingId}
-      >
+      <ol className={`${listClass} overflow-y-auto`} aria-labelledby={headingId}>
         {preview.posts.map((post, index) => {
           const randomized = post.earliest !== post.latest;
           const moved = postpone && post.overCap && post.suggestedDueAt !== null;
           return (
-            <li
-              key={`${post.mediaId}-${index}`}
-              className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm"
-            >
+            <li key={`${post.mediaId}-${index}`} className={`${rowClass} flex-wrap gap-y-1`}>
               <span className="w-6 shrink-0 text-xs tabular-nums text-slate-500">{index + 1}</span>
               <span
                 className={`min-w-0 font-medium ${moved ? 'text-slate-500 line-through' : 'text-slate-900'}`}
@@ -172,6 +192,40 @@ export function PlanPreview({
           </label>
         </div>
       )}
+    </PreviewFrame>
+  );
+}
+
+/**
+ * The preview's box and heading, the same loaded or waiting. The line under the title (the count
+ * and zone, or 'Calculating…') is always a line of its own: beside the title it fit at one width and
+ * wrapped at another, so the box would change height when the slots came.
+ */
+function PreviewFrame({
+  headingId,
+  testId,
+  status,
+  children,
+}: {
+  headingId: string;
+  testId?: string;
+  status: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-xl bg-white p-4 ring-1 ring-inset ring-slate-200"
+      data-testid={testId}
+    >
+      <div className="mb-3 space-y-1">
+        <h4 id={headingId} className="text-sm font-semibold text-slate-900">
+          {t('planner.preview.title')}
+        </h4>
+        {status}
+      </div>
+      {children}
     </section>
   );
 }

@@ -128,10 +128,8 @@ export function ScheduleForm({
   const videoCount = videos.length;
   const refusedCount = videos.filter(isRefused).length;
   const { request, clientErrors, errors } = scheduleFormCheck(state, videos, draft, timeZone);
-  const previewBody = useDebouncedValue(
-    open ? buildPreviewRequest(state, videos, timeZone) : null,
-    250,
-  );
+  const previewRequest = open ? buildPreviewRequest(state, videos, timeZone) : null;
+  const previewBody = useDebouncedValue(previewRequest, 250);
   const preview = useSchedulePreview(previewBody);
   // What the form already says at a field, the preview does not say again.
   const previewError =
@@ -435,10 +433,12 @@ export function ScheduleForm({
                 )
               }
             />
-            {previewBody !== null && (
+            {/* At once, not after the debounce: its room is taken while the field is still in use. */}
+            {previewRequest !== null && (
               <PlanPreview
                 preview={preview.data}
-                loading={preview.isFetching}
+                posts={previewRequest.mediaIds.length}
+                loading={preview.isFetching || previewBody === null}
                 error={previewError}
                 postpone={state.postponeOverCap}
                 onPostpone={(postponeOverCap) => update({ postponeOverCap })}
