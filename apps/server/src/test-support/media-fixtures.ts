@@ -5,6 +5,11 @@ import { extname, join } from 'node:path';
 import { runMediaTool } from '../media/ffmpeg.ts';
 import type { FfmpegBinaries } from '../media/ffmpeg.ts';
 import type { ProbedVideo } from '../media/probe.ts';
+import {
+  buildSyntheticVideoArgs,
+  planSyntheticVideo,
+  type SyntheticPlan,
+} from '../../../../bench/memes/generate.ts';
 
 /**
  * Small media generators for tests: every file is made on the fly with ffmpeg's lavfi sources, so
@@ -163,6 +168,27 @@ export async function fromFixtureCache(
   await copyFile(outputPath, staging);
   await rename(staging, cached);
   return outputPath;
+}
+
+/**
+ * The seeded meme source the engine's test and the API's test both analyse (bench/memes/generate.ts:
+ * ~80 s, three loud bursts among calm stretches, 320×180 with sound). One plan for both, so that
+ * it is rendered once per machine (`makeSyntheticVideo`) instead of once per file and database.
+ */
+export function burstsPlan(): SyntheticPlan {
+  return planSyntheticVideo({ seed: 42, targetSeconds: 90, burstCount: 3, controls: false });
+}
+
+/**
+ * `plan` rendered at `outputPath` (.mp4) as bench/memes/generate.ts renders it, once per machine:
+ * the cache is keyed by the exact ffmpeg arguments.
+ */
+export async function makeSyntheticVideo(outputPath: string, plan: SyntheticPlan): Promise<string> {
+  return fromFixtureCache(
+    outputPath,
+    ['synthetic', buildSyntheticVideoArgs(plan, 'synthetic.mp4')],
+    () => runMediaTool(testBinaries.ffmpeg, buildSyntheticVideoArgs(plan, outputPath)),
+  );
 }
 
 /** Where fromFixtureCache keeps the files made; bump the version when encodeVideo changes. */

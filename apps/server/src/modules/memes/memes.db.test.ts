@@ -9,15 +9,15 @@ import type { MemeAnalysis } from '@cadence/shared/schemas/meme';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildSyntheticVideoArgs,
-  generateSyntheticVideo,
-  planSyntheticVideo,
-} from '../../../../../bench/memes/generate.ts';
 import type { SyntheticPlan } from '../../../../../bench/memes/generate.ts';
 import { startWorkers } from '../../jobs/worker.ts';
 import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
-import { createTempDir, fromFixtureCache, makeVideo } from '../../test-support/media-fixtures.ts';
+import {
+  burstsPlan,
+  createTempDir,
+  makeSyntheticVideo,
+  makeVideo,
+} from '../../test-support/media-fixtures.ts';
 import { tusUpload } from '../../test-support/tus-upload.ts';
 import { HIGHLIGHT_MIN_SCORE } from './engine/scoring.ts';
 import { MEME_ANALYSE_QUEUE, MEME_COMPILE_QUEUE, enqueueMemeAnalysis } from './jobs.ts';
@@ -47,23 +47,15 @@ beforeAll(async () => {
   carol = await signUpViaApi(t.app, { email: 'carol@example.com' }, t.url);
   await t.context.users.setProByEmail('alice@example.com', true);
   await t.context.users.setProByEmail('carol@example.com', true);
-  // ~75 s with three known bursts, at TikTok's minimum size (360 px) so the upload is accepted.
-  plan = planSyntheticVideo({
-    seed: 7,
-    targetSeconds: 75,
-    burstCount: 3,
-    controls: false,
-    width: 640,
-    height: 360,
+  // ~80 s with three known bursts, 320x180: the engine test's source, rendered once per machine
+  // for both files and both databases. Uploaded as the meme form uploads it (purpose 'source':
+  // any readable video, not TikTok's limits for a post).
+  plan = burstsPlan();
+  const videoPath = await makeSyntheticVideo(path.join(dir, 'bursts.mp4'), plan);
+  const uploaded = await tusUpload(t.url, alice, videoPath, {
+    filename: 'bursts.mp4',
+    purpose: 'source',
   });
-  // Seeded, so the same file on each run: rendered (~15-30 s of ffmpeg) once per machine, for
-  // both databases, keyed by the exact ffmpeg arguments that render it.
-  const videoPath = await fromFixtureCache(
-    path.join(dir, 'bursts.mp4'),
-    ['synthetic', buildSyntheticVideoArgs(plan, 'bursts.mp4')],
-    () => generateSyntheticVideo({ ffmpegPath: 'ffmpeg', outputDir: dir, plan, name: 'bursts' }),
-  );
-  const uploaded = await tusUpload(t.url, alice, videoPath, { filename: 'bursts.mp4' });
   if (uploaded.status !== 204 || !uploaded.id) throw new Error(`upload failed: ${uploaded.body}`);
   uploadedId = uploaded.id;
   const carolFile = await makeVideo(path.join(dir, 'carol.mp4'), {
@@ -75,7 +67,9 @@ beforeAll(async () => {
   shortVideo = await makeVideo(path.join(dir, 'short.mp4'), {
     width: 320,
     height: 180,
-    durationSeconds: 8,
+    // Short of the 60 s target, so kept whole (the yt-dlp test): its 1080x1920 compilation is
+    // that test's time, and grows with the clip.
+    durationSeconds: 4,
     audio: true,
     source: 'testsrc2',
   });
@@ -161,7 +155,7 @@ async function installFakeYtDlp(): Promise<void> {
 const fs = require('node:fs');
 const args = process.argv.slice(2);
 if (args.includes('--dump-single-json')) {
-  process.stdout.write(JSON.stringify({ id: 'abcDEF12345', title: 'Chats drôles', duration: 8 }));
+  process.stdout.write(JSON.stringify({ id: 'abcDEF12345', title: 'Chats drôles', duration: 4 }));
   process.exit(0);
 }
 const template = args[args.indexOf('-o') + 1];
@@ -431,7 +425,7 @@ process.exit(1);
       expect(done.extracts).toHaveLength(1);
       expect(done.extracts[0]).toMatchObject({ startSeconds: 0, selected: true });
       expect(done.result).toMatchObject({ kind: 'compilation', width: 1080, height: 1920 });
-      expect(Math.abs((done.result?.durationSeconds ?? 0) - 8)).toBeLessThanOrEqual(0.1);
+      expect(Math.abs((done.result?.durationSeconds ?? 0) - 4)).toBeLessThanOrEqual(0.1);
       expect(stages.has('completed')).toBe(true);
     } finally {
       await rm(ytDlpPath, { force: true });
