@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers } from '../../jobs/worker.ts';
 import { runMediaTool } from '../../media/ffmpeg.ts';
 import { createTestApp, signUpViaApi, type TestApp } from '../../test-support/app.ts';
-import { createTempDir, testBinaries } from '../../test-support/media-fixtures.ts';
+import {
+  createTempDir,
+  fromFixtureCache,
+  testBinaries,
+} from '../../test-support/media-fixtures.ts';
 import { tusUpload } from '../../test-support/tus-upload.ts';
 
 /**
@@ -26,14 +30,17 @@ beforeAll(async () => {
   t = await createTestApp({ MEME_COMPILE_PRESET: 'ultrafast' }, { listen: true });
   alice = await signUpViaApi(t.app, { email: 'alice@example.com' }, t.url);
   await t.context.users.setProByEmail('alice@example.com', true);
-  transportStream = path.join(dir, 'x.ts');
-  // The exact command of the report: x264's default GOP (250 frames) leaves two keyframes.
-  await runMediaTool(testBinaries.ffmpeg, [
+  // The exact command of the report: x264's default GOP (250 frames) leaves two keyframes. Made
+  // once per machine (x264's default preset at 720x1280: seconds of CPU), for both databases.
+  const command = (output: string) => [
     ...['-hide_banner', '-v', 'error', '-y'],
     ...['-f', 'lavfi', '-i', 'testsrc2=size=720x1280:rate=30'],
     ...['-f', 'lavfi', '-i', 'sine', '-t', '10'],
-    ...['-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-f', 'mpegts', transportStream],
-  ]);
+    ...['-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-f', 'mpegts', output],
+  ];
+  transportStream = await fromFixtureCache(path.join(dir, 'x.ts'), command('x.ts'), () =>
+    runMediaTool(testBinaries.ffmpeg, command(path.join(dir, 'x.ts'))),
+  );
   await startWorkers(t.context, pino({ level: 'silent' }));
 }, 90_000);
 
