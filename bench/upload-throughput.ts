@@ -25,7 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { openTestDatabase } from '../apps/server/src/test-support/database.ts';
-import { ensureServerBuild } from '../scripts/server-build.mjs';
+import { compiledEntryArgs, ensureServerBuild } from '../scripts/server-build.mjs';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -160,7 +160,10 @@ async function uploadFromAnotherProcess(
   return JSON.parse(output) as { status: number; seconds: number };
 }
 
-/** The compiled server, as `npm start` runs it, on this DATA_DIR (and PostgreSQL database). */
+/**
+ * The compiled server, as `npm start` runs it (with its Node options), on this DATA_DIR (and
+ * PostgreSQL database).
+ */
 async function startServer(
   dataDir: string,
   databaseUrl: string | null,
@@ -169,24 +172,20 @@ async function startServer(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, '--enable-source-maps', 'apps/server/dist/main.js'],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        ...(databaseUrl !== null && { DATABASE_URL: databaseUrl }),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(process.execPath, [...profile, ...compiledEntryArgs('main')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      ...(databaseUrl !== null && { DATABASE_URL: databaseUrl }),
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise((done) => child.once('exit', done));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

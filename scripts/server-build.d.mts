@@ -7,4 +7,6 @@ export declare function serverBuildState(root?: string): ServerBuildState;
 export declare function buildServer(options?: { root?: string }): Promise<void>;
 export declare function ensureServerBuild(root?: string): Promise<void>;
 export declare function requireServerBuild(root?: string): Promise<void>;
+export declare const serverNodeOptions: readonly string[];
+export declare function compiledEntryArgs(entry: string, root?: string): string[];
 export declare function runCompiled(entry: string, args?: string[], env?: NodeJS.ProcessEnv): void;

@@ -203,18 +203,37 @@ export async function requireServerBuild(root = repoRoot) {
 }
 
 /**
- * Runs `node --enable-source-maps apps/server/dist/<entry>.js …args` in the foreground: stdio
+ * Node's options for the compiled server. `--v8-pool-size=1`: one V8 background thread instead of
+ * four (decision 040, addendum of 2026-11-29). On PGlite, V8 recompiles PostgreSQL's hot WASM
+ * functions with TurboFan on those threads at start; each thread's malloc arena keeps the peak of
+ * the compilations it ran (freed, not given back), 49–100 MB over four threads depending on which
+ * thread got which function, 25–28 MB on one. The server's own work runs on the main thread.
+ */
+export const serverNodeOptions = ['--enable-source-maps', '--v8-pool-size=1'];
+
+/**
+ * Node's arguments to run `apps/server/dist/<entry>.js` as `npm start`, `npm run worker` and `npm
+ * run admin` do.
+ * @param {string} entry
+ * @param {string} [root]
+ */
+export function compiledEntryArgs(entry, root = repoRoot) {
+  return [...serverNodeOptions, path.join(root, 'apps/server/dist', `${entry}.js`)];
+}
+
+/**
+ * Runs `node <serverNodeOptions> apps/server/dist/<entry>.js …args` in the foreground: stdio
  * inherited, SIGINT/SIGTERM forwarded, and this process exits with the child's code.
  * @param {string} entry
  * @param {string[]} [args]
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function runCompiled(entry, args = [], env = process.env) {
-  const child = spawn(
-    process.execPath,
-    ['--enable-source-maps', path.join(repoRoot, 'apps/server/dist', `${entry}.js`), ...args],
-    { cwd: repoRoot, stdio: 'inherit', env },
-  );
+  const child = spawn(process.execPath, [...compiledEntryArgs(entry), ...args], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env,
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { copyPgliteDataDir } from '../../apps/server/src/test-support/database.ts';
-import { requireServerBuild } from '../../scripts/server-build.mjs';
+import { compiledEntryArgs, requireServerBuild } from '../../scripts/server-build.mjs';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -57,7 +57,7 @@ export async function waitFor<TValue>(
  * admin` do, from any working directory. Build first (`requireServerBuild`/`ensureServerBuild`).
  */
 export function compiledEntry(name: 'main' | 'worker' | 'admin'): string[] {
-  return ['--enable-source-maps', path.join(repoRoot, 'apps/server/dist', `${name}.js`)];
+  return compiledEntryArgs(name, repoRoot);
 }
 
 /**
