@@ -47,7 +47,7 @@ import { createScheduleRepository } from '../apps/server/src/modules/schedules/r
 import { mediaKey } from '../apps/server/src/storage/media-storage.ts';
 import { openTestDatabase } from '../apps/server/src/test-support/database.ts';
 import { postableProbe } from '../apps/server/src/test-support/media-fixtures.ts';
-import { ensureServerBuild } from '../scripts/server-build.mjs';
+import { compiledEntryArgs, ensureServerBuild } from '../scripts/server-build.mjs';
 import {
   CLIENT_KEY,
   CLIENT_SECRET,
@@ -526,15 +526,11 @@ async function runOne(
       // Compiled workers, as `npm run worker` runs them (rebuilt first if their sources changed).
       await ensureServerBuild();
       for (let w = 0; w < options.workers; w++) {
-        const child = spawn(
-          process.execPath,
-          ['--enable-source-maps', 'apps/server/dist/worker.js'],
-          {
-            cwd: repoRoot,
-            env: { ...process.env, ...env, LOG_LEVEL: 'debug' },
-            stdio: ['ignore', 'pipe', 'inherit'],
-          },
-        );
+        const child = spawn(process.execPath, compiledEntryArgs('worker', repoRoot), {
+          cwd: repoRoot,
+          env: { ...process.env, ...env, LOG_LEVEL: 'debug' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         const ready = new Promise<void>((done) => {
           child.stdout?.on('data', (chunk: Buffer) => {
             const text = chunk.toString();

@@ -40,7 +40,7 @@ import {
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { parseRange } from '../../apps/server/src/modules/media/routes.ts';
 import { openTestDatabase } from '../../apps/server/src/test-support/database.ts';
-import { ensureServerBuild } from '../../scripts/server-build.mjs';
+import { compiledEntryArgs, ensureServerBuild } from '../../scripts/server-build.mjs';
 import {
   ensureSpeedVideo,
   measureEngine,
@@ -313,11 +313,11 @@ interface RunningServer {
 async function startServer(env: NodeJS.ProcessEnv, url: string): Promise<RunningServer> {
   await ensureServerBuild();
   let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--enable-source-maps', 'apps/server/dist/main.js'],
-    { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child: ChildProcess = spawn(process.execPath, compiledEntryArgs('main', repoRoot), {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-64 * 1024));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);

@@ -5,7 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { SandboxState, tiktokSandbox, type SandboxStateOptions } from '@cadence/tiktok-sandbox';
-import { ensureServerBuild } from '../../../../scripts/server-build.mjs';
+import { compiledEntryArgs, ensureServerBuild } from '../../../../scripts/server-build.mjs';
 import { createTikTokClient } from '../tiktok/tiktok-client.ts';
 import {
   CLIENT_KEY,
@@ -141,7 +141,7 @@ export class WorkerPool {
   }
 
   private spawn(): WorkerSlot {
-    const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/worker.js'], {
+    const child = spawn(process.execPath, compiledEntryArgs('worker', repoRoot), {
       cwd: repoRoot,
       env: { ...process.env, ...this.env, TEST_DATABASE: undefined },
       stdio: ['ignore', 'pipe', 'pipe'],
