@@ -443,6 +443,7 @@ describe('planning in the schedule form', () => {
         width: 390,
         account: 'Compte TikTok',
         waiting: 'Calcul des créneaux…',
+        suggested: /^Suggéré : /,
         consent: /^J'accepte et je confirme/,
       },
       {
@@ -450,6 +451,7 @@ describe('planning in the schedule form', () => {
         width: 1280,
         account: 'TikTok account',
         waiting: 'Working out the slots…',
+        suggested: /^Suggested: /,
         consent: /^I agree and confirm/,
       },
     ] as const;
@@ -471,10 +473,7 @@ describe('planning in the schedule form', () => {
       await chooseAccount(dialog.getByRole('combobox', { name: round.account }), tiktokName);
       await dialog.getByRole('status').filter({ hasText: round.waiting }).waitFor();
       // The account's best times come with it too, above the preview: in place before measuring.
-      await dialog
-        .getByRole('button', { name: round.language === 'fr' ? /^Suggéré : / : /^Suggested: / })
-        .first()
-        .waitFor();
+      await dialog.getByRole('button', { name: round.suggested }).first().waitFor();
       const consent = dialog.getByLabel(round.consent);
       const top = async () => (await consent.boundingBox())?.y ?? Number.NaN;
       const before = await top();

@@ -198,7 +198,7 @@ export function PlanPreview({
 
 /**
  * The preview's box and heading, the same loaded or waiting. The line under the title (the count
- * and zone, or 'Calculating…') is always a line of its own: beside the title it fit at one width and
+ * and zone, or the waiting line) is always a line of its own: beside the title it fit at one width and
  * wrapped at another, so the box would change height when the slots came.
  */
 function PreviewFrame({
