@@ -4,8 +4,8 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FileStore } from '@tus/file-store';
 import type { DataStore } from '@tus/server';
+import { BatchingFileStore } from './batching-file-store.ts';
 import {
   StorageError,
   assertValidKey,
@@ -124,7 +124,7 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   createTusDatastore(): DataStore {
-    return new FileStore({ directory: join(this.root, TUS_DIRECTORY) });
+    return new BatchingFileStore({ directory: join(this.root, TUS_DIRECTORY) });
   }
 
   async adoptTusUpload(uploadId: string, key: string): Promise<void> {

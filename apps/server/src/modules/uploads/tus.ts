@@ -8,7 +8,10 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { ERRORS, Server } from '@tus/server';
 import type { DataStore, Locker, ServerOptions, Upload } from '@tus/server';
 import { AppError } from '../../lib/app-error.ts';
+import { TusHookError } from '../../lib/tus-error.ts';
 import { whenClosed } from '../../lib/when-closed.ts';
+
+export { TusHookError };
 
 export type { Upload } from '@tus/server';
 
@@ -83,17 +86,6 @@ export function uploadIdFor(userId: string, suffix: string): string {
 /** The user who owns an upload id, or null when the id was not made by uploadIdFor. */
 export function ownerOfUpload(uploadId: string): string | null {
   return UPLOAD_ID_PATTERN.exec(uploadId)?.[1] ?? null;
-}
-
-/** What @tus/server answers for a refused request: it reads `status_code` and `body`. */
-export class TusHookError extends Error {
-  constructor(
-    readonly status_code: number,
-    readonly body: string,
-  ) {
-    super(body.trim());
-    this.name = 'TusHookError';
-  }
 }
 
 const defaultSuffix = () => randomBytes(16).toString('hex');
