@@ -1,13 +1,19 @@
 // TikTok's 6 video inits per minute per token (sliding window), with several publishers at once
 // (docs/decisions/039-publishing-precision.md): the reservation is taken in the database, so no
 // publisher, in this process or another, can make TikTok answer rate_limit_exceeded.
+import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
-import { createPublishingRepository, INITS_PER_WINDOW } from './repository.ts';
+import {
+  answeredBy,
+  createPublishingRepository,
+  initWindowMs,
+  INITS_PER_WINDOW,
+} from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 /**
@@ -120,4 +126,53 @@ describe('video init pacing', () => {
       expect(spacing).toBeGreaterThanOrEqual(WINDOW_MS);
     }
   }, 180_000);
+
+  it('counts an answered init from its arrival, not from when its settle statement got its turn', async () => {
+    const { db } = kit.t.context.database;
+    const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
+    const { id: account } = await kit.freshAccount();
+    const dbNowMs = async () =>
+      Number(
+        (
+          await sql<{
+            ms: number;
+          }>`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`.execute(db)
+        ).rows[0]?.ms,
+      );
+    const slots = [];
+    for (let index = 0; index < INITS_PER_WINDOW; index++) {
+      const reserved = await repository.reserveInit(account);
+      if (!('slot' in reserved)) throw new Error(`init ${index} of a new account was refused`);
+      slots.push(reserved.slot);
+    }
+    // The answers arrive together; the database's clock, read right after, bounds their time.
+    const arrivedAt = performance.now();
+    const bound = { dbMs: await dbNowMs(), localMs: arrivedAt };
+    // Their settle statements run one after another, later (under a burst: a queue for the pool).
+    const stamps: number[] = [];
+    for (const slot of slots) {
+      const stamp = await repository.settleInit(slot, undefined, answeredBy(bound, arrivedAt));
+      const settledBy = await dbNowMs();
+      const stampMs = Number(
+        (
+          await sql<{
+            ms: number;
+          }>`select (extract(epoch from ${stamp}::timestamptz) * 1000)::float8 as ms`.execute(db)
+        ).rows[0]?.ms,
+      );
+      // The arrival's bound, to the microsecond (one more per slot already stamped with it, so
+      // that each slot keeps a name of its own), and before the statement's own time.
+      expect(stampMs).toBeCloseTo(bound.dbMs + stamps.length / 1000, 2);
+      expect(stampMs).toBeLessThan(settledBy);
+      stamps.push(stampMs);
+    }
+    expect(new Set(stamps).size).toBe(INITS_PER_WINDOW);
+    // The window is full: the next init may go a window after the latest answer's arrival.
+    const refused = await repository.reserveInit(account);
+    if (!('freeAt' in refused)) throw new Error('a seventh init within the window was reserved');
+    expect(refused.known).toBe(true);
+    expect(
+      Math.abs(refused.freeAt.getTime() - (Math.max(...stamps) + initWindowMs(WINDOW_MS))),
+    ).toBeLessThanOrEqual(1);
+  });
 });

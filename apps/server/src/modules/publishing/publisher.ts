@@ -37,7 +37,9 @@ import {
 } from './publish-state.ts';
 import type { Notify } from '../notifications/service.ts';
 import {
+  answeredBy,
   PREPARE_LEAD_MS,
+  type ClockBound,
   type InitSlot,
   type PublishingRepository,
   type PublishRow,
@@ -469,7 +471,7 @@ export function createPublisher(deps: PublisherDeps) {
     held: HeldSlot,
     prepared: PreparedRun | null,
     signal: AbortSignal,
-  ) {
+  ): Promise<ClockBound | null> {
     let relapsed = false;
     for (;;) {
       const startedAt = new Date();
@@ -482,7 +484,7 @@ export function createPublisher(deps: PublisherDeps) {
       );
       if (confirmed.stamp !== null) {
         held.slot = { accountId: held.slot.accountId, stamp: confirmed.stamp };
-        if (confirmed.marked) return;
+        if (confirmed.marked) return confirmed.clock;
         if (confirmed.earlyMs === null) throw new InitLeaseLostError();
         await delay(Math.max(1, confirmed.earlyMs), undefined, { signal });
         continue;
@@ -570,7 +572,7 @@ export function createPublisher(deps: PublisherDeps) {
           // re-init). Marked once the token is in hand, right before the request leaves: a crash
           // while waiting for the token (a database read, maybe a refresh) sent nothing and must
           // not make the post 'init outcome unknown'.
-          await confirmAndMark(post, owner, held, prepared, signal);
+          const clock = await confirmAndMark(post, owner, held, prepared, signal);
           held.sent = true;
           lap(post.id, 'confirm');
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
@@ -587,14 +589,16 @@ export function createPublisher(deps: PublisherDeps) {
             }
             throw error;
           } finally {
+            const answeredAt = performance.now();
             lap(post.id, 'init');
-            // Answered: TikTok counted it, if at all, before now. The settled slot has a new
-            // stamp, the one a retry on a refreshed token confirms again; a refused init also
-            // clears init_started_at, since nothing of this post is in flight any more.
+            // Answered: TikTok counted it, if at all, before now, and the stamp says when by the
+            // database's clock (the statement may wait for the pool behind other answers). The
+            // settled slot has a new stamp, the one a retry on a refreshed token confirms again;
+            // a refused init also clears init_started_at: nothing of this post is in flight.
             if (answer !== 'none') {
               const refused = answer === 'refused' ? { postId: post.id, owner } : undefined;
               const stamp = await repository
-                .settleInit(held.slot, refused)
+                .settleInit(held.slot, refused, clock ? answeredBy(clock, answeredAt) : undefined)
                 .catch((error: unknown) =>
                   logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
                 );

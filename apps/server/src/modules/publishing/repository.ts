@@ -125,7 +125,28 @@ export interface ConfirmAnswer {
   stamp: string | null;
   marked: boolean;
   earlyMs: number | null;
+  /** Read with the new stamp (null when nothing was written): what `answeredBy` is measured from. */
+  clock: ClockBound | null;
 }
+
+/**
+ * The database's clock (`dbMs`, epoch milliseconds) read after the local instant `localMs`
+ * (performance.now()): the database's time at any later local instant is at most
+ * `answeredBy(bound, instant)`, whatever the two clocks say (only their rates must agree).
+ */
+export interface ClockBound {
+  dbMs: number;
+  localMs: number;
+}
+
+/**
+ * The latest the database's clock can read at the local instant `localMs` (performance.now()):
+ * the reading was taken after `bound.localMs`, so no more than `localMs - bound.localMs` has
+ * passed since it. `settleInit` stamps an answer with it: the moment it arrived, not the moment
+ * its statement ran, which under a burst of answers is a queue for the pool later.
+ */
+export const answeredBy = (bound: ClockBound, localMs: number): number =>
+  bound.dbMs + Math.max(0, localMs - bound.localMs);
 
 /** The stamps column; qualified where ON CONFLICT would make it ambiguous with `excluded`. */
 const stamps = sql.ref('tiktok_init_pacing.recent_inits');
@@ -172,11 +193,13 @@ async function confirmBatch(
   const unchanged = sql<boolean>`(i.seen is not null and posts.status = 'pending'
     and posts.updated_at = i.seen)`;
   // now(): one instant for both tests, so that a post is either due or early, never neither.
+  const sentAt = performance.now();
   const result = await sql<{
     idx: number;
     stamp: string | null;
     marked: boolean;
     early_ms: number | null;
+    db_ms: number | null;
   }>`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as i(idx int, account_id uuid,
@@ -192,7 +215,8 @@ async function confirmBatch(
       where tiktok_init_pacing.account_id = i.account_id
         and tiktok_init_pacing.account_id in (select account_id from pacing_locked)
         and i.stamp = any(${countedWithin(windowMs)})
-      returning i.idx, (select max(t) from unnest(tiktok_init_pacing.recent_inits) t)::text as stamp
+      returning i.idx, (select max(t) from unnest(tiktok_init_pacing.recent_inits) t)::text as stamp,
+        (extract(epoch from clock_timestamp()) * 1000)::float8 as db_ms
     ), marked as (
       update posts set init_started_at = i.started_at, status = 'publishing',
         updated_at = case when posts.status = 'pending' then clock_timestamp() else posts.updated_at end
@@ -206,7 +230,7 @@ async function confirmBatch(
       from input i join posts on posts.id = i.post_id
       where posts.lease_owner = i.owner and ${unchanged} and posts.due_at > now()
     )
-    select i.idx, c.stamp, m.idx is not null as marked, e.ms as early_ms
+    select i.idx, c.stamp, m.idx is not null as marked, e.ms as early_ms, c.db_ms
     from input i
       left join confirmed c on c.idx = i.idx
       left join marked m on m.idx = i.idx
@@ -220,6 +244,7 @@ async function confirmBatch(
       stamp: row?.stamp ?? null,
       marked: row?.marked === true,
       earlyMs: row?.early_ms ?? null,
+      clock: typeof row?.db_ms === 'number' ? { dbMs: Number(row.db_ms), localMs: sentAt } : null,
     };
   });
 }
@@ -547,7 +572,8 @@ export function createPublishingRepository(
     },
 
     /**
-     * TikTok answered: the slot counts from now on, no longer ahead. Returns the slot's new stamp
+     * TikTok answered: the slot counts from the answer's arrival on (`answeredByMs`, else now), no
+     * longer ahead. Returns the slot's new stamp
      * (null: it had lapsed), which names it from now on: a caller that kept the old one would
      * find no such slot when it confirms again (a retry after a refreshed token). `refused`: the
      * answer was an error, so TikTok created nothing and the post's `init_started_at` is cleared
@@ -556,6 +582,11 @@ export function createPublishingRepository(
     async settleInit(
       slot: InitSlot,
       refused?: { postId: string; owner: string },
+      /**
+       * The latest the answer can have arrived by the database's clock (epoch ms, `answeredBy`):
+       * the stamp, when earlier than the statement's own time. Without it, the statement's time.
+       */
+      answeredByMs?: number,
     ): Promise<string | null> {
       const clearing = refused
         ? sql`, cleared as (
@@ -563,12 +594,30 @@ export function createPublishingRepository(
             where id = ${refused.postId} and ${heldBy(refused.owner)}
           )`
         : sql``;
+      const arrived =
+        answeredByMs === undefined
+          ? sql<Date>`clock_timestamp()`
+          : sql<Date>`least(clock_timestamp(), to_timestamp(${answeredByMs / 1000}::float8))`;
+      // The stamp names the slot from now on: the first microsecond from the arrival on that no
+      // other slot of the account has (of n stamps, one of n + 1 candidates is free), read from
+      // the row locked first, as the update will see it.
       const result = await sql<{ stamp: string }>`
-        with answered as (select clock_timestamp() as at),
-        settled as (
+        with locked as (
+          select recent_inits from tiktok_init_pacing
+          where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(recent_inits)
+          for no key update
+        ), answered as (
+          select min(c.at) as at
+          from (select ${arrived} as at) a, locked l,
+            lateral (select a.at + n * interval '1 microsecond' as at
+              from generate_series(0, cardinality(l.recent_inits)) n) c
+          where not (c.at = any(l.recent_inits))
+          having min(c.at) is not null
+        ), settled as (
           update tiktok_init_pacing
           set recent_inits = array_replace(recent_inits, ${slot.stamp}::timestamptz, (select at from answered))
           where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(recent_inits)
+            and exists (select 1 from answered)
           returning (select at from answered)::text as stamp
         )${clearing}
         select stamp from settled
