@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSyntheticVideo, planSyntheticVideo } from '../bench/memes/generate.ts';
+import { burstsPlan, makeSyntheticVideo } from '../apps/server/src/test-support/media-fixtures.ts';
 import { holdUploadBytes, leavingAsks, signUp } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { runAdmin } from './support/server.ts';
@@ -16,21 +16,9 @@ let videoPath: string;
 // (after hooks run in reverse) it is removed only once the server has stopped.
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'cadence-memes-e2e-'));
-  // ~75 s, three loud bursts, 640×360 (TikTok's minimum side is 360 px, so the upload is accepted).
-  const plan = planSyntheticVideo({
-    seed: 11,
-    targetSeconds: 75,
-    burstCount: 3,
-    controls: false,
-    width: 640,
-    height: 360,
-  });
-  ({ videoPath } = await generateSyntheticVideo({
-    ffmpegPath: 'ffmpeg',
-    outputDir: dir,
-    plan,
-    name: 'sketch',
-  }));
+  // The meme source the engine's and the API's tests analyse (~80 s, three loud bursts, 320×180):
+  // rendered once per machine. The meme form takes any readable video (no TikTok minimum).
+  videoPath = await makeSyntheticVideo(path.join(dir, 'sketch.mp4'), burstsPlan());
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
