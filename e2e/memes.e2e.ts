@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { burstsPlan, makeSyntheticVideo } from '../apps/server/src/test-support/media-fixtures.ts';
-import { holdUploadBytes, leavingAsks, signUp } from './support/actions.ts';
+import { holdUploadBytes, leavingAsks, signUpThroughApi } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
@@ -33,7 +33,7 @@ const suite = useBrowserSuite(() => ({
 const { openPage } = suite;
 
 async function signUpPro(page: Page): Promise<void> {
-  const user = await signUp(page);
+  const user = await signUpThroughApi(page);
   await runAdmin(suite.server(), 'pro', 'grant', user.email);
   await page.goto('/memes');
   await page.getByRole('heading', { name: 'Détecteur de Memes YouTube' }).waitFor();
@@ -92,7 +92,7 @@ describe('meme detector', () => {
 
   it('shows the Pro notice to other users, and the API refuses them', async () => {
     const page = await openPage();
-    await signUp(page);
+    await signUpThroughApi(page);
     await page.goto('/memes');
     await page.getByText('Cette fonctionnalité est réservée aux utilisateurs Pro').waitFor();
     expect(await page.getByLabel('Lien de la vidéo YouTube').count()).toBe(0);
