@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSyntheticVideo, planSyntheticVideo } from '../bench/memes/generate.ts';
-import { holdUploadBytes, leavingAsks, signUp } from './support/actions.ts';
+import { burstsPlan, makeSyntheticVideo } from '../apps/server/src/test-support/media-fixtures.ts';
+import { holdUploadBytes, leavingAsks, signUpThroughApi } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
 import { runAdmin } from './support/server.ts';
 import { useBrowserSuite } from './support/suite.ts';
@@ -16,21 +16,9 @@ let videoPath: string;
 // (after hooks run in reverse) it is removed only once the server has stopped.
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'cadence-memes-e2e-'));
-  // ~75 s, three loud bursts, 640×360 (TikTok's minimum side is 360 px, so the upload is accepted).
-  const plan = planSyntheticVideo({
-    seed: 11,
-    targetSeconds: 75,
-    burstCount: 3,
-    controls: false,
-    width: 640,
-    height: 360,
-  });
-  ({ videoPath } = await generateSyntheticVideo({
-    ffmpegPath: 'ffmpeg',
-    outputDir: dir,
-    plan,
-    name: 'sketch',
-  }));
+  // The meme source the engine's and the API's tests analyse (~80 s, three loud bursts, 320×180):
+  // rendered once per machine. The meme form takes any readable video (no TikTok minimum).
+  videoPath = await makeSyntheticVideo(path.join(dir, 'sketch.mp4'), burstsPlan());
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -45,7 +33,7 @@ const suite = useBrowserSuite(() => ({
 const { openPage } = suite;
 
 async function signUpPro(page: Page): Promise<void> {
-  const user = await signUp(page);
+  const user = await signUpThroughApi(page);
   await runAdmin(suite.server(), 'pro', 'grant', user.email);
   await page.goto('/memes');
   await page.getByRole('heading', { name: 'Détecteur de Memes YouTube' }).waitFor();
@@ -104,7 +92,7 @@ describe('meme detector', () => {
 
   it('shows the Pro notice to other users, and the API refuses them', async () => {
     const page = await openPage();
-    await signUp(page);
+    await signUpThroughApi(page);
     await page.goto('/memes');
     await page.getByText('Cette fonctionnalité est réservée aux utilisateurs Pro').waitFor();
     expect(await page.getByLabel('Lien de la vidéo YouTube').count()).toBe(0);

@@ -18,10 +18,14 @@ import { useBrowserSuite, type PageOptions } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
 
 // NODE_ENV=test exposes the sandbox's fault control, used to make TikTok refuse one post. The
-// sandbox's moderation gives a public post's id 3 s after PUBLISH_COMPLETE.
+// sandbox's moderation gives a public post's id 3 s after PUBLISH_COMPLETE. The file's one account
+// makes about seven video inits within a minute: over TikTok's 60 s window the last test's first
+// one waited 15-18 s for a slot. Over 10 s (the sandbox's limits and Cadence's pacing alike) no
+// screen here waits on it; the pacing itself is init-pacing.db.test.ts's.
 const { openPage, server } = useBrowserSuite({
   NODE_ENV: 'test',
   TIKTOK_SANDBOX_POST_ID_DELAY_MS: '3000',
+  TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS: '10000',
 });
 // Small real H.264/AAC clips TikTok's limits accept (≥ 360 px, 30 fps).
 const clip = { ...postableClip, durationSeconds: 2 };

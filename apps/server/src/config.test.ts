@@ -181,6 +181,27 @@ describe('loadConfig', () => {
     expect(() => lease({ MEDIA_JOB_LEASE_MS: '4999' })).toThrow(/MEDIA_JOB_LEASE_MS/);
   });
 
+  it('sweeps publish wake-ups a minute overdue each minute unless PUBLISH_SWEEP_* say otherwise', () => {
+    const sweep = (env: NodeJS.ProcessEnv) =>
+      loadConfig({ DATA_DIR: tempDir(), ...env }).worker.publishSweep;
+    expect(sweep({})).toEqual({ intervalMs: 60_000, graceMs: 60_000 });
+    expect(sweep({ PUBLISH_SWEEP_INTERVAL_MS: '10000', PUBLISH_SWEEP_GRACE_MS: '10000' })).toEqual({
+      intervalMs: 10_000,
+      graceMs: 10_000,
+    });
+    // pg-boss's cron ticks once a minute at most: longer would be a cron of its own.
+    for (const value of ['999', '60001', 'x']) {
+      expect(() => sweep({ PUBLISH_SWEEP_INTERVAL_MS: value }), value).toThrow(
+        /PUBLISH_SWEEP_INTERVAL_MS/,
+      );
+    }
+    for (const value of ['4999', '3600001', 'x']) {
+      expect(() => sweep({ PUBLISH_SWEEP_GRACE_MS: value }), value).toThrow(
+        /PUBLISH_SWEEP_GRACE_MS/,
+      );
+    }
+  });
+
   it('fetches YouTube links from YouTube unless a loopback test origin is configured', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).memes.youtubeTestOrigin).toBe(null);
     for (const [value, origin] of [

@@ -127,6 +127,12 @@ const envSchema = z.object({
    * dies the job is taken up again. Shorter only for tests that kill workers.
    */
   MEDIA_JOB_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
+  /**
+   * The publish sweep wakes posts whose wake-up is PUBLISH_SWEEP_GRACE_MS overdue (a lost job, a
+   * dead worker's lease), every PUBLISH_SWEEP_INTERVAL_MS. Shorter only for tests that kill workers.
+   */
+  PUBLISH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1_000).max(60_000).default(60_000),
+  PUBLISH_SWEEP_GRACE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
   COMPANY_NAME: z.string().default('Cadence Software Ltd'),
   COMPANY_NUMBER: z.string().default('00000000'),
   DATA_PROTECTION_NUMBER: z.string().default('ZA000000'),
@@ -252,6 +258,8 @@ export interface Config {
     concurrency: number;
     /** MEDIA_JOB_LEASE_MS: a story render's or meme stage's lease (heartbeat: MEDIA_JOB_LEASE). */
     mediaJobLeaseMs: number;
+    /** PUBLISH_SWEEP_INTERVAL_MS and PUBLISH_SWEEP_GRACE_MS (both 60 s by default). */
+    publishSweep: { intervalMs: number; graceMs: number };
   };
   loginRateLimitPerMinute: number;
   signUpRateLimitPerHour: number;
@@ -443,6 +451,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       embedded: env.WORKER === 'embedded',
       concurrency: env.WORKER_CONCURRENCY,
       mediaJobLeaseMs: env.MEDIA_JOB_LEASE_MS,
+      publishSweep: {
+        intervalMs: env.PUBLISH_SWEEP_INTERVAL_MS,
+        graceMs: env.PUBLISH_SWEEP_GRACE_MS,
+      },
     },
     loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,
     signUpRateLimitPerHour: env.SIGNUP_RATE_LIMIT_PER_HOUR,

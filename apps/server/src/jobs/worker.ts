@@ -40,11 +40,14 @@ const purgeSessionsQueue = defineQueue({
 });
 
 /** What the worker process runs jobs with (the same names as in AppContext, nothing more). */
-export interface WorkerDeps extends Omit<PublishingWorkerDeps, 'db' | 'concurrency' | 'pullUrls'> {
+export interface WorkerDeps extends Omit<
+  PublishingWorkerDeps,
+  'db' | 'concurrency' | 'pullUrls' | 'sweep'
+> {
   boss: PgBoss;
   database: { db: Kysely<Database>; connectionString?: string | null };
   config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'tiktok'> & {
-    worker: { concurrency: number };
+    worker: Pick<Config['worker'], 'concurrency' | 'publishSweep'>;
     stories: { renderConcurrency: number };
     planning: { dailyPostCap: number };
   };
@@ -81,7 +84,8 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
     concurrency: deps.config.stories.renderConcurrency,
     logger,
   });
-  // Publishes due posts, resumes interrupted ones, sweeps lost wake-ups every minute.
+  // Publishes due posts, resumes interrupted ones, sweeps lost wake-ups every minute
+  // (PUBLISH_SWEEP_INTERVAL_MS).
   await startPublishingWorkers(
     {
       boss,
@@ -94,6 +98,7 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       notify: (event) => deps.notifications.notify(event),
       pullUrls: createPullUrls(deps.config),
       connectionString: database.connectionString ?? null,
+      sweep: deps.config.worker.publishSweep,
       ...(deps.config.tiktok.sandboxRateLimitWindowMs !== null && {
         tiktokInitWindowMs: deps.config.tiktok.sandboxRateLimitWindowMs,
       }),

@@ -17,6 +17,12 @@ export const PUBLISH_QUEUE = 'posts.publish';
 /** Every minute: re-queue posts whose wake-up was lost (crash, failed send). */
 export const PUBLISH_SWEEP_QUEUE = 'posts.publish-sweep';
 
+/**
+ * The sweep's defaults (PUBLISH_SWEEP_INTERVAL_MS, PUBLISH_SWEEP_GRACE_MS): each minute, posts
+ * whose wake-up is a minute overdue. pg-boss's cron ticks once a minute at most.
+ */
+export const PUBLISH_SWEEP = { intervalMs: 60_000, graceMs: 60_000 };
+
 /** Versioned job contract: add a v2 rather than changing v1 once deployed. */
 export const publishJobSchema = z.object({ v: z.literal(1), postId: z.uuid() });
 export type PublishJob = z.infer<typeof publishJobSchema>;
@@ -105,6 +111,8 @@ export interface PublishingWorkerDeps extends Pick<
    * sandbox mode, TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS, the window the sandbox counts over.
    */
   tiktokInitWindowMs?: number;
+  /** How often the sweep runs and how overdue a wake-up it takes (default PUBLISH_SWEEP). */
+  sweep?: { intervalMs: number; graceMs: number };
 }
 
 /** Registers the publish queue, the minute sweep, and runs a first sweep (restart recovery). */
@@ -187,13 +195,28 @@ export async function startPublishingWorkers(
   boss.once('stopped', () => {
     started.stop().catch(() => undefined);
   });
-  await publishSweepQueue.work(boss, logger, {
-    concurrency: 1,
-    run: async () => {
-      const requeued = await publisher.sweep(60_000);
-      if (requeued > 0) logger.warn({ requeued }, 'lost publish wake-ups re-queued');
-    },
-  });
+  const sweep = deps.sweep ?? PUBLISH_SWEEP;
+  const sweepForgotten = async () => {
+    const requeued = await publisher.sweep(sweep.graceMs);
+    if (requeued > 0) logger.warn({ requeued }, 'lost publish wake-ups re-queued');
+  };
+  await publishSweepQueue.work(boss, logger, { concurrency: 1, run: sweepForgotten });
+  if (sweep.intervalMs < PUBLISH_SWEEP.intervalMs) {
+    // More often than pg-boss's cron can: this process's own timer, beside the minute's job.
+    // Each live process sweeps; a post woken twice is harmless (the publisher leases the row).
+    let sweeping = false;
+    const timer = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      sweepForgotten()
+        .catch((error: unknown) => logger.warn({ err: error }, 'publish sweep failed'))
+        .finally(() => {
+          sweeping = false;
+        });
+    }, sweep.intervalMs);
+    timer.unref();
+    boss.once('stopped', () => clearInterval(timer));
+  }
   // A restarted process picks up what a dead one left (leases expire; their posts come back).
   const recovered = await publisher.sweep(0);
   if (recovered > 0) logger.info({ recovered }, 'posts resumed after restart');
