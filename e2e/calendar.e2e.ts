@@ -505,8 +505,11 @@ for (const language of ['fr', 'en'] as const) {
 
     it('moves a post with the keyboard (Space, arrows, Space), announced in the language', async () => {
       const { page, seeded } = await creator(language);
-      // Right then down: the next day, a week later (a Sunday has no day to its right).
-      const target = addDaysToDate(day(3), isoWeekday(day(3)) === 7 ? 7 : 8);
+      // Down then right: a week later, then the next day (a Sunday has no day to its right). Down
+      // comes first, from where the chip sits in its day (not a day's centre, where a move
+      // leaves it), the step that once left a chip in place (whenever the 3rd was a Sunday).
+      const weekLater = addDaysToDate(day(3), 7);
+      const target = addDaysToDate(weekLater, isoWeekday(weekLater) === 7 ? 0 : 1);
       await openCalendar(page, nextMonthUrl);
       await chip(page, day(3), seeded.keyboard).focus();
       const liveRegion = page.locator('[id^="DndLiveRegion"]');
@@ -514,11 +517,9 @@ for (const language of ['fr', 'en'] as const) {
       // dnd-kit listens to the arrows from the task after the pick-up: wait for its announcement
       // (where the chip is, right after 'picked up').
       await expect.poll(() => liveRegion.textContent()).toContain(longDate(day(3), language));
-      await page.keyboard.press('ArrowRight');
-      if (isoWeekday(day(3)) !== 7) {
-        await expect.poll(() => liveRegion.textContent()).toContain(longDate(day(4), language));
-      }
       await page.keyboard.press('ArrowDown');
+      await expect.poll(() => liveRegion.textContent()).toContain(longDate(weekLater, language));
+      await page.keyboard.press('ArrowRight');
       await expect.poll(() => liveRegion.textContent()).toContain(longDate(target, language));
       await page.keyboard.press('Space');
       await expect.poll(() => liveRegion.textContent()).toMatch(words.dropped);

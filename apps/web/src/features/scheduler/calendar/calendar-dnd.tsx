@@ -73,11 +73,13 @@ const directions: Record<string, [number, number]> = {
 
 /**
  * Arrow keys jump from target to target (the next day or hour in that direction) instead of
- * dnd-kit's default 25 px steps, which would take several presses to leave a day.
+ * dnd-kit's default 25 px steps, which would take several presses to leave a day. Never to the
+ * target the chip is already on: a chip picked up where it sits in a tall day (above its centre)
+ * once went "down" to that day's own centre, and stayed there.
  */
 const keyboardCoordinates: KeyboardCoordinateGetter = (
   event,
-  { currentCoordinates, context: { collisionRect, droppableRects, droppableContainers } },
+  { currentCoordinates, context: { collisionRect, droppableRects, droppableContainers, over } },
 ) => {
   const direction = directions[event.code];
   if (!direction || !collisionRect) return undefined;
@@ -87,9 +89,15 @@ const keyboardCoordinates: KeyboardCoordinateGetter = (
   const fromY = collisionRect.top + collisionRect.height / 2;
   let best: { dx: number; dy: number; score: number } | null = null;
   for (const container of droppableContainers.getEnabled()) {
-    if (isLockedId(container.id)) continue;
+    if (isLockedId(container.id) || container.id === over?.id) continue;
     const rect = droppableRects.get(container.id);
     if (!rect) continue;
+    const under =
+      fromX >= rect.left &&
+      fromX <= rect.left + rect.width &&
+      fromY >= rect.top &&
+      fromY <= rect.top + rect.height;
+    if (under) continue;
     const dx = rect.left + rect.width / 2 - fromX;
     const dy = rect.top + rect.height / 2 - fromY;
     const along = dx * dirX + dy * dirY;
