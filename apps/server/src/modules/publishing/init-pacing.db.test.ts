@@ -131,14 +131,16 @@ describe('video init pacing', () => {
     const { db } = kit.t.context.database;
     const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
     const { id: account } = await kit.freshAccount();
-    const dbNowMs = async () =>
+    /** An instant as epoch milliseconds, to the microsecond, by the database's reading. */
+    const epochMs = async (instant: ReturnType<typeof sql>) =>
       Number(
         (
           await sql<{
             ms: number;
-          }>`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`.execute(db)
+          }>`select (extract(epoch from ${instant}) * 1000)::float8 as ms`.execute(db)
         ).rows[0]?.ms,
       );
+    const dbNowMs = () => epochMs(sql`clock_timestamp()`);
     const slots = [];
     for (let index = 0; index < INITS_PER_WINDOW; index++) {
       const reserved = await repository.reserveInit(account);
@@ -153,13 +155,7 @@ describe('video init pacing', () => {
     for (const slot of slots) {
       const stamp = await repository.settleInit(slot, undefined, answeredBy(bound, arrivedAt));
       const settledBy = await dbNowMs();
-      const stampMs = Number(
-        (
-          await sql<{
-            ms: number;
-          }>`select (extract(epoch from ${stamp}::timestamptz) * 1000)::float8 as ms`.execute(db)
-        ).rows[0]?.ms,
-      );
+      const stampMs = await epochMs(sql`${stamp}::timestamptz`);
       // The arrival's bound, to the microsecond (one more per slot already stamped with it, so
       // that each slot keeps a name of its own), and before the statement's own time.
       expect(stampMs).toBeCloseTo(bound.dbMs + stamps.length / 1000, 2);

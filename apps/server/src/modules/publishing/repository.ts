@@ -244,7 +244,7 @@ async function confirmBatch(
       stamp: row?.stamp ?? null,
       marked: row?.marked === true,
       earlyMs: row?.early_ms ?? null,
-      clock: typeof row?.db_ms === 'number' ? { dbMs: Number(row.db_ms), localMs: sentAt } : null,
+      clock: row?.db_ms == null ? null : { dbMs: row.db_ms, localMs: sentAt },
     };
   });
 }
