@@ -514,9 +514,12 @@ for (const language of ['fr', 'en'] as const) {
       await chip(page, day(3), seeded.keyboard).focus();
       const liveRegion = page.locator('[id^="DndLiveRegion"]');
       await page.keyboard.press('Space');
-      // dnd-kit listens to the arrows from the task after the pick-up: wait for its announcement
-      // (where the chip is, right after 'picked up').
       await expect.poll(() => liveRegion.textContent()).toContain(longDate(day(3), language));
+      // dnd-kit's keyboard sensor adds its arrow-key listener from a zero-delay timer it sets
+      // while handling the Space; the announcement can come before that timer runs, and an arrow
+      // pressed then is lost (CI once saw the chip stay on the 3rd). A zero-delay timer set now
+      // runs after dnd-kit's (timers of equal delay run in order): then the arrows are heard.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
       await page.keyboard.press('ArrowDown');
       await expect.poll(() => liveRegion.textContent()).toContain(longDate(weekLater, language));
       await page.keyboard.press('ArrowRight');
