@@ -11,6 +11,8 @@ import { createPublisher, type Publisher } from './publisher.ts';
 import {
   answeredBy,
   createPublishingRepository,
+  INIT_FLIGHT_MS,
+  INIT_IN_FLIGHT_RECHECK_MS,
   initWindowMs,
   INITS_PER_WINDOW,
 } from './repository.ts';
@@ -171,5 +173,49 @@ describe('video init pacing', () => {
     expect(
       Math.abs(refused.freeAt.getTime() - (Math.max(...stamps) + initWindowMs(WINDOW_MS))),
     ).toBeLessThanOrEqual(1);
+  });
+
+  it('sends a post refused by inits still in flight back when the earliest of them could free a slot', async () => {
+    const { db } = kit.t.context.database;
+    const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
+    const { id: account } = await kit.freshAccount();
+    const dbNow = async () =>
+      (await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db)).rows[0]?.now ??
+      new Date(Number.NaN);
+    const before = await dbNow();
+    for (let index = 0; index < INITS_PER_WINDOW; index++) {
+      if (!('slot' in (await repository.reserveInit(account)))) {
+        throw new Error(`init ${index} of a new account was refused`);
+      }
+    }
+    const after = await dbNow();
+    // Six reserved, none sent yet: none can be answered before it leaves, so none frees its slot
+    // before a window after its reservation (the earliest of the six: the sixth latest).
+    const refused = await repository.reserveInit(account);
+    if (!('freeAt' in refused)) throw new Error('a seventh init within the window was reserved');
+    expect(refused.known).toBe(false);
+    expect(refused.freeAt.getTime()).toBeGreaterThanOrEqual(
+      before.getTime() + initWindowMs(WINDOW_MS),
+    );
+    expect(refused.freeAt.getTime()).toBeLessThanOrEqual(after.getTime() + initWindowMs(WINDOW_MS));
+
+    // Inits in flight longer than a window (here: sent 40 s ago, still unanswered, their stamps
+    // 5 s ahead): any of them may free its slot any moment, so the post asks again soon.
+    const now = await dbNow();
+    const stamps = Array.from(
+      { length: INITS_PER_WINDOW },
+      (_, index) => new Date(now.getTime() + INIT_FLIGHT_MS - 40_000 + index),
+    );
+    await db
+      .updateTable('tiktok_init_pacing')
+      .set({ recent_inits: stamps })
+      .where('account_id', '=', account)
+      .execute();
+    const soon = await repository.reserveInit(account);
+    if (!('freeAt' in soon)) throw new Error('a seventh init within the window was reserved');
+    expect(soon.known).toBe(false);
+    const asked = await dbNow();
+    expect(soon.freeAt.getTime()).toBeGreaterThanOrEqual(now.getTime() + INIT_IN_FLIGHT_RECHECK_MS);
+    expect(soon.freeAt.getTime()).toBeLessThanOrEqual(asked.getTime() + INIT_IN_FLIGHT_RECHECK_MS);
   });
 });

@@ -37,11 +37,14 @@ export const initWindowMs = (tiktokWindowMs: number) => tiktokWindowMs + INIT_WI
  */
 export const INIT_FLIGHT_MS = 45_000;
 /**
- * A paced post whose window is full of inits still in flight asks again this soon. An answered
- * init frees its slot a full window after its answer, so asking sooner only catches a slot given
- * back unsent (releaseInit); with 1 s, 800 paced posts of a 2,000-post batch asked 800 times a
- * second (each ask a few queries and a queued job) while the first 1,200 inits were still going
- * out (decision 039).
+ * A paced post whose window is full of inits still in flight comes back when the earliest of
+ * them could free its slot: a window after the moment it could have left at the earliest (its
+ * stamp, INIT_FLIGHT_MS after its reservation or its send, less INIT_FLIGHT_MS). Only when that
+ * moment is already past (a window shorter than the flight, in tests) does it ask again this
+ * soon. Asking again every 10 s instead made the 800 paced posts of a 2,000-post batch ask twice
+ * more while the first 1,200 inits went out, a quarter of the embedded database's time then
+ * (decision 039, addendum "the paced posts' asks"). A slot given back unsent (releaseInit) is
+ * found at that moment, when the paced post would have had one anyway.
  */
 export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
 
@@ -499,13 +502,17 @@ export function createPublishingRepository(
         return { slot: { accountId, stamp: reserved.stamp }, sendInMs: reserved.send_in_ms };
       }
       // Refused: a slot frees a window after the sixth latest stamp, when that init is settled
-      // (`known`: a prepared run may start before it). One still in flight may be answered (or
-      // released) any moment: look again soon.
+      // (`known`: a prepared run may start before it). One still in flight is answered at the
+      // earliest once it has left, and it left no sooner than INIT_FLIGHT_MS before its stamp:
+      // no slot frees before a window after the sixth latest of those moments.
       const row = await db
         .selectFrom('tiktok_init_pacing')
         .select([
           sql<Date | null>`(select t from unnest(recent_inits) t
             order by t desc offset ${INITS_PER_WINDOW - 1} limit 1)`.as('sixth_latest'),
+          sql<Date | null>`(select left_by from (select case when t > clock_timestamp()
+              then t - ${ms(INIT_FLIGHT_MS)} else t end as left_by from unnest(recent_inits) t) s
+            order by left_by desc offset ${INITS_PER_WINDOW - 1} limit 1)`.as('sixth_left_by'),
           sql<Date>`clock_timestamp()`.as('now'),
         ])
         .where('account_id', '=', accountId)
@@ -519,7 +526,13 @@ export function createPublishingRepository(
       if (sixthLatest <= at) {
         return { freeAt: new Date(sixthLatest.getTime() + windowMs), known: true };
       }
-      return { freeAt: new Date(at.getTime() + INIT_IN_FLIGHT_RECHECK_MS), known: false };
+      const earliest = (row?.sixth_left_by?.getTime() ?? 0) + windowMs;
+      return {
+        freeAt: new Date(
+          earliest > at.getTime() ? earliest : at.getTime() + INIT_IN_FLIGHT_RECHECK_MS,
+        ),
+        known: false,
+      };
     },
 
     /**
