@@ -1,10 +1,11 @@
 // TikTok's 6 video inits per minute per token (sliding window), with several publishers at once
 // (docs/decisions/039-publishing-precision.md): the reservation is taken in the database, so no
 // publisher, in this process or another, can make TikTok answer rate_limit_exceeded.
-import { sql } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import type { Database } from '../../db/schema.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
@@ -28,6 +29,14 @@ const WINDOW_MS = 10_000;
 const kit = usePublishingTestApp({ TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) });
 /** More posts than one window holds: the seventh and eighth wait for the window to pass. */
 const POSTS = INITS_PER_WINDOW + 2;
+
+/** An instant as epoch milliseconds, to the microsecond, by the database's reading. */
+async function epochMs(db: Kysely<Database>, instant: RawBuilder<unknown>): Promise<number> {
+  const { rows } = await sql<{
+    ms: number;
+  }>`select (extract(epoch from ${instant}) * 1000)::float8 as ms`.execute(db);
+  return Number(rows[0]?.ms);
+}
 
 let second: DatabaseHandle | null = null;
 afterAll(async () => {
@@ -133,16 +142,7 @@ describe('video init pacing', () => {
     const { db } = kit.t.context.database;
     const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
     const { id: account } = await kit.freshAccount();
-    /** An instant as epoch milliseconds, to the microsecond, by the database's reading. */
-    const epochMs = async (instant: ReturnType<typeof sql>) =>
-      Number(
-        (
-          await sql<{
-            ms: number;
-          }>`select (extract(epoch from ${instant}) * 1000)::float8 as ms`.execute(db)
-        ).rows[0]?.ms,
-      );
-    const dbNowMs = () => epochMs(sql`clock_timestamp()`);
+    const dbNowMs = () => epochMs(db, sql`clock_timestamp()`);
     const slots = [];
     for (let index = 0; index < INITS_PER_WINDOW; index++) {
       const reserved = await repository.reserveInit(account);
@@ -157,7 +157,7 @@ describe('video init pacing', () => {
     for (const slot of slots) {
       const stamp = await repository.settleInit(slot, undefined, answeredBy(bound, arrivedAt));
       const settledBy = await dbNowMs();
-      const stampMs = await epochMs(sql`${stamp}::timestamptz`);
+      const stampMs = await epochMs(db, sql`${stamp}::timestamptz`);
       // The arrival's bound, to the microsecond (one more per slot already stamped with it, so
       // that each slot keeps a name of its own), and before the statement's own time.
       expect(stampMs).toBeCloseTo(bound.dbMs + stamps.length / 1000, 2);
@@ -179,32 +179,29 @@ describe('video init pacing', () => {
     const { db } = kit.t.context.database;
     const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
     const { id: account } = await kit.freshAccount();
-    const dbNow = async () =>
-      (await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db)).rows[0]?.now ??
-      new Date(Number.NaN);
-    const before = await dbNow();
+    // Whole milliseconds, as the drivers read a timestamp into a Date (freeAt's precision).
+    const dbNowMs = async () => Math.floor(await epochMs(db, sql`clock_timestamp()`));
+    const before = await dbNowMs();
     for (let index = 0; index < INITS_PER_WINDOW; index++) {
       if (!('slot' in (await repository.reserveInit(account)))) {
         throw new Error(`init ${index} of a new account was refused`);
       }
     }
-    const after = await dbNow();
+    const after = await dbNowMs();
     // Six reserved, none sent yet: none can be answered before it leaves, so none frees its slot
     // before a window after its reservation (the earliest of the six: the sixth latest).
     const refused = await repository.reserveInit(account);
     if (!('freeAt' in refused)) throw new Error('a seventh init within the window was reserved');
     expect(refused.known).toBe(false);
-    expect(refused.freeAt.getTime()).toBeGreaterThanOrEqual(
-      before.getTime() + initWindowMs(WINDOW_MS),
-    );
-    expect(refused.freeAt.getTime()).toBeLessThanOrEqual(after.getTime() + initWindowMs(WINDOW_MS));
+    expect(refused.freeAt.getTime()).toBeGreaterThanOrEqual(before + initWindowMs(WINDOW_MS));
+    expect(refused.freeAt.getTime()).toBeLessThanOrEqual(after + initWindowMs(WINDOW_MS));
 
     // Inits in flight longer than a window (here: sent 40 s ago, still unanswered, their stamps
     // 5 s ahead): any of them may free its slot any moment, so the post asks again soon.
-    const now = await dbNow();
+    const now = await dbNowMs();
     const stamps = Array.from(
       { length: INITS_PER_WINDOW },
-      (_, index) => new Date(now.getTime() + INIT_FLIGHT_MS - 40_000 + index),
+      (_, index) => new Date(now + INIT_FLIGHT_MS - 40_000 + index),
     );
     await db
       .updateTable('tiktok_init_pacing')
@@ -214,8 +211,8 @@ describe('video init pacing', () => {
     const soon = await repository.reserveInit(account);
     if (!('freeAt' in soon)) throw new Error('a seventh init within the window was reserved');
     expect(soon.known).toBe(false);
-    const asked = await dbNow();
-    expect(soon.freeAt.getTime()).toBeGreaterThanOrEqual(now.getTime() + INIT_IN_FLIGHT_RECHECK_MS);
-    expect(soon.freeAt.getTime()).toBeLessThanOrEqual(asked.getTime() + INIT_IN_FLIGHT_RECHECK_MS);
+    const asked = await dbNowMs();
+    expect(soon.freeAt.getTime()).toBeGreaterThanOrEqual(now + INIT_IN_FLIGHT_RECHECK_MS);
+    expect(soon.freeAt.getTime()).toBeLessThanOrEqual(asked + INIT_IN_FLIGHT_RECHECK_MS);
   });
 });
