@@ -16,7 +16,7 @@
  * sandbox's ledger), and where the time goes between a run's start and TikTok's answer to its init
  * (the publisher's 'video init timings', p50/p99 per phase). `npx tsx bench/publish-lateness.ts
  * [--posts 2000 --accounts 200] [--latency 50] [--only pglite|postgres] [--quick]
- * [--sandbox process|in-process]`
+ * [--sandbox process|in-process] [--cpu-prof DIR]`
  */
 import { sql } from 'kysely';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -73,6 +73,16 @@ interface BenchSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * Node's flags for a child process's V8 CPU profile (`--cpu-prof DIR`): written to DIR when it
+ * exits, named after `name`, for where a burst's time goes (`node --cpu-prof` files open in
+ * Chromium's DevTools).
+ */
+function cpuProfileArgs(dir: string | undefined, name: string): string[] {
+  if (dir === undefined) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`];
+}
+
 /** The sandbox served from this process (the benchmark's way until 2026-11-28). */
 async function inProcessSandbox(): Promise<BenchSandbox> {
   const kit = await startSandboxKit({ logger: false });
@@ -89,10 +99,11 @@ async function inProcessSandbox(): Promise<BenchSandbox> {
  * The sandbox in a child process (packages/tiktok-sandbox/src/standalone.ts, its test tooling on),
  * as TikTok is: its CPU is not the publisher's.
  */
-async function childProcessSandbox(): Promise<BenchSandbox> {
+async function childProcessSandbox(profileDir: string | undefined): Promise<BenchSandbox> {
   const child = spawn(
     process.execPath,
     [
+      ...cpuProfileArgs(profileDir, 'sandbox'),
       '--import',
       'tsx',
       'packages/tiktok-sandbox/src/standalone.ts',
@@ -186,36 +197,62 @@ interface WindowLateness {
   firstWindow: Percentiles;
   /** Init − (the init six before it on the account + 60 s): the pacing's own cost (margin included). */
   afterWindow: Percentiles | null;
+  /**
+   * The later inits' cost split in two: how long after TikTok counted the init six before it its
+   * answer was stamped (the publisher's slot stamp, ClockBound), and how long after that stamp
+   * plus our window (60 s + margin) TikTok counted this one (waking, confirming, sending).
+   */
+  stampAfterCount: Percentiles | null;
+  countAfterSlot: Percentiles | null;
 }
 
 /** The benchmark's posts' video inits (TikTok's time, their due time), by account. */
 function initsByAccount(
   ledger: SandboxLedger,
   fixture: Fixture,
-): Map<string, { initAt: number; due: number }[]> {
-  const inits = new Map<string, { initAt: number; due: number }[]>();
+): Map<string, { initAt: number; due: number; publishId: string }[]> {
+  const inits = new Map<string, { initAt: number; due: number; publishId: string }[]>();
   for (const post of ledger.posts) {
     const due = fixture.titlesDue.get(post.post_info?.title ?? '');
     if (due === undefined) continue;
     const list = inits.get(post.open_id) ?? [];
-    list.push({ initAt: Date.parse(post.init_at), due });
+    list.push({ initAt: Date.parse(post.init_at), due, publishId: post.publish_id });
     inits.set(post.open_id, list);
   }
   return inits;
 }
 
-function byWindow(ledger: SandboxLedger, fixture: Fixture): WindowLateness {
+function byWindow(
+  ledger: SandboxLedger,
+  fixture: Fixture,
+  stamps: ReadonlyMap<string, number>,
+): WindowLateness {
   const first: number[] = [];
   const after: number[] = [];
+  const stampAfterCount: number[] = [];
+  const countAfterSlot: number[] = [];
   for (const list of initsByAccount(ledger, fixture).values()) {
     list.sort((a, b) => a.initAt - b.initAt);
     list.forEach((init, k) => {
       const sixBefore = list[k - INITS_PER_WINDOW];
-      if (sixBefore === undefined) first.push(init.initAt - init.due);
-      else after.push(init.initAt - sixBefore.initAt - TIKTOK_INIT_WINDOW_MS);
+      if (sixBefore === undefined) {
+        first.push(init.initAt - init.due);
+        return;
+      }
+      after.push(init.initAt - sixBefore.initAt - TIKTOK_INIT_WINDOW_MS);
+      const stamp = stamps.get(sixBefore.publishId);
+      if (stamp === undefined) return;
+      stampAfterCount.push(stamp - sixBefore.initAt);
+      countAfterSlot.push(init.initAt - stamp - TIKTOK_INIT_WINDOW_MS - INIT_WINDOW_MARGIN_MS);
     });
   }
-  return { firstWindow: percentiles(first), afterWindow: after.length ? percentiles(after) : null };
+  const maybe = (values: number[]) => (values.length ? percentiles(values) : null);
+  return {
+    firstWindow: percentiles(first),
+    afterWindow: maybe(after),
+    stampAfterCount: maybe(stampAfterCount),
+    countAfterSlot: maybe(countAfterSlot),
+  };
 }
 
 function percentiles(valuesMs: number[]): Percentiles {
@@ -428,7 +465,11 @@ async function release(context: AppContext, fixture: Fixture): Promise<void> {
 /** Collects the publisher's 'video init timings' from JSON log lines. */
 function phaseCollector() {
   const samples = new Map<string, number[]>();
+  /** Each init's slot stamp (epoch ms), by TikTok's publish id. */
+  const stamps = new Map<string, number>();
   let rest = '';
+  const runCount = () =>
+    (samples.get('init') ?? []).length + (samples.get('init (paced)') ?? []).length;
   return {
     write(chunk: string) {
       const lines = (rest + chunk).split('\n');
@@ -436,8 +477,20 @@ function phaseCollector() {
       for (const line of lines) {
         if (!line.includes('video init timings')) continue;
         try {
-          const entry = JSON.parse(line) as { phases?: Record<string, number> };
-          for (const [phase, ms] of Object.entries(entry.phases ?? {})) {
+          const entry = JSON.parse(line) as {
+            phases?: Record<string, number>;
+            publishId?: string;
+            stampedAtMs?: number;
+            paced?: boolean;
+          };
+          if (entry.publishId !== undefined && entry.stampedAtMs !== undefined) {
+            stamps.set(entry.publishId, entry.stampedAtMs);
+          }
+          // A paced run (one of an account's later inits, its slot reserved ahead of the
+          // moment it frees): its phases apart, where the workload's p99 is.
+          const paced = entry.paced === true;
+          for (const [name, ms] of Object.entries(entry.phases ?? {})) {
+            const phase = paced ? `${name} (paced)` : name;
             const list = samples.get(phase) ?? [];
             list.push(ms);
             samples.set(phase, list);
@@ -453,11 +506,12 @@ function phaseCollector() {
      * time: no `wait` phase), or prepared too late (`wait` under 1 ms).
      */
     unprepared: () => {
-      const waits = samples.get('wait') ?? [];
-      const runs = samples.get('init')?.length ?? 0;
+      const waits = [...(samples.get('wait') ?? []), ...(samples.get('wait (paced)') ?? [])];
+      const runs = runCount();
       return runs - waits.length + waits.filter((ms) => ms < 1).length;
     },
-    runs: () => (samples.get('init') ?? []).length,
+    runs: runCount,
+    stamps: (): ReadonlyMap<string, number> => stamps,
   };
 }
 
@@ -511,10 +565,14 @@ async function runOne(
     latencyMs: number;
     workers: number;
     sandbox: 'process' | 'in-process';
+    /** `--cpu-prof DIR`: the sandbox's and the workers' V8 CPU profiles are written there. */
+    profileDir?: string;
   },
 ): Promise<LatenessResult> {
   const phases = phaseCollector();
-  const kit = await (options.sandbox === 'process' ? childProcessSandbox() : inProcessSandbox());
+  const kit = await (options.sandbox === 'process'
+    ? childProcessSandbox(options.profileDir)
+    : inProcessSandbox());
   const dataDir = mkdtempSync(join(tmpdir(), 'cadence-bench-'));
   const database = await openTestDatabase(kind);
   const env: NodeJS.ProcessEnv = {
@@ -543,7 +601,11 @@ async function runOne(
       // Compiled workers, as `npm run worker` runs them (rebuilt first if their sources changed).
       await ensureServerBuild();
       for (let w = 0; w < options.workers; w++) {
-        const child = spawn(process.execPath, compiledEntryArgs('worker', repoRoot), {
+        const args = [
+          ...cpuProfileArgs(options.profileDir, `worker-${w}`),
+          ...compiledEntryArgs('worker', repoRoot),
+        ];
+        const child = spawn(process.execPath, args, {
           cwd: repoRoot,
           env: { ...process.env, ...env, LOG_LEVEL: 'debug' },
           stdio: ['ignore', 'pipe', 'inherit'],
@@ -602,7 +664,7 @@ async function runOne(
       failed: counts.failed,
       failReasons: counts.reasons,
       lateness: percentiles(measure(ledger, fixture)),
-      windows: byWindow(ledger, fixture),
+      windows: byWindow(ledger, fixture, phases.stamps()),
       noopLateness: noop,
       rateLimitFloor: floor,
     };
@@ -626,6 +688,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
       only: { type: 'string' },
       quick: { type: 'boolean', default: false },
       sandbox: { type: 'string', default: 'process' },
+      'cpu-prof': { type: 'string' },
     },
   });
   const sandbox = values.sandbox === 'in-process' ? 'in-process' : 'process';
@@ -653,7 +716,16 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
       `Publish lateness: ${workload.posts} posts due at once over ${workload.accounts} accounts, sandbox latency ${latencyMs} ms, announced at least ${PREPARE_LEAD_MS / 1000} s (the prepare lead) before their due time, sandbox ${sandbox === 'process' ? 'in a child process' : 'in this process'}`,
     );
     for (const kind of kinds) {
-      const result = await runOne(kind, { ...workload, latencyMs, workers: 2, sandbox });
+      const profileDir = typeof values['cpu-prof'] === 'string' ? values['cpu-prof'] : undefined;
+      const result = await runOne(kind, {
+        ...workload,
+        latencyMs,
+        workers: 2,
+        sandbox,
+        ...(profileDir !== undefined && {
+          profileDir: join(profileDir, `${kind}-${workload.posts}`),
+        }),
+      });
       results.push(result);
       const label =
         kind === 'pglite' ? 'PGlite, embedded worker' : 'PostgreSQL, 2 worker processes';
@@ -667,6 +739,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
       if (result.windows.afterWindow) {
         console.log(formatRow('  first six per account', result.windows.firstWindow));
         console.log(formatRow('  later, after 6th + 60 s', result.windows.afterWindow));
+        if (result.windows.stampAfterCount && result.windows.countAfterSlot) {
+          console.log(formatRow('    6th: stamp after count', result.windows.stampAfterCount));
+          console.log(formatRow('    count after stamp + 61 s', result.windows.countAfterSlot));
+        }
       }
       console.log(formatRow('baseline: no-op job', result.noopLateness));
       console.log(formatRow('baseline: 6 inits/60 s floor', result.rateLimitFloor));

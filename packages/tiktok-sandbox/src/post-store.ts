@@ -141,6 +141,13 @@ export class ChunkReceiver {
 export class PostStore {
   readonly posts = new Map<string, SandboxPost>();
   private readonly byUploadId = new Map<string, SandboxPost>();
+  /**
+   * Each creator's posts and each app's direct posts, in the order they were started: the daily
+   * caps read the last day's from the end, instead of every post of every creator at each init
+   * (a burst of 1,200 inits spent most of its time there, decision 039).
+   */
+  private readonly byCreator = new Map<string, SandboxPost[]>();
+  private readonly directByApp = new Map<string, SandboxPost[]>();
 
   constructor(private readonly options: ResolvedStateOptions) {}
 
@@ -177,6 +184,8 @@ export class PostStore {
     };
     this.posts.set(post.publishId, post);
     this.byUploadId.set(post.uploadId, post);
+    appendTo(this.byCreator, post.openId, post);
+    if (post.kind === 'direct') appendTo(this.directByApp, post.clientKey, post);
     return post;
   }
 
@@ -186,24 +195,28 @@ export class PostStore {
 
   /** Posts of one kind a creator started within the last 24 h (TikTok's daily caps). */
   countLastDay(openId: string, kind: 'direct' | 'inbox'): number {
-    const since = this.options.now() - 24 * 60 * 60 * 1000;
     let count = 0;
-    for (const post of this.posts.values()) {
-      if (post.openId === openId && post.kind === kind && post.initAt > since) count++;
+    for (const post of this.lastDay(this.byCreator.get(openId))) {
+      if (post.kind === kind) count++;
     }
     return count;
   }
 
   /** The creators who started a direct post through this app within the last 24 h. */
   postersLastDay(clientKey: string): Set<string> {
-    const since = this.options.now() - 24 * 60 * 60 * 1000;
     const posters = new Set<string>();
-    for (const post of this.posts.values()) {
-      if (post.clientKey === clientKey && post.kind === 'direct' && post.initAt > since) {
-        posters.add(post.openId);
-      }
-    }
+    for (const post of this.lastDay(this.directByApp.get(clientKey))) posters.add(post.openId);
     return posters;
+  }
+
+  /** The posts of a list (oldest first) started within the last 24 h, newest first. */
+  private *lastDay(posts: readonly SandboxPost[] | undefined): Generator<SandboxPost> {
+    const since = this.options.now() - 24 * 60 * 60 * 1000;
+    for (let index = (posts?.length ?? 0) - 1; index >= 0; index--) {
+      const post = posts?.[index];
+      if (post === undefined || post.initAt <= since) return;
+      yield post;
+    }
   }
 
   /** Status is derived from timestamps when asked, so no timer runs between requests. */
@@ -286,4 +299,10 @@ export class PostStore {
     post.chunkInFlight = true;
     return ok(new ChunkReceiver(post, length, this.options.now));
   }
+}
+
+function appendTo<TKey, TValue>(lists: Map<TKey, TValue[]>, key: TKey, value: TValue): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }

@@ -20,7 +20,7 @@ function recorded(options: { maxBatch: number; maxInFlight: number; windowMs?: n
         batches.push(items);
         pending.push({ items, done, fail });
       }),
-    { windowMs: options.windowMs ?? 0, keyOf: (item) => item.key, ...options },
+    { windowMs: options.windowMs ?? 0, groupOf: (item) => item.key, ...options },
   );
   const answerNext = () => {
     const next = pending.shift();
@@ -41,22 +41,28 @@ describe('createCoalescer', () => {
     expect(await Promise.all(results)).toEqual([10, 20, 30]);
   });
 
-  it('never puts two items of one key in a batch, nor more than maxBatch', async () => {
-    const { call, batches, answerNext } = recorded({ maxBatch: 2, maxInFlight: 10 });
+  it('puts the items of one key in one batch, in their order, never more than maxBatch', async () => {
+    const { call, batches, answerNext } = recorded({ maxBatch: 3, maxInFlight: 10 });
     const results = [
       call({ key: 'a', value: 1 }),
-      call({ key: 'a', value: 2 }),
-      call({ key: 'b', value: 3 }),
+      call({ key: 'b', value: 2 }),
+      call({ key: 'a', value: 3 }),
       call({ key: 'c', value: 4 }),
+      call({ key: 'b', value: 5 }),
+      call({ key: 'a', value: 6 }),
+      call({ key: 'a', value: 7 }),
     ];
     await turn();
+    // a's first three fill the first batch; its fourth waits for the next, after b's and c's.
     expect(batches.map((batch) => batch.map((item) => item.value))).toEqual([
-      [1, 3],
-      [2, 4],
+      [1, 3, 6],
+      [2, 5, 4],
+      [7],
     ]);
     answerNext();
     answerNext();
-    expect(await Promise.all(results)).toEqual([10, 20, 30, 40]);
+    answerNext();
+    expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50, 60, 70]);
   });
 
   it('gathers calls made while maxInFlight batches are out for the next batch', async () => {

@@ -4,9 +4,10 @@
  * publishing runs, which all arrive at a post's due instant (decision 039, addendum "confirmations
  * in batches").
  *
- * - A batch holds at most `maxBatch` items, and never two with the same `keyOf` (the items of one
- *   key go in later batches, in their order of arrival): a batched UPDATE … FROM applies only one
- *   source row per target row.
+ * - A batch holds at most `maxBatch` items, and the items waiting with the same `groupOf` go in
+ *   the same batch (as many as it has room for), in their order of arrival: batches out at once
+ *   then touch different rows (an account's pacing row, say) and never wait for each other's
+ *   locks.
  * - At most `maxInFlight` batches are out at once; calls made meanwhile gather for the next ones
  *   (group commit): an idle coalescer sends at the event loop's next turn, a busy one in bigger
  *   batches, without taking every connection of a pool.
@@ -20,8 +21,8 @@ export interface CoalescerOptions<TItem> {
   windowMs: number;
   /** Batches sent and not yet answered, at most (at least 1). */
   maxInFlight: number;
-  /** Items sharing a key never share a batch. */
-  keyOf?: (item: TItem) => string;
+  /** Items waiting together that share a key go in one batch. */
+  groupOf?: (item: TItem) => string;
 }
 
 interface Waiting<TItem, TResult> {
@@ -41,19 +42,23 @@ export function createCoalescer<TItem, TResult>(
   let inFlight = 0;
 
   function takeBatch(): Waiting<TItem, TResult>[] {
-    const batch: Waiting<TItem, TResult>[] = [];
-    const rest: Waiting<TItem, TResult>[] = [];
-    const keys = new Set<string>();
+    const groupOf = options.groupOf;
+    if (groupOf === undefined) return waiting.splice(0, maxBatch);
+    // The groups in the order their first item arrived, each item in its group's order.
+    const groups = new Map<string, Waiting<TItem, TResult>[]>();
     for (const entry of waiting) {
-      const key = options.keyOf?.(entry.item);
-      if (batch.length >= maxBatch || (key !== undefined && keys.has(key))) {
-        rest.push(entry);
-        continue;
-      }
-      if (key !== undefined) keys.add(key);
-      batch.push(entry);
+      const key = groupOf(entry.item);
+      const group = groups.get(key);
+      if (group) group.push(entry);
+      else groups.set(key, [entry]);
     }
-    waiting = rest;
+    const batch: Waiting<TItem, TResult>[] = [];
+    for (const group of groups.values()) {
+      if (batch.length >= maxBatch) break;
+      batch.push(...group.slice(0, maxBatch - batch.length));
+    }
+    const taken = new Set(batch);
+    waiting = waiting.filter((entry) => !taken.has(entry));
     return batch;
   }
 

@@ -67,6 +67,12 @@ export interface TikTokClientOptions {
 export interface RequestOptions {
   /** Aborting rejects with the signal's reason, not a TikTokApiError. */
   signal?: AbortSignal;
+  /**
+   * Called once, as soon as TikTok's answer starts to arrive (its status line and headers), before
+   * its body is read and checked: the earliest moment known to be after TikTok handled the request
+   * (the publisher stamps its init slot with it, decision 039).
+   */
+  onAnswer?: () => void;
 }
 
 export interface TikTokTokenSet {
@@ -364,6 +370,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
     init: RequestInit,
     limitMs: number,
     callerSignal: AbortSignal | undefined,
+    onAnswer?: () => void,
   ): Promise<RawResponse> {
     const timeout = AbortSignal.timeout(limitMs);
     const signal = callerSignal === undefined ? timeout : AbortSignal.any([timeout, callerSignal]);
@@ -371,6 +378,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
     let text: string;
     try {
       const response = await fetchImpl(url, { ...init, signal });
+      onAnswer?.();
       status = response.status;
       text = await response.text();
     } catch (error) {
@@ -485,7 +493,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
             : { source_info: sourceInfo },
       },
       dataSchema,
-      requestOptions?.signal,
+      requestOptions,
     );
   }
 
@@ -499,7 +507,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
       body?: unknown;
     },
     dataSchema: TSchema,
-    signal: AbortSignal | undefined,
+    requestOptions: RequestOptions | undefined,
   ): Promise<z.output<TSchema>> {
     const query =
       request.query === undefined ? '' : `?${new URLSearchParams(request.query).toString()}`;
@@ -514,7 +522,8 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
       `${apiBase}${request.path}${query}`,
       { method: request.method, headers, body },
       timeoutMs,
-      signal,
+      requestOptions?.signal,
+      requestOptions?.onAnswer,
     );
     // "Cannot post now" arrives with HTTP 200 and only error.code says so.
     throwIfErrorBody(operation, response);
@@ -589,7 +598,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         'user_info',
         { method: 'GET', path: '/v2/user/info/', accessToken, query: { fields: fields.join(',') } },
         userInfoDataSchema,
-        requestOptions?.signal,
+        requestOptions,
       );
       return toUser(data.user);
     },
@@ -599,7 +608,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         'creator_info',
         { method: 'POST', path: '/v2/post/publish/creator_info/query/', accessToken },
         creatorInfoDataSchema,
-        requestOptions?.signal,
+        requestOptions,
       );
       return {
         creatorAvatarUrl: data.creator_avatar_url ?? null,
@@ -679,7 +688,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
           body: { publish_id: publishId },
         },
         statusDataSchema,
-        requestOptions?.signal,
+        requestOptions,
       );
       const known = publishStatusSchema.safeParse(data.status);
       return {
@@ -704,7 +713,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
           body,
         },
         videoListDataSchema,
-        requestOptions?.signal,
+        requestOptions,
       );
       return { videos: data.videos.map(toVideo), cursor: data.cursor, hasMore: data.has_more };
     },
@@ -723,7 +732,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
           body: { filters: { video_ids: input.videoIds } },
         },
         videoQueryDataSchema,
-        requestOptions?.signal,
+        requestOptions,
       );
       return data.videos.map(toVideo);
     },

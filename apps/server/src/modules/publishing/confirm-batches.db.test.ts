@@ -1,7 +1,7 @@
 // Confirmations in batches (decision 039, addendum "confirmations in batches"): prepared runs due
 // at the same instant in one process confirm their init slots and mark their posts in one
 // statement, each run answered as if alone. TikTok's side is read from the sandbox's ledger.
-import { ValueNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { sql, ValueNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
@@ -64,11 +64,14 @@ function publisherOn(db: ReturnType<typeof watchedDatabase>['db']) {
   });
 }
 
-/** `count` posts of their own accounts, all due at the same instant `inMs` from now. */
-async function postsDueTogether(prefix: string, count: number, inMs: number) {
+/**
+ * `count` posts of their own accounts (or all of `accountId`), all due at the same instant `inMs`
+ * from now.
+ */
+async function postsDueTogether(prefix: string, count: number, inMs: number, accountId?: string) {
   const ids: string[] = [];
   for (let index = 0; index < count; index++) {
-    ids.push(await kit.duePostNobodyWakes(`${prefix} ${index}`));
+    ids.push(await kit.duePostNobodyWakes(`${prefix} ${index}`, accountId));
   }
   const dueAt = new Date(Date.now() + inMs);
   await kit.t.context.database.db
@@ -129,6 +132,32 @@ describe('confirmations of prepared runs in batches', () => {
     expect(ledgerPostsTitled('Batched edited')).toHaveLength(1);
     expect(ledgerPostsTitled('Batched 1')).toHaveLength(0);
     expect(await readRow(cancelled)).toMatchObject({ status: 'cancelled', lease_owner: null });
+  });
+
+  it("confirms one account's posts due together in one statement, each on a slot of its own", async () => {
+    const { id: accountId } = await kit.freshAccount();
+    const { ids, dueAt } = await postsDueTogether('Same account', 4, 5_000, accountId);
+    const watched = watchedDatabase();
+    const publisher = publisherOn(watched.db);
+    const running = ids.map((id) => publisher.advance(id));
+    await allPrepared(ids);
+    expect(await Promise.all(running)).toEqual(ids.map(() => 'waiting'));
+    // One statement: batches out at once never hold the same account's row (they would wait
+    // for each other's lock; one per slot, four statements, is what it was).
+    expect(watched.statements).toEqual([4]);
+    const pacing = await kit.t.context.database.db
+      .selectFrom('tiktok_init_pacing')
+      .select(sql<string[]>`recent_inits::text[]`.as('stamps'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    // Four slots, four stamps, none the same (a slot is named by its stamp).
+    expect(new Set(pacing.stamps).size).toBe(4);
+    for (const [index, id] of ids.entries()) {
+      const sent = ledgerPostsTitled(`Same account ${index}`);
+      expect(sent).toHaveLength(1);
+      expect(Date.parse(sent[0]?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+      expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+    }
   });
 
   for (const when of ['before', 'after'] as const) {

@@ -14,6 +14,7 @@ import {
   VIDEO_CONTENT_TYPES,
   type DirectPostInfo,
   type PostStatus,
+  type RequestOptions,
   type TikTokClient,
   type VideoContentType,
 } from '../../tiktok/tiktok-client.ts';
@@ -60,7 +61,13 @@ class InitSlotLapsedError extends Error {
 
 /** What to send as the video init, or why the post cannot go (nothing is sent). */
 type PreparedInit =
-  | { send: (token: string) => Promise<{ publishId: string; uploadUrl?: string }> }
+  | {
+      /** `options.onAnswer`: TikTok's answer started to arrive (the slot's stamp, decision 039). */
+      send: (
+        token: string,
+        options: RequestOptions,
+      ) => Promise<{ publishId: string; uploadUrl?: string }>;
+    }
   | { refuse: PublishFailReason };
 
 /**
@@ -205,13 +212,21 @@ export function createPublisher(deps: PublisherDeps) {
    * Where a run's time goes between its start and TikTok's answer to the video init, logged at
    * debug ('video init timings') for bench/publish-lateness.ts: milliseconds per phase.
    */
-  const timelines = new Map<string, { last: number; phases: Record<string, number> }>();
+  const timelines = new Map<
+    string,
+    {
+      last: number;
+      phases: Record<string, number>;
+      stampedAtMs?: number;
+      /** Its slot was reserved ahead: it frees a window after the account's earlier inits. */
+      paced?: boolean;
+    }
+  >();
   /** Posts this process is advancing now. */
   const advancing = new Set<string>();
-  const lap = (postId: string, phase: string) => {
+  const lap = (postId: string, phase: string, now = performance.now()) => {
     const timeline = timelines.get(postId);
     if (!timeline) return;
-    const now = performance.now();
     timeline.phases[phase] = (timeline.phases[phase] ?? 0) + (now - timeline.last);
     timeline.last = now;
   };
@@ -420,8 +435,10 @@ export function createPublisher(deps: PublisherDeps) {
     if (inbox) {
       // The creator chooses caption, privacy and interactions in the TikTok app.
       return sendInit(post, owner, signal, plan, held, prepared, async () => ({
-        send: (token) =>
-          pull ? tiktok.initInboxPostFromUrl(token, pull) : tiktok.initInboxPost(token, filePlan),
+        send: (token, options) =>
+          pull
+            ? tiktok.initInboxPostFromUrl(token, pull, options)
+            : tiktok.initInboxPost(token, filePlan, options),
       }));
     }
     // creator_info and the init with one token read: TikTok's answer says how the post may go.
@@ -452,10 +469,10 @@ export function createPublisher(deps: PublisherDeps) {
         ...(post.cover_timestamp_ms !== null && { videoCoverTimestampMs: post.cover_timestamp_ms }),
       };
       return {
-        send: (token) =>
+        send: (token, options) =>
           pull
-            ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo })
-            : tiktok.initDirectPost(token, { ...filePlan, postInfo }),
+            ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo }, options)
+            : tiktok.initDirectPost(token, { ...filePlan, postInfo }, options),
       };
     });
   }
@@ -576,8 +593,18 @@ export function createPublisher(deps: PublisherDeps) {
           held.sent = true;
           lap(post.id, 'confirm');
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
+          /**
+           * When TikTok's answer started to arrive (its headers): TikTok counted the request
+           * before, and reading and checking the body (hundreds of answers at once in a burst)
+           * adds nothing to what the stamp must cover.
+           */
+          let arrivedAt: number | undefined;
           try {
-            return await ready.send(token);
+            return await ready.send(token, {
+              onAnswer: () => {
+                arrivedAt ??= performance.now();
+              },
+            });
           } catch (error) {
             // No answer (timeout, connection lost): the request may still reach TikTok later than
             // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
@@ -589,16 +616,21 @@ export function createPublisher(deps: PublisherDeps) {
             }
             throw error;
           } finally {
-            const answeredAt = performance.now();
-            lap(post.id, 'init');
+            const answeredAt = arrivedAt ?? performance.now();
+            lap(post.id, 'init', answeredAt);
+            // Reading and checking the answer's body, until here.
+            lap(post.id, 'answer');
             // Answered: TikTok counted it, if at all, before now, and the stamp says when by the
             // database's clock (the statement may wait for the pool behind other answers). The
             // settled slot has a new stamp, the one a retry on a refreshed token confirms again;
             // a refused init also clears init_started_at: nothing of this post is in flight.
             if (answer !== 'none') {
               const refused = answer === 'refused' ? { postId: post.id, owner } : undefined;
+              const arrivedByMs = clock ? answeredBy(clock, answeredAt) : undefined;
+              const timeline = timelines.get(post.id);
+              if (timeline && arrivedByMs !== undefined) timeline.stampedAtMs = arrivedByMs;
               const stamp = await repository
-                .settleInit(held.slot, refused, clock ? answeredBy(clock, answeredAt) : undefined)
+                .settleInit(held.slot, refused, arrivedByMs)
                 .catch((error: unknown) =>
                   logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
                 );
@@ -632,7 +664,18 @@ export function createPublisher(deps: PublisherDeps) {
       const phases = Object.fromEntries(
         Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
       );
-      logger.debug?.({ postId: post.id, phases }, 'video init timings');
+      // With TikTok's publish id and the slot's stamp (epoch ms, before its settle's own
+      // reading: at most that), for the benchmark to set beside TikTok's (the sandbox's) count.
+      logger.debug?.(
+        {
+          postId: post.id,
+          publishId: result.publishId,
+          stampedAtMs: timeline.stampedAtMs,
+          paced: timeline.paced === true,
+          phases,
+        },
+        'video init timings',
+      );
     }
     if (result.uploadUrl === undefined) {
       // PULL_FROM_URL: nothing to upload, TikTok downloads it (PROCESSING_DOWNLOAD) meanwhile.
@@ -992,6 +1035,8 @@ export function createPublisher(deps: PublisherDeps) {
       }
       sendAt = performance.now() + reservation.sendInMs;
       lap(postId, 'reserve');
+      const timeline = timelines.get(postId);
+      if (timeline && reservation.sendInMs > 0) timeline.paced = true;
       reserved = { slot: reservation.slot, sent: false };
       onSlot(reserved);
     }

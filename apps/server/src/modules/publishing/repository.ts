@@ -172,9 +172,11 @@ const provisionalStamp = sql<Date>`greatest(clock_timestamp() + ${ms(INIT_FLIGHT
  * confirmAndMarkInit for several posts in one statement, each answered as if alone: per item, the
  * slot is re-stamped INIT_FLIGHT_MS from now if still counted, and the post marked (and made
  * 'publishing') if its lease is `owner`'s and, for a prepared run, it is pending, unchanged since
- * the claim and due. At most one item per account (the coalescer's key): an UPDATE … FROM
- * changes each row once. The accounts' pacing rows are locked in account order first, so that two
- * processes' batches over the same accounts queue behind each other instead of deadlocking.
+ * the claim and due. An account may have several items: its new stamps are one microsecond apart,
+ * past every stamp it has, and its row is written once. The accounts' pacing rows are locked in
+ * account order first, so that two processes' batches over the same accounts queue behind each
+ * other instead of deadlocking (the coalescer groups an account's items in one batch, so that a
+ * process's own batches do not).
  */
 async function confirmBatch(
   db: Kysely<Database>,
@@ -196,36 +198,49 @@ async function confirmBatch(
   const unchanged = sql<boolean>`(i.seen is not null and posts.status = 'pending'
     and posts.updated_at = i.seen)`;
   // now(): one instant for both tests, so that a post is either due or early, never neither.
-  const sentAt = performance.now();
-  const result = await sql<{
+  // The clock bound (ClockBound) pairs the database's clock as the statement arrived
+  // (statement_timestamp(), before any wait for the accounts' row locks) with the local instant
+  // just before it was sent, once a connection is in hand: neither a wait for the pool nor one for
+  // the locks widens it (under a burst, both are most of a confirmation's time, and the answer's
+  // stamp, and the account's next slot, came that much later).
+  let sentAt = 0;
+  const statement = sql<{
     idx: number;
     stamp: string | null;
     marked: boolean;
     early_ms: number | null;
-    db_ms: number | null;
+    db_ms: number;
   }>`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as i(idx int, account_id uuid,
         stamp timestamptz, post_id uuid, owner text, started_at timestamptz, seen timestamptz)
     ), pacing_locked as (
-      select account_id from tiktok_init_pacing
+      select account_id, recent_inits from tiktok_init_pacing
       where account_id in (select account_id from input)
       order by account_id for no key update
+    ), slots as (
+      select i.idx, i.account_id, i.stamp as old,
+        greatest(clock_timestamp() + ${ms(INIT_FLIGHT_MS)},
+          (select max(t) from unnest(l.recent_inits) t))
+          + (row_number() over (partition by i.account_id order by i.idx))
+            * interval '1 microsecond' as new
+      from input i join pacing_locked l on l.account_id = i.account_id
+      where i.stamp = any(array(select t from unnest(l.recent_inits) t
+        where t > clock_timestamp() - ${ms(windowMs)}))
     ), confirmed as (
       update tiktok_init_pacing
-      set recent_inits = array_replace(recent_inits, i.stamp, ${provisionalStamp})
-      from input i
-      where tiktok_init_pacing.account_id = i.account_id
-        and tiktok_init_pacing.account_id in (select account_id from pacing_locked)
-        and i.stamp = any(${countedWithin(windowMs)})
-      returning i.idx, (select max(t) from unnest(tiktok_init_pacing.recent_inits) t)::text as stamp,
-        (extract(epoch from clock_timestamp()) * 1000)::float8 as db_ms
+      set recent_inits = array(select coalesce(s.new, u.t)
+        from unnest(tiktok_init_pacing.recent_inits) with ordinality u(t, n)
+          left join slots s on s.account_id = tiktok_init_pacing.account_id and s.old = u.t
+        order by u.n)
+      where tiktok_init_pacing.account_id in (select account_id from slots)
+      returning tiktok_init_pacing.account_id
     ), marked as (
       update posts set init_started_at = i.started_at, status = 'publishing',
         updated_at = case when posts.status = 'pending' then clock_timestamp() else posts.updated_at end
       from input i
       where posts.id = i.post_id and posts.lease_owner = i.owner
-        and i.idx in (select idx from confirmed)
+        and i.idx in (select idx from slots)
         and (posts.status = 'publishing' or (${unchanged} and posts.due_at <= now()))
       returning i.idx
     ), early as (
@@ -233,13 +248,18 @@ async function confirmBatch(
       from input i join posts on posts.id = i.post_id
       where posts.lease_owner = i.owner and ${unchanged} and posts.due_at > now()
     )
-    select i.idx, c.stamp, m.idx is not null as marked, e.ms as early_ms, c.db_ms
+    select i.idx, s.new::text as stamp, m.idx is not null as marked, e.ms as early_ms,
+      (extract(epoch from statement_timestamp()) * 1000)::float8 as db_ms
     from input i
-      left join confirmed c on c.idx = i.idx
+      left join slots s on s.idx = i.idx
       left join marked m on m.idx = i.idx
       left join early e on e.idx = i.idx
     order by i.idx
-  `.execute(db);
+  `;
+  const result = await db.connection().execute((connection) => {
+    sentAt = performance.now();
+    return statement.execute(connection);
+  });
   const byIndex = new Map(result.rows.map((row) => [row.idx, row]));
   return items.map((_item, idx) => {
     const row = byIndex.get(idx);
@@ -247,7 +267,7 @@ async function confirmBatch(
       stamp: row?.stamp ?? null,
       marked: row?.marked === true,
       earlyMs: row?.early_ms ?? null,
-      clock: row?.db_ms == null ? null : { dbMs: row.db_ms, localMs: sentAt },
+      clock: row?.stamp == null ? null : { dbMs: row.db_ms, localMs: sentAt },
     };
   });
 }
@@ -292,8 +312,8 @@ export function createPublishingRepository(
       windowMs: CONFIRM_BATCH_WINDOW_MS,
       maxInFlight: CONFIRM_BATCHES_IN_FLIGHT,
       ...options.confirmBatch,
-      // One UPDATE … FROM changes a row once: an account's other slots go in the next batches.
-      keyOf: (item) => item.slot.accountId,
+      // An account's slots in one batch: batches out at once never wait for each other's locks.
+      groupOf: (item) => item.slot.accountId,
     },
   );
   // A prepared run holds a post that is still pending (claim's `early`): a cancel, or any other

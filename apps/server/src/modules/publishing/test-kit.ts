@@ -35,8 +35,11 @@ export interface PublishingTestApp extends ScheduleTestApp {
     title: string,
     overrides?: Partial<CreateScheduleInput>,
   ) => Promise<{ post: Post; sha256: string }>;
-  /** A post due now whose wake-up stays in 2099: only the test's own calls touch it. */
-  duePostNobodyWakes: (title: string) => Promise<string>;
+  /**
+   * A post due now whose wake-up stays in 2099: only the test's own calls touch it. On an account
+   * of its own unless `accountId` is given.
+   */
+  duePostNobodyWakes: (title: string, accountId?: string) => Promise<string>;
 }
 
 /**
@@ -127,8 +130,8 @@ export function usePublishingTestApp(env: TestEnv = {}): PublishingTestApp {
     },
     postNamed,
     freshAccount,
-    async duePostNobodyWakes(title) {
-      const { id: account } = await freshAccount();
+    async duePostNobodyWakes(title, accountId) {
+      const account = accountId ?? (await freshAccount()).id;
       const video = await addVideo(base.t, creator(), base.dir, title.replace(/\W/g, '_'));
       const created = await createSchedule(base.t, creator(), {
         ...scheduleBody(account, [video.mediaId], {
