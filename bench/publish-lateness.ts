@@ -626,6 +626,7 @@ async function runOne(
       const deps = {
         boss: context.boss,
         db: context.database.db,
+        urgentDb: context.database.urgentDb,
         tiktok: context.tiktok,
         tokens: context.tokens,
         storage: context.storage,

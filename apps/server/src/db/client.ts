@@ -13,6 +13,13 @@ export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: u
 export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   db: Kysely<Database>;
+  /**
+   * The same database for the few statements whose time is a post's lateness (the publisher's
+   * video init confirmations, decision 039): on PostgreSQL a pool of its own
+   * (URGENT_POOL_SIZE connections, opened when first used), on PGlite the connection's urgent
+   * lane (ConnectionLock). Never for transactions or long statements: they would hold the lane.
+   */
+  urgentDb: Kysely<Database>;
   executeSql: ExecuteSql;
   /** For pg-boss on PostgreSQL: it manages its own pool. */
   connectionString: string | null;
@@ -37,6 +44,9 @@ export interface DatabaseOptions {
    */
   onIdleConnectionError?: (error: Error) => void;
 }
+
+/** Connections of the urgent pool (DatabaseHandle.urgentDb) on PostgreSQL. */
+export const URGENT_POOL_SIZE = 2;
 
 // Timestamps come back as Date and bigint counters as numbers in both drivers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -76,15 +86,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // rethrown as an uncaught exception.
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const urgentPool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: URGENT_POOL_SIZE,
+    });
+    urgentPool.on('error', (error) => options.onIdleConnectionError?.(error));
+    const urgentDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: urgentPool }) });
     return {
       kind: 'postgres',
       db,
+      urgentDb,
       connectionString: options.databaseUrl,
       executeSql: async (text, values) => {
         const result = await pool.query(text, values);
         return { rows: result.rows };
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await urgentDb.destroy();
+        await db.destroy();
+      },
     };
   }
 
@@ -111,9 +131,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   // INT8 as number, as with node-postgres above.
   const lock = new ConnectionLock();
   const db = new Kysely<Database>({ dialect: new PgliteDialect(client, lock) });
+  const urgentDb = new Kysely<Database>({
+    dialect: new PgliteDialect(client, lock, { urgent: true }),
+  });
   return {
     kind: 'pglite',
     db,
+    urgentDb,
     connectionString: null,
     executeSql: (text, values) =>
       lock.run(async () => {
@@ -127,6 +151,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       }),
     close: async () => {
       try {
+        await urgentDb.destroy();
         await db.destroy();
         await client.close();
       } finally {

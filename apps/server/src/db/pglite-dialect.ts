@@ -11,21 +11,48 @@ import {
   type QueryResult,
 } from 'kysely';
 
+/** The longest run of statements before the event loop gets a turn (ConnectionLock.acquire). */
+const SLICE_MS = 5;
+
 /**
  * PGlite is one connection. Kysely sends a transaction as separate BEGIN / … / COMMIT queries, so
  * without a lock another request's query could land inside someone else's transaction. This lock
  * makes the single connection behave like a pool of size one, for Kysely and pg-boss alike.
+ *
+ * - Urgent holders (`acquire(true)`: the publisher's video init confirmations, whose time is a
+ *   post's lateness) go before every other waiter, in their order; the others in theirs.
+ * - PGlite runs each statement synchronously on this thread, and the lock passes from one holder
+ *   to the next through promises: a queue of statements (a burst of publishing runs) ran back to
+ *   back as microtasks, and no timer fired and no socket was read until it was empty (seconds
+ *   under a burst: a video init's answer was noticed, and its slot stamped, that much later;
+ *   decision 039). A holder that would start more than SLICE_MS after the event loop's last turn
+ *   first lets it have one (setImmediate: timers and I/O run before it).
  */
 export class ConnectionLock {
-  #tail: Promise<void> = Promise.resolve();
+  #held = false;
+  readonly #urgent: (() => void)[] = [];
+  readonly #waiting: (() => void)[] = [];
+  /** When the event loop last had a turn (a check phase ran) while the lock was in use. */
+  #sliceStart = performance.now();
+  #turnNoted = false;
 
-  async acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
-    const previous = this.#tail;
-    this.#tail = previous.then(() => next);
-    await previous;
-    return release;
+  async acquire(urgent = false): Promise<() => void> {
+    if (this.#held) {
+      await new Promise<void>((go) => (urgent ? this.#urgent : this.#waiting).push(go));
+    } else {
+      this.#held = true;
+    }
+    this.#noteTurn();
+    if (performance.now() - this.#sliceStart > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.#sliceStart = performance.now();
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#handOver();
+    };
   }
 
   async run<TResult>(task: () => Promise<TResult>): Promise<TResult> {
@@ -35,6 +62,23 @@ export class ConnectionLock {
     } finally {
       release();
     }
+  }
+
+  /** The next waiter takes the lock (still held), urgent ones first; none: it is free. */
+  #handOver(): void {
+    const next = this.#urgent.shift() ?? this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+
+  /** Starts a new slice at the event loop's next check phase (once per turn). */
+  #noteTurn(): void {
+    if (this.#turnNoted) return;
+    this.#turnNoted = true;
+    setImmediate(() => {
+      this.#turnNoted = false;
+      this.#sliceStart = performance.now();
+    });
   }
 }
 
@@ -67,12 +111,13 @@ class PgliteDriver implements Driver {
   constructor(
     private readonly client: PGlite,
     private readonly lock: ConnectionLock,
+    private readonly urgent: boolean,
   ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.lock.acquire();
+    const release = await this.lock.acquire(this.urgent);
     const connection = new PgliteConnection(this.client);
     this.#releases.set(connection, release);
     return connection;
@@ -104,6 +149,8 @@ export class PgliteDialect implements Dialect {
   constructor(
     private readonly client: PGlite,
     private readonly lock: ConnectionLock,
+    /** Its statements go before every other waiter's (ConnectionLock). */
+    private readonly options: { urgent?: boolean } = {},
   ) {}
 
   createAdapter() {
@@ -111,7 +158,7 @@ export class PgliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PgliteDriver(this.client, this.lock);
+    return new PgliteDriver(this.client, this.lock, this.options.urgent === true);
   }
 
   createQueryCompiler() {

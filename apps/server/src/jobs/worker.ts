@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Database } from '../db/schema.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import { startAccountWorkers } from '../modules/accounts/jobs.ts';
 import type { AccountService } from '../modules/accounts/service.ts';
 import type { AccountRepository } from '../modules/accounts/repository.ts';
@@ -42,10 +42,10 @@ const purgeSessionsQueue = defineQueue({
 /** What the worker process runs jobs with (the same names as in AppContext, nothing more). */
 export interface WorkerDeps extends Omit<
   PublishingWorkerDeps,
-  'db' | 'concurrency' | 'pullUrls' | 'sweep'
+  'db' | 'urgentDb' | 'concurrency' | 'pullUrls' | 'sweep'
 > {
   boss: PgBoss;
-  database: { db: Kysely<Database>; connectionString?: string | null };
+  database: Pick<DatabaseHandle, 'db' | 'urgentDb'> & { connectionString?: string | null };
   config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'tiktok'> & {
     worker: Pick<Config['worker'], 'concurrency' | 'publishSweep'>;
     stories: { renderConcurrency: number };
@@ -90,6 +90,7 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
     {
       boss,
       db: database.db,
+      urgentDb: database.urgentDb,
       tiktok: deps.tiktok,
       tokens: deps.tokens,
       storage: deps.storage,

@@ -98,6 +98,8 @@ export interface PublishingWorkerDeps extends Pick<
 > {
   boss: PgBoss;
   db: Kysely<Database>;
+  /** DatabaseHandle.urgentDb: the video init confirmations' lane. */
+  urgentDb: Kysely<Database>;
   /** WORKER_CONCURRENCY: publish jobs one process works on at once. */
   concurrency: number;
   /** createPullUrls(config): PULL_FROM_URL when TIKTOK_PULL_FROM_URL_PREFIX is set. */
@@ -129,10 +131,10 @@ export async function startPublishingWorkers(
   });
   // Bound below, once the publisher they run exists.
   let timers: Awaited<ReturnType<typeof startWakeTimers>> | null = null;
-  const repository = createPublishingRepository(
-    deps.db,
-    deps.tiktokInitWindowMs === undefined ? {} : { tiktokInitWindowMs: deps.tiktokInitWindowMs },
-  );
+  const repository = createPublishingRepository(deps.db, {
+    urgentDb: deps.urgentDb,
+    ...(deps.tiktokInitWindowMs !== undefined && { tiktokInitWindowMs: deps.tiktokInitWindowMs }),
+  });
   const publisher = createPublisher({
     workerProcess,
     repository,

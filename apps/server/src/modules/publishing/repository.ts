@@ -301,12 +301,18 @@ export function createPublishingRepository(
      * against a sandbox counting over a shorter one (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
      */
     tiktokInitWindowMs?: number;
+    /**
+     * Where the confirmations go (DatabaseHandle.urgentDb): ahead of the other runs' statements,
+     * whose queue at a due instant is the inits' own lateness otherwise. Default `db`.
+     */
+    urgentDb?: Kysely<Database>;
   } = {},
 ) {
   const windowMs = initWindowMs(options.tiktokInitWindowMs ?? TIKTOK_INIT_WINDOW_MS);
   const counted = countedWithin(windowMs);
+  const urgentDb = options.urgentDb ?? db;
   const confirmCoalesced = createCoalescer(
-    (items: ConfirmItem[]) => confirmBatch(db, items, windowMs),
+    (items: ConfirmItem[]) => confirmBatch(urgentDb, items, windowMs),
     {
       maxBatch: CONFIRM_BATCH_MAX,
       windowMs: CONFIRM_BATCH_WINDOW_MS,

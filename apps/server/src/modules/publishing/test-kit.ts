@@ -64,6 +64,7 @@ export function usePublishingTestApp(env: TestEnv = {}): PublishingTestApp {
       pullUrls: createPullUrls(context.config),
       boss: context.boss,
       db: context.database.db,
+      urgentDb: context.database.urgentDb,
       tiktok: context.tiktok,
       tokens: context.tokens,
       storage: context.storage,
