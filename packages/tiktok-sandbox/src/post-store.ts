@@ -209,7 +209,10 @@ export class PostStore {
     return posters;
   }
 
-  /** The posts of a list (oldest first) started within the last 24 h, newest first. */
+  /**
+   * The posts of a list (oldest first) started within the last 24 h, newest first: the list is in
+   * the order of the sandbox's clock, which only moves forward (tests move it on, never back).
+   */
   private *lastDay(posts: readonly SandboxPost[] | undefined): Generator<SandboxPost> {
     const since = this.options.now() - 24 * 60 * 60 * 1000;
     for (let index = (posts?.length ?? 0) - 1; index >= 0; index--) {
