@@ -39,6 +39,7 @@ import {
 } from '../apps/server/src/modules/publishing/jobs.ts';
 import {
   INIT_WINDOW_MARGIN_MS,
+  initWindowMs,
   INITS_PER_WINDOW,
   PREPARE_LEAD_MS,
   TIKTOK_INIT_WINDOW_MS,
@@ -243,7 +244,7 @@ function byWindow(
       const stamp = stamps.get(sixBefore.publishId);
       if (stamp === undefined) return;
       stampAfterCount.push(stamp - sixBefore.initAt);
-      countAfterSlot.push(init.initAt - stamp - TIKTOK_INIT_WINDOW_MS - INIT_WINDOW_MARGIN_MS);
+      countAfterSlot.push(init.initAt - stamp - initWindowMs(TIKTOK_INIT_WINDOW_MS));
     });
   }
   const maybe = (values: number[]) => (values.length ? percentiles(values) : null);
@@ -462,14 +463,21 @@ async function release(context: AppContext, fixture: Fixture): Promise<void> {
   }
 }
 
+/** A paced run's phase (one of an account's later inits, its slot reserved ahead), kept apart. */
+const pacedPhase = (name: string) => `${name} (paced)`;
+
 /** Collects the publisher's 'video init timings' from JSON log lines. */
 function phaseCollector() {
   const samples = new Map<string, number[]>();
   /** Each init's slot stamp (epoch ms), by TikTok's publish id. */
   const stamps = new Map<string, number>();
   let rest = '';
-  const runCount = () =>
-    (samples.get('init') ?? []).length + (samples.get('init (paced)') ?? []).length;
+  /** A phase's samples, paced runs' included. */
+  const ofAllRuns = (name: string) => [
+    ...(samples.get(name) ?? []),
+    ...(samples.get(pacedPhase(name)) ?? []),
+  ];
+  const runCount = () => ofAllRuns('init').length;
   return {
     write(chunk: string) {
       const lines = (rest + chunk).split('\n');
@@ -490,7 +498,7 @@ function phaseCollector() {
           // moment it frees): its phases apart, where the workload's p99 is.
           const paced = entry.paced === true;
           for (const [name, ms] of Object.entries(entry.phases ?? {})) {
-            const phase = paced ? `${name} (paced)` : name;
+            const phase = paced ? pacedPhase(name) : name;
             const list = samples.get(phase) ?? [];
             list.push(ms);
             samples.set(phase, list);
@@ -506,7 +514,7 @@ function phaseCollector() {
      * time: no `wait` phase), or prepared too late (`wait` under 1 ms).
      */
     unprepared: () => {
-      const waits = [...(samples.get('wait') ?? []), ...(samples.get('wait (paced)') ?? [])];
+      const waits = ofAllRuns('wait');
       const runs = runCount();
       return runs - waits.length + waits.filter((ms) => ms < 1).length;
     },
@@ -565,7 +573,10 @@ async function runOne(
     latencyMs: number;
     workers: number;
     sandbox: 'process' | 'in-process';
-    /** `--cpu-prof DIR`: the sandbox's and the workers' V8 CPU profiles are written there. */
+    /**
+     * `--cpu-prof DIR`: the sandbox's (in a child process) and PostgreSQL's worker processes' V8
+     * CPU profiles are written there; PGlite's worker runs in this process (`node --cpu-prof`).
+     */
     profileDir?: string;
   },
 ): Promise<LatenessResult> {
@@ -693,6 +704,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
     },
   });
   const sandbox = values.sandbox === 'in-process' ? 'in-process' : 'process';
+  const profileDir = typeof values['cpu-prof'] === 'string' ? values['cpu-prof'] : undefined;
   const quick = values.quick === true;
   const latencyMs = Number(values.latency);
   const kinds = (['pglite', 'postgres'] as const).filter(
@@ -717,7 +729,6 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
       `Publish lateness: ${workload.posts} posts due at once over ${workload.accounts} accounts, sandbox latency ${latencyMs} ms, announced at least ${PREPARE_LEAD_MS / 1000} s (the prepare lead) before their due time, sandbox ${sandbox === 'process' ? 'in a child process' : 'in this process'}`,
     );
     for (const kind of kinds) {
-      const profileDir = typeof values['cpu-prof'] === 'string' ? values['cpu-prof'] : undefined;
       const result = await runOne(kind, {
         ...workload,
         latencyMs,
@@ -742,7 +753,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
         console.log(formatRow('  later, after 6th + 60 s', result.windows.afterWindow));
         if (result.windows.stampAfterCount && result.windows.countAfterSlot) {
           console.log(formatRow('    6th: stamp after count', result.windows.stampAfterCount));
-          console.log(formatRow('    count after stamp + 61 s', result.windows.countAfterSlot));
+          console.log(
+            formatRow(
+              `    count after stamp + ${initWindowMs(TIKTOK_INIT_WINDOW_MS) / 1000} s`,
+              result.windows.countAfterSlot,
+            ),
+          );
         }
       }
       console.log(formatRow('baseline: no-op job', result.noopLateness));

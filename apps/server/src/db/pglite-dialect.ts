@@ -32,7 +32,7 @@ export class ConnectionLock {
   #held = false;
   readonly #urgent: (() => void)[] = [];
   readonly #waiting: (() => void)[] = [];
-  /** When the event loop last had a turn (a check phase ran) while the lock was in use. */
+  /** When the current run of statements without a turn of the event loop began. */
   #sliceStart = performance.now();
   #turnNoted = false;
 
@@ -71,10 +71,15 @@ export class ConnectionLock {
     else this.#held = false;
   }
 
-  /** Starts a new slice at the event loop's next check phase (once per turn). */
+  /**
+   * The first holder of an event loop turn starts a slice (the loop had its turn since the last
+   * statement: no needless yield after an idle spell), and the turn's check phase starts the
+   * next one.
+   */
   #noteTurn(): void {
     if (this.#turnNoted) return;
     this.#turnNoted = true;
+    this.#sliceStart = performance.now();
     setImmediate(() => {
       this.#turnNoted = false;
       this.#sliceStart = performance.now();

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { sql, type Expression, type Kysely, type Updateable } from 'kysely';
 import type { CommercialContent, Delivery } from '@cadence/shared/schemas/schedule';
 import {
   heldBy,
@@ -152,21 +152,25 @@ export const answeredBy = (bound: ClockBound, localMs: number): number =>
   bound.dbMs + Math.max(0, localMs - bound.localMs);
 
 /** The stamps column; qualified where ON CONFLICT would make it ambiguous with `excluded`. */
-const stamps = sql.ref('tiktok_init_pacing.recent_inits');
+const stamps = sql.ref<Date[]>('tiktok_init_pacing.recent_inits');
 /**
  * The account's inits TikTok may still be counting (stamps are never before their answer), in our
  * window of `windowMs` (initWindowMs).
  */
-const countedWithin = (windowMs: number) =>
+const countedWithin = (windowMs: number, column: Expression<Date[]> = stamps) =>
   sql<
     Date[]
-  >`array(select t from unnest(${stamps}) t where t > clock_timestamp() - ${ms(windowMs)} order by t)`;
+  >`array(select t from unnest(${column}) t where t > clock_timestamp() - ${ms(windowMs)} order by t)`;
 /**
  * A new stamp, INIT_FLIGHT_MS ahead: unique on the row (one microsecond past any later one), so
- * that replacing or removing it by value touches this slot only.
+ * that replacing or removing it by value touches this slot only. `nth` (1, 2, …): the stamps of
+ * several slots made in one statement, each a microsecond past the one before.
  */
-const provisionalStamp = sql<Date>`greatest(clock_timestamp() + ${ms(INIT_FLIGHT_MS)},
-  (select max(t) from unnest(${stamps}) t) + interval '1 microsecond')`;
+const provisionalStamp = (
+  column: Expression<Date[]> = stamps,
+  nth: Expression<number> = sql<number>`1`,
+) => sql<Date>`greatest(clock_timestamp() + ${ms(INIT_FLIGHT_MS)} + (${nth} - 1) * interval '1 microsecond',
+  (select max(t) from unnest(${column}) t) + ${nth} * interval '1 microsecond')`;
 
 /**
  * confirmAndMarkInit for several posts in one statement, each answered as if alone: per item, the
@@ -203,7 +207,9 @@ async function confirmBatch(
   // just before it was sent, once a connection is in hand: neither a wait for the pool nor one for
   // the locks widens it (under a burst, both are most of a confirmation's time, and the answer's
   // stamp, and the account's next slot, came that much later).
-  let sentAt = 0;
+  const lockedStamps = sql.ref<Date[]>('l.recent_inits');
+  /** Which of its account's items in this batch (1, 2, …): its new stamp's place. */
+  const nthOfAccount = sql<number>`row_number() over (partition by i.account_id order by i.idx)`;
   const statement = sql<{
     idx: number;
     stamp: string | null;
@@ -220,13 +226,9 @@ async function confirmBatch(
       order by account_id for no key update
     ), slots as (
       select i.idx, i.account_id, i.stamp as old,
-        greatest(clock_timestamp() + ${ms(INIT_FLIGHT_MS)},
-          (select max(t) from unnest(l.recent_inits) t))
-          + (row_number() over (partition by i.account_id order by i.idx))
-            * interval '1 microsecond' as new
+        ${provisionalStamp(lockedStamps, nthOfAccount)} as new
       from input i join pacing_locked l on l.account_id = i.account_id
-      where i.stamp = any(array(select t from unnest(l.recent_inits) t
-        where t > clock_timestamp() - ${ms(windowMs)}))
+      where i.stamp = any(${countedWithin(windowMs, lockedStamps)})
     ), confirmed as (
       update tiktok_init_pacing
       set recent_inits = array(select coalesce(s.new, u.t)
@@ -256,9 +258,9 @@ async function confirmBatch(
       left join early e on e.idx = i.idx
     order by i.idx
   `;
-  const result = await db.connection().execute((connection) => {
-    sentAt = performance.now();
-    return statement.execute(connection);
+  const { result, sentAt } = await db.connection().execute(async (connection) => {
+    const sentAt = performance.now();
+    return { result: await statement.execute(connection), sentAt };
   });
   const byIndex = new Map(result.rows.map((row) => [row.idx, row]));
   return items.map((_item, idx) => {
@@ -513,7 +515,7 @@ export function createPublishingRepository(
         .onConflict((oc) =>
           oc
             .column('account_id')
-            .doUpdateSet({ recent_inits: sql<Date[]>`${counted} || ${provisionalStamp}` })
+            .doUpdateSet({ recent_inits: sql<Date[]>`${counted} || ${provisionalStamp()}` })
             .where(sql<number>`cardinality(${countedThen})`, '<', INITS_PER_WINDOW),
         )
         .returning([
