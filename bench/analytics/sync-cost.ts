@@ -9,12 +9,14 @@
  * `npx tsx bench/analytics/sync-cost.ts [--accounts 200] [--videos 500] [--db pglite|postgres] [--quick]`
  */
 import { randomBytes } from 'node:crypto';
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import type { DiagnosticsChannel } from 'undici';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { bootstrap } from '../../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -75,18 +77,18 @@ export async function runSyncCost(options: {
   const database = await openTestDatabase(options.db);
   const calls = new Map<string, number>();
   let rateLimited = 0;
-  // Every TikTok call the server makes goes through this: counted by endpoint, 429s too.
-  const countingFetch: typeof fetch = async (input, init) => {
-    const url = new URL(
-      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
-    );
-    const response = await fetch(input, init);
-    if (!url.pathname.includes('/oauth/')) {
-      calls.set(url.pathname, (calls.get(url.pathname) ?? 0) + 1);
-      if (response.status === 429) rateLimited += 1;
-    }
-    return response;
+  // Every TikTok call the server makes, counted by endpoint, 429s too: undici (the TikTok
+  // client's HTTP) publishes each answer's headers on this diagnostics channel.
+  const sandboxOrigin = new URL(kit.sandbox.baseUrl).origin;
+  const countCall = (message: unknown) => {
+    const { request, response } = message as DiagnosticsChannel.RequestHeadersMessage;
+    if (request.origin !== sandboxOrigin) return;
+    const pathname = request.path.split('?')[0] ?? request.path;
+    if (!pathname.includes('/v2/') || pathname.includes('/oauth/')) return;
+    calls.set(pathname, (calls.get(pathname) ?? 0) + 1);
+    if (response.statusCode === 429) rateLimited += 1;
   };
+  diagnosticsChannel.subscribe('undici:request:headers', countCall);
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -105,7 +107,6 @@ export async function runSyncCost(options: {
     runWorkers: false,
     logger,
     database,
-    tiktokFetch: countingFetch,
   });
   const app = await buildApp(context, logger);
   try {
@@ -206,6 +207,7 @@ export async function runSyncCost(options: {
       api,
     };
   } finally {
+    diagnosticsChannel.unsubscribe('undici:request:headers', countCall);
     await app.close();
     await context.shutdown();
     await kit.sandbox.close();

@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { PrivacyLevel } from '@cadence/shared/schemas/account';
 import type { z } from 'zod';
 import { TikTokApiError } from './tiktok-error.ts';
@@ -57,7 +58,12 @@ export interface TikTokClientOptions {
   authBase: string;
   /** https://open.tiktokapis.com, or the sandbox's origin + prefix. */
   apiBase: string;
-  fetch?: typeof fetch;
+  /**
+   * Where requests go (undici's Dispatcher): by default an Agent of the client's own, keeping its
+   * connections to TikTok open between calls. Tests pass undici's MockAgent or an Agent with
+   * interceptors.
+   */
+  dispatcher?: Dispatcher;
   /** Per API call, body included (default 30 s). */
   timeoutMs?: number;
   /** Per uploaded chunk (default 10 min: a 64 MB chunk on a slow uplink). */
@@ -264,6 +270,13 @@ export interface TikTokClient {
   ): Promise<TikTokVideo[]>;
 }
 
+/** A request as `send` takes it: what undici's `request` needs besides the URL and the signal. */
+interface Outgoing {
+  method: 'GET' | 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body?: string | Buffer | Readable;
+}
+
 interface RawResponse {
   status: number;
   /** Parsed JSON, or undefined when the body was empty or not JSON. */
@@ -357,7 +370,7 @@ function sourceInfoBody(source: FileUploadPlan | PullSource): Record<string, unk
 
 /** The typed TikTok v2 client: Login Kit, user info, Content Posting and the Display API. */
 export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const dispatcher = options.dispatcher ?? new Agent();
   const authBase = withoutTrailingSlash(options.authBase);
   const apiBase = withoutTrailingSlash(options.apiBase);
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -367,7 +380,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
   async function send(
     operation: string,
     url: string,
-    init: RequestInit,
+    outgoing: Outgoing,
     limitMs: number,
     callerSignal: AbortSignal | undefined,
     onAnswer?: () => void,
@@ -377,10 +390,10 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
     let status: number;
     let text: string;
     try {
-      const response = await fetchImpl(url, { ...init, signal });
+      const response = await request(url, { ...outgoing, signal, dispatcher });
       onAnswer?.();
-      status = response.status;
-      text = await response.text();
+      status = response.statusCode;
+      text = await response.body.text();
     } catch (error) {
       if (callerSignal?.aborted === true) throw callerSignal.reason;
       const code = timeout.aborted ? 'timeout' : 'network_error';
@@ -647,7 +660,6 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
       if (Buffer.isBuffer(input.body) && input.body.length !== length) {
         throw new RangeError(`chunk body has ${input.body.length} bytes, range needs ${length}`);
       }
-      const body = Buffer.isBuffer(input.body) ? input.body : Readable.toWeb(input.body);
       const response = await send(
         'upload_chunk',
         uploadUrl,
@@ -658,8 +670,7 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
             'content-length': String(length),
             'content-range': `bytes ${input.first}-${input.last}/${input.total}`,
           },
-          body,
-          duplex: 'half',
+          body: input.body,
         },
         uploadTimeoutMs,
         input.signal,

@@ -1,3 +1,4 @@
+import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createTikTokClient } from './tiktok-client.ts';
 import { TikTokApiError, classifyTikTokError } from './tiktok-error.ts';
@@ -65,16 +66,28 @@ describe('parseJsonKeepingBigIntegers', () => {
 });
 
 // Real TikTok sends post ids as JSON numbers beyond 2^53; the sandbox sends strings. This shape
-// cannot come from the sandbox, so a canned response stands in for TikTok here.
+// cannot come from the sandbox, so a canned response (undici's MockAgent, no network) stands in
+// for TikTok here.
 describe('client response parsing', () => {
-  const cannedClient = (status: number, body: string) =>
+  /** Every request to TikTok's API origin answered `status` and `body`, or held until aborted. */
+  const cannedAgent = (answer: { status: number; body: string } | 'never') => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const anything = { path: () => true, method: () => true };
+    const intercepted = agent.get('https://api.invalid').intercept(anything);
+    if (answer === 'never') intercepted.reply(200, '').delay(3_600_000).persist();
+    else intercepted.reply(answer.status, answer.body).persist();
+    return agent;
+  };
+  const clientOver = (dispatcher: MockAgent) =>
     createTikTokClient({
       clientKey: 'k',
       clientSecret: 's',
       authBase: 'https://auth.invalid',
       apiBase: 'https://api.invalid',
-      fetch: async () => new Response(body, { status }),
+      dispatcher,
     });
+  const cannedClient = (status: number, body: string) => clientOver(cannedAgent({ status, body }));
 
   /** A status fetch whose answer's `data` is that JSON. */
   const statusAnswering = (data: string) =>
@@ -141,16 +154,7 @@ describe('client response parsing', () => {
 
   it('lets a caller abort without turning it into a TikTok error', async () => {
     const controller = new AbortController();
-    const client = createTikTokClient({
-      clientKey: 'k',
-      clientSecret: 's',
-      authBase: 'https://auth.invalid',
-      apiBase: 'https://api.invalid',
-      fetch: (_url, init) =>
-        new Promise((_resolve, reject) => {
-          init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-        }),
-    });
+    const client = clientOver(cannedAgent('never'));
     const pending = client.queryCreatorInfo('act.x', { signal: controller.signal });
     controller.abort(new Error('shutting down'));
     await expect(pending).rejects.toThrow('shutting down');
