@@ -21,7 +21,7 @@
 import { sql } from 'kysely';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -75,13 +75,15 @@ interface BenchSandbox {
 }
 
 /**
- * Node's flags for a child process's V8 CPU profile (`--cpu-prof DIR`): written to DIR when it
- * exits, named after `name`, for where a burst's time goes (`node --cpu-prof` files open in
- * Chromium's DevTools).
+ * Node's flags for a child process's V8 CPU profiles (`--cpu-prof DIR`): written to DIR/`name`
+ * when it exits, one per thread (tsx's loader thread has its own; the main thread's file name
+ * carries thread id 0: CPU.<date>.<time>.<pid>.0.<n>.cpuprofile), for where a burst's time goes
+ * (they open in Chromium's DevTools; their timestamps are the machine's monotonic clock, so the
+ * processes' profiles line up).
  */
 function cpuProfileArgs(dir: string | undefined, name: string): string[] {
   if (dir === undefined) return [];
-  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`];
 }
 
 /** The sandbox served from this process (the benchmark's way until 2026-11-28). */
@@ -179,6 +181,12 @@ export interface LatenessResult {
   rateLimitFloor: Percentiles;
   /** Video inits TikTok answered 429 rate_limit_exceeded. */
   rateLimited: number;
+  /**
+   * Connections the kernel dropped from a full listen queue on this machine during the run (each
+   * waits a 1 s SYN retransmission): TikTok does not drop ours, so its stand-in must not either.
+   * Null where the kernel does not say (not Linux).
+   */
+  listenOverflows: number | null;
   /** Per phase of a run, from its start to TikTok's answer to the init (ms). */
   phases: Map<string, Percentiles>;
   /** Runs timed, and those among them that did not wait for the due time (`wait` under 1 ms). */
@@ -261,6 +269,20 @@ function percentiles(valuesMs: number[]): Percentiles {
   const at = (q: number) =>
     sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+}
+
+/** The kernel's count of connections dropped from full listen queues (Linux), else null. */
+function listenQueueOverflows(): number | null {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const header = lines.findIndex((line) => line.startsWith('TcpExt:'));
+    const names = lines[header]?.split(/\s+/) ?? [];
+    const values = lines[header + 1]?.split(/\s+/) ?? [];
+    const value = Number(values[names.indexOf('ListenOverflows')]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The lateness no publisher can beat: the k-th post of an account waits floor(k/6) windows. */
@@ -652,6 +674,7 @@ async function runOne(
       await startPublishingWorkers(deps, pino({ level: 'debug' }, sink));
     }
     await kit.setLatency(options.latencyMs);
+    const overflowsBefore = listenQueueOverflows();
     await release(context, fixture);
     const floor = rateLimitFloor(fixture.postsPerAccount);
     await waitFor(
@@ -659,6 +682,7 @@ async function runOne(
       floor.max + 180_000,
       'all posts to finish',
     );
+    const overflowsAfter = listenQueueOverflows();
     const counts = await postCounts(context);
     const ledger = await kit.ledger();
     const rateLimited = ledger.rate_limited.filter((refusal) =>
@@ -669,6 +693,10 @@ async function runOne(
       posts: options.posts,
       accounts: options.accounts,
       rateLimited,
+      listenOverflows:
+        overflowsBefore === null || overflowsAfter === null
+          ? null
+          : overflowsAfter - overflowsBefore,
       phases: phases.result(),
       runs: phases.runs(),
       unprepared: phases.unprepared(),
@@ -743,7 +771,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
         kind === 'pglite' ? 'PGlite, embedded worker' : 'PostgreSQL, 2 worker processes';
       console.log(
         `${label}: ${result.published} published, ${result.failed} failed${result.failed > 0 ? ` (${result.failReasons})` : ''}, ` +
-          `${result.rateLimited} video inits answered 429 (load average ${loadavg()
+          `${result.rateLimited} video inits answered 429, ${result.listenOverflows ?? 'unknown'} connections dropped from a full listen queue (load average ${loadavg()
             .map((load) => load.toFixed(2))
             .join(' ')})`,
       );

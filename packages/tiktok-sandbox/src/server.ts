@@ -19,6 +19,9 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
+/** Connections waiting to be accepted, at most (Node's default: 511). */
+export const SANDBOX_LISTEN_BACKLOG = 4096;
+
 /** Runs the sandbox alone on its own HTTP server (standalone CLI, contract tests). */
 export async function startSandboxServer(
   options: StartSandboxServerOptions = {},
@@ -27,7 +30,10 @@ export async function startSandboxServer(
   const state = new SandboxState(pluginOptions);
   const app = Fastify({ logger });
   await app.register(tiktokSandbox, { ...pluginOptions, state, prefix });
-  await app.listen({ port, host });
+  // TikTok's front doors take a burst of new connections: Node's default queue of 511 pending
+  // ones overflowed under a publisher's 1,200 inits at one instant, and each SYN dropped waited
+  // the kernel's 1 s retransmission (the kernel caps the queue at net.core.somaxconn).
+  await app.listen({ port, host, backlog: SANDBOX_LISTEN_BACKLOG });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
