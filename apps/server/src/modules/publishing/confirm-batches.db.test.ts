@@ -1,6 +1,8 @@
 // Confirmations in batches (decision 039, addendum "confirmations in batches"): prepared runs due
 // at the same instant in one process confirm their init slots and mark their posts in one
-// statement, each run answered as if alone. TikTok's side is read from the sandbox's ledger.
+// statement, each run answered as if alone; their answers settle the slots and record the publish
+// ids in one statement too (addendum "settles in batches"). TikTok's side is read from the
+// sandbox's ledger.
 import { sql, ValueNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -14,23 +16,33 @@ import { usePublishingTestApp } from './test-kit.ts';
 const kit = usePublishingTestApp();
 const { ledgerPostsTitled, waitForStatus } = kit;
 
-const isConfirmBatch = (node: RootOperationNode) =>
-  node.kind === 'RawNode' && node.sqlFragments.some((part) => part.includes('jsonb_to_recordset'));
+/** A batch statement of the repository's (its CTE names say which): its items, else null. */
+function batchItems(node: RootOperationNode, cte: string): number | null {
+  if (node.kind !== 'RawNode' || !node.sqlFragments.some((part) => part.includes(cte))) {
+    return null;
+  }
+  const input = node.parameters[0];
+  const json = input !== undefined && ValueNode.is(input) ? input.value : '[]';
+  return (JSON.parse(String(json)) as unknown[]).length;
+}
 
 /**
- * Counts the confirmation statements a repository sends (`items`: the posts each carried), and
- * makes the next `failing` of them fail: before they reach the database, or after it answered.
+ * Counts the confirmation statements a repository sends (`statements`: the posts each carried)
+ * and its settles (`settles`), and makes the next `failing` confirmations fail: before they
+ * reach the database, or after it answered.
  */
 function watchedDatabase() {
   const statements: number[] = [];
+  const settles: number[] = [];
   const failing = { before: 0, after: 0 };
   const failed = new Set<unknown>();
   const plugin: KyselyPlugin = {
     transformQuery({ node, queryId }) {
-      if (!isConfirmBatch(node) || node.kind !== 'RawNode') return node;
-      const input = node.parameters[0];
-      const json = input !== undefined && ValueNode.is(input) ? input.value : '[]';
-      statements.push((JSON.parse(String(json)) as unknown[]).length);
+      const settled = batchItems(node, 'recorded as (');
+      if (settled !== null) settles.push(settled);
+      const items = batchItems(node, 'marked as (');
+      if (items === null) return node;
+      statements.push(items);
       if (failing.before > 0) {
         failing.before -= 1;
         throw new Error('injected: connection refused before the statement');
@@ -46,7 +58,7 @@ function watchedDatabase() {
       return result;
     },
   };
-  return { db: kit.t.context.database.db.withPlugin(plugin), statements, failing };
+  return { db: kit.t.context.database.db.withPlugin(plugin), statements, settles, failing };
 }
 
 /** A publisher over `db` whose wake-ups are jobs (run by the app's own workers). */
@@ -54,7 +66,10 @@ function publisherOn(db: ReturnType<typeof watchedDatabase>['db']) {
   const { context } = kit.t;
   return createPublisher({
     // A window long enough that runs resuming a few milliseconds apart share a statement.
-    repository: createPublishingRepository(db, { confirmBatch: { windowMs: 300 } }),
+    repository: createPublishingRepository(db, {
+      confirmBatch: { windowMs: 300 },
+      settleBatch: { windowMs: 300 },
+    }),
     tiktok: context.tiktok,
     tokens: context.tokens,
     storage: context.storage,
@@ -150,8 +165,10 @@ describe('confirmations of prepared runs in batches', () => {
       .select(sql<string[]>`recent_inits::text[]`.as('stamps'))
       .where('account_id', '=', accountId)
       .executeTakeFirstOrThrow();
-    // Four slots, four stamps, none the same (a slot is named by its stamp).
+    // Four slots, four stamps, none the same (a slot is named by its stamp), settled with the
+    // four answers and their publish ids in one statement.
     expect(new Set(pacing.stamps).size).toBe(4);
+    expect(watched.settles).toEqual([4]);
     for (const [index, id] of ids.entries()) {
       const sent = ledgerPostsTitled(`Same account ${index}`);
       expect(sent).toHaveLength(1);

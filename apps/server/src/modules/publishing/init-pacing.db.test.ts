@@ -16,6 +16,8 @@ import {
   INIT_IN_FLIGHT_RECHECK_MS,
   initWindowMs,
   INITS_PER_WINDOW,
+  type InitRecord,
+  type InitSlot,
 } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
@@ -155,7 +157,9 @@ describe('video init pacing', () => {
     // Their settle statements run one after another, later (under a burst: a queue for the pool).
     const stamps: number[] = [];
     for (const slot of slots) {
-      const stamp = await repository.settleInit(slot, undefined, answeredBy(bound, arrivedAt));
+      const { stamp } = await repository.settleInit(slot, {
+        answeredByMs: answeredBy(bound, arrivedAt),
+      });
       const settledBy = await dbNowMs();
       const stampMs = await epochMs(db, sql`${stamp}::timestamptz`);
       // The arrival's bound, to the microsecond (one more per slot already stamped with it, so
@@ -173,6 +177,83 @@ describe('video init pacing', () => {
     expect(
       Math.abs(refused.freeAt.getTime() - (Math.max(...stamps) + initWindowMs(WINDOW_MS))),
     ).toBeLessThanOrEqual(1);
+  });
+
+  it('settles answers that arrive together in one statement: each slot from its arrival, each stamp its own, the publish id for the lease holder only', async () => {
+    const { db } = kit.t.context.database;
+    const statements: number[] = [];
+    const repository = createPublishingRepository(
+      db.withPlugin({
+        transformQuery({ node }) {
+          if (
+            node.kind === 'RawNode' &&
+            node.sqlFragments.some((part) => part.includes('recorded as ('))
+          ) {
+            statements.push(1);
+          }
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      }),
+      { tiktokInitWindowMs: WINDOW_MS, settleBatch: { windowMs: 200 } },
+    );
+    const { id: account } = await kit.freshAccount();
+    const postId = await kit.duePostNobodyWakes('Settled together', account);
+    const owner = 'settle-test-owner';
+    await db.updateTable('posts').set({ lease_owner: owner }).where('id', '=', postId).execute();
+    const slots = [];
+    for (let index = 0; index < 4; index++) {
+      const reserved = await repository.reserveInit(account);
+      if (!('slot' in reserved)) throw new Error(`init ${index} of a new account was refused`);
+      slots.push(reserved.slot);
+    }
+    const [first, second, third, gone] = slots as [InitSlot, InitSlot, InitSlot, InitSlot];
+    // One slot was given back meanwhile: settling it writes nothing.
+    await repository.releaseInit(gone);
+    const arrivedMs = await epochMs(db, sql`clock_timestamp()`);
+    const record = (publishOwner: string): InitRecord => ({
+      postId,
+      owner: publishOwner,
+      publishId: `v_pub_file~v2-${publishOwner}`,
+      uploadUrl: 'http://127.0.0.1/upload',
+      uploadUrlExpiresAt: new Date(Date.now() + 3_600_000),
+      videoSize: 1_000,
+      chunkSize: 1_000,
+      totalChunkCount: 1,
+    });
+    const answers = await Promise.all([
+      repository.settleInit(first, { answeredByMs: arrivedMs, record: record(owner) }),
+      repository.settleInit(second, { answeredByMs: arrivedMs }),
+      repository.settleInit(third, { answeredByMs: arrivedMs, record: record('another-process') }),
+      repository.settleInit(gone, { answeredByMs: arrivedMs }),
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(answers.map((answer) => answer.recorded)).toEqual([true, false, false, false]);
+    expect(answers[3]?.stamp).toBeNull();
+    // The same arrival for three slots: three stamps from it on, a microsecond apart.
+    const stampsMs = await Promise.all(
+      answers.slice(0, 3).map((answer) => epochMs(db, sql`${answer.stamp}::timestamptz`)),
+    );
+    expect(stampsMs[0]).toBeCloseTo(arrivedMs, 2);
+    expect(stampsMs[1]).toBeCloseTo(arrivedMs + 0.001, 3);
+    expect(stampsMs[2]).toBeCloseTo(arrivedMs + 0.002, 3);
+    const row = await db
+      .selectFrom('posts')
+      .select(['publish_id', 'upload_url', 'uploaded_bytes'])
+      .where('id', '=', postId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      publish_id: `v_pub_file~v2-${owner}`,
+      upload_url: 'http://127.0.0.1/upload',
+      uploaded_bytes: 0,
+    });
+    // An answer that arrived earlier, settled after these: stamped with its own arrival.
+    const late = await repository.reserveInit(account);
+    if (!('slot' in late)) throw new Error('a fourth init was refused');
+    const { stamp: lateStamp } = await repository.settleInit(late.slot, {
+      answeredByMs: arrivedMs - 5,
+    });
+    expect(await epochMs(db, sql`${lateStamp}::timestamptz`)).toBeCloseTo(arrivedMs - 5, 2);
   });
 
   it('sends a post refused by inits still in flight back when the earliest of them could free a slot', async () => {

@@ -41,9 +41,11 @@ import {
   answeredBy,
   PREPARE_LEAD_MS,
   type ClockBound,
+  type InitRecord,
   type InitSlot,
   type PublishingRepository,
   type PublishRow,
+  type SettleItem,
 } from './repository.ts';
 
 /** The lease was lost before video init was sent: nothing reached TikTok, another worker owns the post. */
@@ -570,6 +572,14 @@ export function createPublisher(deps: PublisherDeps) {
     let leaving = false;
     /** TikTok's latest answer to the init when it was an error: TikTok created nothing. */
     let refusal: unknown = null;
+    /** The init was accepted, its slot not settled yet: when the answer arrived. */
+    let accepted: Pick<SettleItem, 'answeredByMs'> | undefined;
+    /** Settles the held slot; a failure is logged, and the slot lapses (INIT_FLIGHT_MS). */
+    const settle = (settleWith: Omit<SettleItem, 'slot'>) =>
+      repository.settleInit(held.slot, settleWith).catch((error: unknown) => {
+        logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses');
+        return undefined;
+      });
     try {
       result = await tokens.withAccessToken(
         post.account_id,
@@ -621,21 +631,21 @@ export function createPublisher(deps: PublisherDeps) {
             // Reading and checking the answer's body, until here.
             lap(post.id, 'answer');
             // Answered: TikTok counted it, if at all, before now, and the stamp says when by the
-            // database's clock (the statement may wait for the pool behind other answers). The
-            // settled slot has a new stamp, the one a retry on a refreshed token confirms again;
-            // a refused init also clears init_started_at: nothing of this post is in flight.
+            // database's clock (the statement may wait for the pool behind other answers).
             if (answer !== 'none') {
-              const refused = answer === 'refused' ? { postId: post.id, owner } : undefined;
               const arrivedByMs = clock ? answeredBy(clock, answeredAt) : undefined;
               const timeline = timelines.get(post.id);
               if (timeline && arrivedByMs !== undefined) timeline.stampedAtMs = arrivedByMs;
-              const stamp = await repository
-                .settleInit(held.slot, refused, arrivedByMs)
-                .catch((error: unknown) =>
-                  logger.warn({ err: error, postId: post.id }, 'init slot not settled: it lapses'),
-                );
-              if (typeof stamp === 'string') {
-                held.slot = { accountId: held.slot.accountId, stamp };
+              const arrival = arrivedByMs === undefined ? {} : { answeredByMs: arrivedByMs };
+              // An acceptance settles with its publish id, below. A refusal is settled now: its
+              // slot has a new stamp, the one a retry on a refreshed token confirms again, and
+              // init_started_at is cleared (nothing of this post is in flight).
+              if (answer === 'accepted') accepted = arrival;
+              else {
+                const settled = await settle({ ...arrival, refused: { postId: post.id, owner } });
+                if (settled?.stamp != null) {
+                  held.slot = { accountId: held.slot.accountId, stamp: settled.stamp };
+                }
               }
             }
           }
@@ -679,6 +689,7 @@ export function createPublisher(deps: PublisherDeps) {
     }
     if (result.uploadUrl === undefined) {
       // PULL_FROM_URL: nothing to upload, TikTok downloads it (PROCESSING_DOWNLOAD) meanwhile.
+      if (accepted) await settle(accepted);
       const pulled = {
         publish_id: result.publishId,
         video_size: post.size_bytes,
@@ -687,22 +698,35 @@ export function createPublisher(deps: PublisherDeps) {
       };
       return (await later(post, owner, pollDelayMs(0), pulled)) ? 'waiting' : 'lease_lost';
     }
-    const progress = {
-      publish_id: result.publishId,
-      upload_url: result.uploadUrl,
-      upload_url_expires_at: new Date(Date.now() + UPLOAD_URL_TTL_MS),
-      video_size: post.size_bytes,
-      chunk_size: plan.chunkSize,
-      total_chunk_count: plan.totalChunkCount,
-      uploaded_bytes: 0,
+    const record: InitRecord = {
+      postId: post.id,
+      owner,
+      publishId: result.publishId,
+      uploadUrl: result.uploadUrl,
+      uploadUrlExpiresAt: new Date(Date.now() + UPLOAD_URL_TTL_MS),
+      videoSize: post.size_bytes,
+      chunkSize: plan.chunkSize,
+      totalChunkCount: plan.totalChunkCount,
     };
-    if (!(await repository.update(post.id, owner, progress, { touch: false }))) {
+    // The slot's settle and the publish id in one statement (batched with other answers'): a
+    // failure leaves the post as a crash here would, its init's outcome unknown (never sent again).
+    const settled = await repository.settleInit(held.slot, { ...accepted, record });
+    if (!settled.recorded) {
       logger.error(
         { postId: post.id, publishId: result.publishId },
         'lease lost right after video init',
       );
       return 'lease_lost';
     }
+    const progress = {
+      publish_id: record.publishId,
+      upload_url: record.uploadUrl,
+      upload_url_expires_at: record.uploadUrlExpiresAt,
+      video_size: record.videoSize,
+      chunk_size: record.chunkSize,
+      total_chunk_count: record.totalChunkCount,
+      uploaded_bytes: 0,
+    };
     // A prepared run's upload waits for the other prepared runs' inits (the heartbeat keeps
     // the lease meanwhile).
     await prepared?.pause?.requeue();

@@ -95,6 +95,7 @@ export type PublishRow = PostRow & {
 
 const now = () => sql<Date>`clock_timestamp()`;
 const ms = (value: number) => sql`${`${value} milliseconds`}::interval`;
+const microsecond = sql`interval '1 microsecond'`;
 /**
  * Confirmations (confirmAndMarkInit) made in one process within this window (0: one turn of the
  * event loop), or while earlier batches are out, go to the database as one statement (decision
@@ -173,6 +174,26 @@ const provisionalStamp = (
   (select max(t) from unnest(${column}) t) + ${nth} * interval '1 microsecond')`;
 
 /**
+ * In a batch statement over an `input` of accounts' slots: their pacing rows, locked in account
+ * order, so that two processes' batches over the same accounts queue behind each other instead
+ * of deadlocking.
+ */
+const pacingRowsLocked = sql`select account_id, recent_inits from tiktok_init_pacing
+  where account_id in (select account_id from input)
+  order by account_id for no key update`;
+/**
+ * In a batch statement with `slots` (account_id, old, new): each slot's stamp replaced by its new
+ * one in place, each account's row written once.
+ */
+const restampedSlots = sql`update tiktok_init_pacing
+  set recent_inits = array(select coalesce(s.new, u.t)
+    from unnest(tiktok_init_pacing.recent_inits) with ordinality u(t, n)
+      left join slots s on s.account_id = tiktok_init_pacing.account_id and s.old = u.t
+    order by u.n)
+  where tiktok_init_pacing.account_id in (select account_id from slots)
+  returning tiktok_init_pacing.account_id`;
+
+/**
  * confirmAndMarkInit for several posts in one statement, each answered as if alone: per item, the
  * slot is re-stamped INIT_FLIGHT_MS from now if still counted, and the post marked (and made
  * 'publishing') if its lease is `owner`'s and, for a prepared run, it is pending, unchanged since
@@ -221,22 +242,14 @@ async function confirmBatch(
       select * from jsonb_to_recordset(${input}::jsonb) as i(idx int, account_id uuid,
         stamp timestamptz, post_id uuid, owner text, started_at timestamptz, seen timestamptz)
     ), pacing_locked as (
-      select account_id, recent_inits from tiktok_init_pacing
-      where account_id in (select account_id from input)
-      order by account_id for no key update
+      ${pacingRowsLocked}
     ), slots as (
       select i.idx, i.account_id, i.stamp as old,
         ${provisionalStamp(lockedStamps, nthOfAccount)} as new
       from input i join pacing_locked l on l.account_id = i.account_id
       where i.stamp = any(${countedWithin(windowMs, lockedStamps)})
     ), confirmed as (
-      update tiktok_init_pacing
-      set recent_inits = array(select coalesce(s.new, u.t)
-        from unnest(tiktok_init_pacing.recent_inits) with ordinality u(t, n)
-          left join slots s on s.account_id = tiktok_init_pacing.account_id and s.old = u.t
-        order by u.n)
-      where tiktok_init_pacing.account_id in (select account_id from slots)
-      returning tiktok_init_pacing.account_id
+      ${restampedSlots}
     ), marked as (
       update posts set init_started_at = i.started_at, status = 'publishing',
         updated_at = case when posts.status = 'pending' then clock_timestamp() else posts.updated_at end
@@ -275,6 +288,146 @@ async function confirmBatch(
 }
 
 /**
+ * Settles (settleInit) made in one process go to the database in batches like confirmations
+ * (decision 039, addendum "settles in batches"): every init answered in a burst settles, and its
+ * post records TikTok's publish id, two single statements each that took most of the database's
+ * time in a burst of 1,200 inits. On the main pool: the stamp comes from the answer's arrival
+ * (`answeredByMs`), not from when the statement runs, and only the upload waits for it.
+ */
+export const SETTLE_BATCH = { maxBatch: 100, windowMs: 0, maxInFlight: 4 } as const;
+
+/** What a video init's answer writes on the post (FILE_UPLOAD): what its upload resumes from. */
+export interface InitRecord {
+  postId: string;
+  owner: string;
+  publishId: string;
+  uploadUrl: string;
+  uploadUrlExpiresAt: Date;
+  videoSize: number;
+  chunkSize: number;
+  totalChunkCount: number;
+}
+
+/** One settleInit call, as the batch statement takes it. */
+export interface SettleItem {
+  slot: InitSlot;
+  /**
+   * The latest the answer can have arrived by the database's clock (epoch ms, `answeredBy`):
+   * the stamp, when earlier than the statement's own time. Without it, the statement's time.
+   */
+  answeredByMs?: number;
+  /** TikTok refused the init: the post's init_started_at is cleared (nothing is in flight). */
+  refused?: { postId: string; owner: string };
+  /** TikTok accepted it: its publish id and upload URL, written on the post. */
+  record?: InitRecord;
+}
+
+/**
+ * `stamp`: the slot's new stamp (null: it had lapsed, nothing was written to it); `recorded`: the
+ * item's `record` was written (its owner still held the post).
+ */
+export interface SettleAnswer {
+  stamp: string | null;
+  recorded: boolean;
+}
+
+/**
+ * settleInit for several slots in one statement. Each slot still on its account's row is
+ * re-stamped with its answer's arrival (never after the statement's time): a slot names itself by
+ * its stamp, so an account's stamps stay distinct. Those of one batch are a microsecond apart at
+ * least, in their order of arrival (the k-th of an account: the latest of `arrival + (k - i) µs`
+ * over its i-th ≤ k-th, each as near its arrival as that allows). Should one of them fall on a
+ * stamp the row keeps (the same microsecond: rare), the account's slots of the batch go past the
+ * latest settled stamp instead, later than their arrival by at most the milliseconds one
+ * account's answers arrive apart: a slot is never counted shorter than from its answer. A
+ * provisional stamp (INIT_FLIGHT_MS ahead: an init in flight) is never reached; one within a
+ * second of its end counts as settled. Refusals clear their post's init_started_at, records write
+ * theirs, both only for the lease's owner. The rows are locked in account order first.
+ */
+async function settleBatch(db: Kysely<Database>, items: SettleItem[]): Promise<SettleAnswer[]> {
+  const input = JSON.stringify(
+    items.map((item, idx) => ({
+      idx,
+      account_id: item.slot.accountId,
+      stamp: item.slot.stamp,
+      arrived_ms: item.answeredByMs ?? null,
+      refused_post: item.refused?.postId ?? null,
+      refused_owner: item.refused?.owner ?? null,
+      post_id: item.record?.postId ?? null,
+      owner: item.record?.owner ?? null,
+      publish_id: item.record?.publishId ?? null,
+      upload_url: item.record?.uploadUrl ?? null,
+      upload_url_expires_at: item.record?.uploadUrlExpiresAt.toISOString() ?? null,
+      video_size: item.record?.videoSize ?? null,
+      chunk_size: item.record?.chunkSize ?? null,
+      total_chunk_count: item.record?.totalChunkCount ?? null,
+    })),
+  );
+  const result = await sql<{ idx: number; stamp: string | null; recorded: boolean }>`
+    with input as (
+      select * from jsonb_to_recordset(${input}::jsonb) as i(idx int, account_id uuid,
+        stamp timestamptz, arrived_ms float8, refused_post uuid, refused_owner text,
+        post_id uuid, owner text, publish_id text, upload_url text,
+        upload_url_expires_at timestamptz, video_size bigint, chunk_size bigint,
+        total_chunk_count int)
+    ), clock as (
+      select clock_timestamp() as at
+    ), pacing_locked as (
+      ${pacingRowsLocked}
+    ), present as (
+      select i.idx, i.account_id, i.stamp as old,
+        least((select at from clock), coalesce(to_timestamp(i.arrived_ms / 1000),
+          (select at from clock))) as arrived
+      from input i join pacing_locked l on l.account_id = i.account_id
+      where i.stamp = any(l.recent_inits)
+    ), ranked as (
+      select p.*, row_number() over (partition by p.account_id order by p.arrived, p.idx) as n
+      from present p
+    ), nearest as (
+      select r.*, max(r.arrived - r.n * ${microsecond}) over (partition by r.account_id
+          order by r.arrived, r.idx rows unbounded preceding) + r.n * ${microsecond} as new
+      from ranked r
+    ), kept as (
+      select l.account_id, array(select t from unnest(l.recent_inits) t
+        where t not in (select p.old from present p where p.account_id = l.account_id)) as stamps
+      from pacing_locked l
+    ), slots as (
+      select n.idx, n.account_id, n.old,
+        case when exists (select 1 from nearest m
+            where m.account_id = n.account_id and m.new = any(k.stamps))
+          then greatest(n.arrived, (select max(t) from unnest(k.stamps) t
+              where t < (select at from clock) + interval '1 second') + ${microsecond})
+            + (n.n - 1) * ${microsecond}
+          else n.new end as new
+      from nearest n join kept k on k.account_id = n.account_id
+    ), settled as (
+      ${restampedSlots}
+    ), cleared as (
+      update posts set init_started_at = null
+      from input i
+      where posts.id = i.refused_post and posts.lease_owner = i.refused_owner
+    ), recorded as (
+      update posts set publish_id = i.publish_id, upload_url = i.upload_url,
+        upload_url_expires_at = i.upload_url_expires_at, video_size = i.video_size,
+        chunk_size = i.chunk_size, total_chunk_count = i.total_chunk_count, uploaded_bytes = 0
+      from input i
+      where posts.id = i.post_id and posts.lease_owner = i.owner
+      returning i.idx
+    )
+    select i.idx, s.new::text as stamp, r.idx is not null as recorded
+    from input i
+      left join slots s on s.idx = i.idx
+      left join recorded r on r.idx = i.idx
+    order by i.idx
+  `.execute(db);
+  const byIndex = new Map(result.rows.map((row) => [row.idx, row]));
+  return items.map((_item, idx) => ({
+    stamp: byIndex.get(idx)?.stamp ?? null,
+    recorded: byIndex.get(idx)?.recorded === true,
+  }));
+}
+
+/**
  * The post's latest run never finished (its lease was not released) and its process died with
  * other posts running (its registration expired, its last beat said so): most likely a kill from
  * outside, not this post's doing (docs/decisions/033-kills-and-poison-posts.md). A run whose
@@ -298,6 +451,7 @@ export function createPublishingRepository(
   db: Kysely<Database>,
   options: {
     confirmBatch?: Partial<CoalescerOptions<ConfirmItem>>;
+    settleBatch?: Partial<CoalescerOptions<SettleItem>>;
     /**
      * TikTok's init window (default TIKTOK_INIT_WINDOW_MS, what TikTok documents); shorter only
      * against a sandbox counting over a shorter one (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
@@ -324,6 +478,11 @@ export function createPublishingRepository(
       groupOf: (item) => item.slot.accountId,
     },
   );
+  const settleCoalesced = createCoalescer((items: SettleItem[]) => settleBatch(db, items), {
+    ...SETTLE_BATCH,
+    ...options.settleBatch,
+    groupOf: (item) => item.slot.accountId,
+  });
   // A prepared run holds a post that is still pending (claim's `early`): a cancel, or any other
   // end of the post, stops the renewals and with them the run.
   const leases = leaseStatements(db, 'posts', 'id', {
@@ -620,50 +779,14 @@ export function createPublishingRepository(
      * answer was an error, so TikTok created nothing and the post's `init_started_at` is cleared
      * in the same statement (while `owner` holds it): no init of this post is in flight any more.
      */
-    async settleInit(
-      slot: InitSlot,
-      refused?: { postId: string; owner: string },
-      /**
-       * The latest the answer can have arrived by the database's clock (epoch ms, `answeredBy`):
-       * the stamp, when earlier than the statement's own time. Without it, the statement's time.
-       */
-      answeredByMs?: number,
-    ): Promise<string | null> {
-      const clearing = refused
-        ? sql`, cleared as (
-            update posts set init_started_at = null
-            where id = ${refused.postId} and ${heldBy(refused.owner)}
-          )`
-        : sql``;
-      const arrived =
-        answeredByMs === undefined
-          ? sql<Date>`clock_timestamp()`
-          : sql<Date>`least(clock_timestamp(), to_timestamp(${answeredByMs / 1000}::float8))`;
-      // The stamp names the slot from now on: the first microsecond from the arrival on that no
-      // other slot of the account has (of n stamps, one of n + 1 candidates is free), read from
-      // the row locked first, as the update will see it.
-      const result = await sql<{ stamp: string }>`
-        with locked as (
-          select recent_inits from tiktok_init_pacing
-          where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(recent_inits)
-          for no key update
-        ), answered as (
-          select min(c.at) as at
-          from (select ${arrived} as at) a, locked l,
-            lateral (select a.at + n * interval '1 microsecond' as at
-              from generate_series(0, cardinality(l.recent_inits)) n) c
-          where not (c.at = any(l.recent_inits))
-          having min(c.at) is not null
-        ), settled as (
-          update tiktok_init_pacing
-          set recent_inits = array_replace(recent_inits, ${slot.stamp}::timestamptz, (select at from answered))
-          where account_id = ${slot.accountId} and ${slot.stamp}::timestamptz = any(recent_inits)
-            and exists (select 1 from answered)
-          returning (select at from answered)::text as stamp
-        )${clearing}
-        select stamp from settled
-      `.execute(db);
-      return result.rows[0]?.stamp ?? null;
+    /**
+     * TikTok answered the init on `slot`: the slot's stamp moves to the answer's arrival (see
+     * settleBatch); with `record`, the post gets TikTok's publish id and upload URL in the same
+     * statement, and `recorded` says whether `record.owner` still held it. Calls from one
+     * process go to the database in batches (SETTLE_BATCH), as confirmations do.
+     */
+    settleInit(slot: InitSlot, settle: Omit<SettleItem, 'slot'> = {}): Promise<SettleAnswer> {
+      return settleCoalesced({ slot, ...settle });
     },
 
     /** Nothing was sent on the slot (the post failed, was postponed or taken): it frees at once. */
