@@ -66,8 +66,6 @@ export interface BootstrapOptions {
   logger: Logger;
   /** Tests pass an already opened database (e.g. in-memory PGlite). */
   database?: DatabaseHandle;
-  /** Tests route TikTok calls through `app.inject` instead of the network. */
-  tiktokFetch?: typeof fetch;
 }
 
 /** Opens the database, applies migrations, starts pg-boss; the caller owns `shutdown`. */
@@ -101,7 +99,6 @@ export async function bootstrap(
     clientSecret: config.tiktok.clientSecret,
     authBase: config.tiktok.authBase,
     apiBase: config.tiktok.apiBase,
-    ...(options.tiktokFetch && { fetch: options.tiktokFetch }),
   });
   const sandbox = config.tiktok.sandbox
     ? new SandboxState({
