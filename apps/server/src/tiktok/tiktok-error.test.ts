@@ -152,6 +152,27 @@ describe('client response parsing', () => {
     expect(error).toMatchObject({ code: 'invalid_response', httpStatus: 200, kind: 'permanent' });
   });
 
+  // A redirect would send the request, token and all, to an address TikTok's answer chose: the
+  // client never follows one (undici's request does not), it is an answer it does not expect.
+  it('never follows a redirect: an unexpected answer, nothing sent to its address', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent
+      .get('https://api.invalid')
+      .intercept({ path: () => true, method: () => true })
+      .reply(302, '', { headers: { location: 'https://elsewhere.invalid/steal' } });
+    agent.enableCallHistory();
+    const error: unknown = await clientOver(agent)
+      .queryCreatorInfo('act.x')
+      .catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ code: 'invalid_response', httpStatus: 302 });
+    const origins = agent
+      .getCallHistory()
+      ?.calls()
+      .map((call) => call.origin);
+    expect(origins).toEqual(['https://api.invalid']);
+  });
+
   it('lets a caller abort without turning it into a TikTok error', async () => {
     const controller = new AbortController();
     const client = clientOver(cannedAgent('never'));
