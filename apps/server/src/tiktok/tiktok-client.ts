@@ -60,8 +60,8 @@ export interface TikTokClientOptions {
   apiBase: string;
   /**
    * Where requests go (undici's Dispatcher): by default an Agent of the client's own, keeping its
-   * connections to TikTok open between calls. Tests pass undici's MockAgent or an Agent with
-   * interceptors.
+   * connections to TikTok open between calls. Tests pass undici's MockAgent for answers the
+   * sandbox cannot give.
    */
   dispatcher?: Dispatcher;
   /** Per API call, body included (default 30 s). */

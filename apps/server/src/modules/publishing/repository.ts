@@ -289,9 +289,9 @@ async function confirmBatch(
 
 /**
  * Settles (settleInit) made in one process go to the database in batches like confirmations
- * (decision 039, addendum "settles in batches"): every init answered in a burst settles, and its
- * post records TikTok's publish id, two single statements each that took most of the database's
- * time in a burst of 1,200 inits. On the main pool: the stamp comes from the answer's arrival
+ * (decision 039, addendum "session 24"): every init answered in a burst settles, and its post
+ * records TikTok's publish id, two single statements per init before (2,400 in a burst of 1,200
+ * inits, against 12 confirmation batches). On the main pool: the stamp comes from the answer's arrival
  * (`answeredByMs`), not from when the statement runs, and only the upload waits for it.
  */
 export const SETTLE_BATCH = { maxBatch: 100, windowMs: 0, maxInFlight: 4 } as const;
