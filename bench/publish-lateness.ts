@@ -213,6 +213,11 @@ interface WindowLateness {
    */
   stampAfterCount: Percentiles | null;
   countAfterSlot: Percentiles | null;
+  /**
+   * The k-th init of each account (in TikTok's order) late against its due time, k = 1, 2, …: at
+   * a due instant the earliest go first (InitSlot.rank), as the next window waits on them.
+   */
+  byPlace: Percentiles[];
 }
 
 /** The benchmark's posts' video inits (TikTok's time, their due time), by account. */
@@ -240,9 +245,11 @@ function byWindow(
   const after: number[] = [];
   const stampAfterCount: number[] = [];
   const countAfterSlot: number[] = [];
+  const byPlace: number[][] = [];
   for (const list of initsByAccount(ledger, fixture).values()) {
     list.sort((a, b) => a.initAt - b.initAt);
     list.forEach((init, k) => {
+      (byPlace[k] ??= []).push(init.initAt - init.due);
       const sixBefore = list[k - INITS_PER_WINDOW];
       if (sixBefore === undefined) {
         first.push(init.initAt - init.due);
@@ -261,6 +268,7 @@ function byWindow(
     afterWindow: maybe(after),
     stampAfterCount: maybe(stampAfterCount),
     countAfterSlot: maybe(countAfterSlot),
+    byPlace: byPlace.map(percentiles),
   };
 }
 
@@ -779,6 +787,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Late
       if (result.windows.afterWindow) {
         console.log(formatRow('  first six per account', result.windows.firstWindow));
         console.log(formatRow('  later, after 6th + 60 s', result.windows.afterWindow));
+        const places = result.windows.byPlace;
+        console.log(
+          `  k-th init of an account, p50 / p99 (s): ${places
+            .map((p, k) => `${k + 1}: ${(p.p50 / 1000).toFixed(2)} / ${(p.p99 / 1000).toFixed(2)}`)
+            .join(', ')}`,
+        );
         if (result.windows.stampAfterCount && result.windows.countAfterSlot) {
           console.log(formatRow('    6th: stamp after count', result.windows.stampAfterCount));
           console.log(

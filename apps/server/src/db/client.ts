@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { ConnectionLock, PgliteDialect } from './pglite-dialect.ts';
+import { PreparingClient } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 /** pg-boss's `db` option: one statement with parameters, or a parameterless script. */
@@ -81,6 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      Client: PreparingClient,
     });
     // The pool has already dropped the dead client; the listener only keeps the error from being
     // rethrown as an uncaught exception.
@@ -89,6 +91,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const urgentPool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: URGENT_POOL_SIZE,
+      Client: PreparingClient,
     });
     urgentPool.on('error', (error) => options.onIdleConnectionError?.(error));
     const urgentDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: urgentPool }) });

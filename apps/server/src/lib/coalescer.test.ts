@@ -4,10 +4,16 @@ import { createCoalescer } from './coalescer.ts';
 interface Item {
   key: string;
   value: number;
+  priority?: number;
 }
 
 /** A coalescer whose batches are recorded and answered when `answer` is called. */
-function recorded(options: { maxBatch: number; maxInFlight: number; windowMs?: number }) {
+function recorded(options: {
+  maxBatch: number;
+  maxInFlight: number;
+  windowMs?: number;
+  priorityOf?: (item: Item) => number;
+}) {
   const batches: Item[][] = [];
   const pending: {
     items: Item[];
@@ -63,6 +69,34 @@ describe('createCoalescer', () => {
     answerNext();
     answerNext();
     expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50, 60, 70]);
+  });
+
+  it('takes the lowest priority first, a key gathering only items of one priority', async () => {
+    const { call, batches, answerNext } = recorded({
+      maxBatch: 2,
+      maxInFlight: 1,
+      priorityOf: (item) => item.priority ?? 0,
+    });
+    // Two accounts' inits, their ranks in the window as priorities, arriving out of rank order.
+    const results = [
+      call({ key: 'a', value: 1, priority: 2 }),
+      call({ key: 'a', value: 2, priority: 0 }),
+      call({ key: 'b', value: 3, priority: 1 }),
+      call({ key: 'b', value: 4, priority: 0 }),
+      call({ key: 'a', value: 5, priority: 1 }),
+      call({ key: 'b', value: 6, priority: 2 }),
+    ];
+    for (let batch = 0; batch < 3; batch++) {
+      await turn();
+      answerNext();
+    }
+    // In order of arrival, they would have gone as [1, 2], [3, 4], [5, 6].
+    expect(batches.map((batch) => batch.map((item) => item.value))).toEqual([
+      [2, 4],
+      [3, 5],
+      [1, 6],
+    ]);
+    expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50, 60]);
   });
 
   it('gathers calls made while maxInFlight batches are out for the next batch', async () => {

@@ -8,6 +8,9 @@
  *   the same batch (as many as it has room for), in their order of arrival: batches out at once
  *   then touch different rows (an account's pacing row, say) and never wait for each other's
  *   locks.
+ * - With `priorityOf`, waiting items go in order of priority (lowest first), then of arrival, and
+ *   a group only gathers items of one priority: an item that others wait on (an account's first
+ *   init of a window, say) never waits behind one that nothing waits on.
  * - At most `maxInFlight` batches are out at once; calls made meanwhile gather for the next ones
  *   (group commit): an idle coalescer sends at the event loop's next turn, a busy one in bigger
  *   batches, without taking every connection of a pool.
@@ -21,8 +24,10 @@ export interface CoalescerOptions<TItem> {
   windowMs: number;
   /** Batches sent and not yet answered, at most (at least 1). */
   maxInFlight: number;
-  /** Items waiting together that share a key go in one batch. */
+  /** Items waiting together that share a key (and priority) go in one batch. */
   groupOf?: (item: TItem) => string;
+  /** Lower goes first among the items waiting (default: all alike, in order of arrival). */
+  priorityOf?: (item: TItem) => number;
 }
 
 interface Waiting<TItem, TResult> {
@@ -41,21 +46,33 @@ export function createCoalescer<TItem, TResult>(
   let scheduled = false;
   let inFlight = 0;
 
+  /** The items of the next batch, in their order (see the options), removed from `waiting`. */
   function takeBatch(): Waiting<TItem, TResult>[] {
-    const groupOf = options.groupOf;
-    if (groupOf === undefined) return waiting.splice(0, maxBatch);
-    // The groups in the order their first item arrived, each item in its group's order.
-    const groups = new Map<string, Waiting<TItem, TResult>[]>();
-    for (const entry of waiting) {
-      const key = groupOf(entry.item);
-      const group = groups.get(key);
-      if (group) group.push(entry);
-      else groups.set(key, [entry]);
-    }
-    const batch: Waiting<TItem, TResult>[] = [];
-    for (const group of groups.values()) {
-      if (batch.length >= maxBatch) break;
-      batch.push(...group.slice(0, maxBatch - batch.length));
+    const { groupOf, priorityOf } = options;
+    // Array.prototype.sort is stable: arrival order within a priority.
+    const queue =
+      priorityOf === undefined
+        ? waiting
+        : [...waiting].sort((a, b) => priorityOf(a.item) - priorityOf(b.item));
+    let batch: Waiting<TItem, TResult>[];
+    if (groupOf === undefined) batch = queue.slice(0, maxBatch);
+    else {
+      // The groups in the order their first item comes, each item in its group's order.
+      const groups = new Map<string, Waiting<TItem, TResult>[]>();
+      for (const entry of queue) {
+        const key =
+          priorityOf === undefined
+            ? groupOf(entry.item)
+            : `${priorityOf(entry.item)} ${groupOf(entry.item)}`;
+        const group = groups.get(key);
+        if (group) group.push(entry);
+        else groups.set(key, [entry]);
+      }
+      batch = [];
+      for (const group of groups.values()) {
+        if (batch.length >= maxBatch) break;
+        batch.push(...group.slice(0, maxBatch - batch.length));
+      }
     }
     const taken = new Set(batch);
     waiting = waiting.filter((entry) => !taken.has(entry));

@@ -21,7 +21,8 @@ function batchItems(node: RootOperationNode, cte: string): number | null {
   if (node.kind !== 'RawNode' || !node.sqlFragments.some((part) => part.includes(cte))) {
     return null;
   }
-  const input = node.parameters[0];
+  // Its first value (the statement's prepared() mark is a node before it).
+  const input = node.parameters.find((parameter) => ValueNode.is(parameter));
   const json = input !== undefined && ValueNode.is(input) ? input.value : '[]';
   return (JSON.parse(String(json)) as unknown[]).length;
 }

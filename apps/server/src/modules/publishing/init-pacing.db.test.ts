@@ -1,7 +1,7 @@
 // TikTok's 6 video inits per minute per token (sliding window), with several publishers at once
 // (docs/decisions/039-publishing-precision.md): the reservation is taken in the database, so no
 // publisher, in this process or another, can make TikTok answer rate_limit_exceeded.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, ValueNode, type Kysely, type RawBuilder } from 'kysely';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
@@ -177,6 +177,62 @@ describe('video init pacing', () => {
     expect(
       Math.abs(refused.freeAt.getTime() - (Math.max(...stamps) + initWindowMs(WINDOW_MS))),
     ).toBeLessThanOrEqual(1);
+  });
+
+  it('ranks each slot in its account’s window, and confirms the earliest ranks first when many are due at once', async () => {
+    const { db } = kit.t.context.database;
+    /** Each confirmation statement's slots, as `account:rank`. */
+    const statements: string[][] = [];
+    const rankOf = new Map<string, string>();
+    const repository = createPublishingRepository(
+      db.withPlugin({
+        transformQuery({ node }) {
+          const input =
+            node.kind === 'RawNode'
+              ? node.parameters.find((parameter) => ValueNode.is(parameter))
+              : undefined;
+          if (
+            node.kind === 'RawNode' &&
+            node.sqlFragments.some((part) => part.includes('marked as (')) &&
+            input !== undefined &&
+            ValueNode.is(input)
+          ) {
+            const items = JSON.parse(String(input.value)) as { stamp: string }[];
+            statements.push(items.map((item) => rankOf.get(item.stamp) ?? '?'));
+          }
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      }),
+      { tiktokInitWindowMs: WINDOW_MS, confirmBatch: { maxBatch: 2, maxInFlight: 1 } },
+    );
+    const slots: InitSlot[] = [];
+    for (const name of ['a', 'b']) {
+      const { id: account } = await kit.freshAccount();
+      for (let index = 0; index < 3; index++) {
+        const reserved = await repository.reserveInit(account);
+        if (!('slot' in reserved)) throw new Error(`init ${index} of a new account was refused`);
+        slots.push(reserved.slot);
+        rankOf.set(reserved.slot.stamp, `${name}:${reserved.slot.rank}`);
+      }
+    }
+    expect(slots.map((slot) => slot.rank)).toEqual([0, 1, 2, 0, 1, 2]);
+    // All due at one instant, their runs arriving latest rank first.
+    const startedAt = new Date();
+    await Promise.all(
+      [...slots]
+        .reverse()
+        .map((slot) =>
+          repository.confirmAndMarkInit(slot, crypto.randomUUID(), 'rank-test', startedAt),
+        ),
+    );
+    // The accounts' first inits, on which their next windows wait, went first; in order of
+    // arrival, a's last two would have.
+    expect(statements).toEqual([
+      ['b:0', 'a:0'],
+      ['b:1', 'a:1'],
+      ['b:2', 'a:2'],
+    ]);
   });
 
   it('settles answers that arrive together in one statement: each slot from its arrival, each stamp its own, the publish id for the lease holder only', async () => {

@@ -8,6 +8,7 @@ import {
   noLease,
   type Lease,
 } from '../../db/lease.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import '../schedules/db-types.ts';
 import type { PostTable } from '../schedules/db-types.ts';
@@ -52,18 +53,25 @@ export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
  * A pending post's run starts this long before its due time (decision 039, addendum "prepared
  * runs"): the reservation, the claim, the daily cap, the storage check, the token and creator_info
  * are done by then, and at the due instant only the slot's confirmation and the video init remain.
- * Preparing a thousand posts due in the same second takes seconds on two cores (their whole runs
- * took 8 s at p99 on PostgreSQL and 13 s on PGlite on a quiet machine, the prepared part most of
- * it); a post not prepared in time simply goes without waiting. Short against INIT_FLIGHT_MS (a
- * reservation made this early is still counted when it is confirmed) and against what a creator
- * could notice: the post stays pending, editable and cancellable until the due instant.
+ * Preparing 2,000 posts due in the same second holds two cores for about 10 s (5 ms of each
+ * process's database time a post, besides its JavaScript): with a 10 s lead, runs where some were
+ * not prepared in time sent them late by a second or more (addendum "session 25"), so 20 s. A post
+ * not prepared in time simply goes without waiting. Short against INIT_FLIGHT_MS (a reservation
+ * made this early is still counted when it is confirmed) and against what a creator could notice:
+ * the post stays pending, editable and cancellable until the due instant.
  */
-export const PREPARE_LEAD_MS = 10_000;
+export const PREPARE_LEAD_MS = 20_000;
 
 /** An init slot reserved in `tiktok_init_pacing`: the stamp (microseconds, as text) that names it. */
 export interface InitSlot {
   accountId: string;
   stamp: string;
+  /**
+   * How many of the account's inits its window counted before this one when it was reserved (0:
+   * the first). The account's next window waits on its earliest inits: at a due instant, lower
+   * ranks are confirmed first (the confirmation batches' `priorityOf`), so they are answered first.
+   */
+  rank?: number;
 }
 
 /** A claimed post with what publishing it needs: the video and the schedule's TikTok settings. */
@@ -237,7 +245,7 @@ async function confirmBatch(
     marked: boolean;
     early_ms: number | null;
     db_ms: number;
-  }>`
+  }>`${prepared('confirm_inits')}
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as i(idx int, account_id uuid,
         stamp timestamptz, post_id uuid, owner text, started_at timestamptz, seen timestamptz)
@@ -363,7 +371,11 @@ async function settleBatch(db: Kysely<Database>, items: SettleItem[]): Promise<S
       total_chunk_count: item.record?.totalChunkCount ?? null,
     })),
   );
-  const result = await sql<{ idx: number; stamp: string | null; recorded: boolean }>`
+  const result = await sql<{
+    idx: number;
+    stamp: string | null;
+    recorded: boolean;
+  }>`${prepared('settle_inits')}
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as i(idx int, account_id uuid,
         stamp timestamptz, arrived_ms float8, refused_post uuid, refused_owner text,
@@ -474,8 +486,12 @@ export function createPublishingRepository(
       windowMs: CONFIRM_BATCH_WINDOW_MS,
       maxInFlight: CONFIRM_BATCHES_IN_FLIGHT,
       ...options.confirmBatch,
-      // An account's slots in one batch: batches out at once never wait for each other's locks.
+      // An account's slots of one rank in one batch: batches out at once wait for each other's
+      // locks only where an account has slots of several ranks waiting.
       groupOf: (item) => item.slot.accountId,
+      // Accounts' earliest inits first (InitSlot.rank): the inits of their next windows are
+      // paced a window after these are answered, and the ranks after them gate nothing sooner.
+      priorityOf: (item) => item.slot.rank ?? 0,
     },
   );
   const settleCoalesced = createCoalescer((items: SettleItem[]) => settleBatch(db, items), {
@@ -679,6 +695,7 @@ export function createPublishingRepository(
         )
         .returning([
           sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'),
+          sql<number>`cardinality(${stamps}) - 1`.as('rank'),
           sql<number>`coalesce(greatest(0, ceil(extract(epoch from
             ${othersSixthLatest} + ${ms(windowMs)} - clock_timestamp()) * 1000)), 0)::int`.as(
             'send_in_ms',
@@ -686,7 +703,10 @@ export function createPublishingRepository(
         ])
         .executeTakeFirst();
       if (reserved) {
-        return { slot: { accountId, stamp: reserved.stamp }, sendInMs: reserved.send_in_ms };
+        return {
+          slot: { accountId, stamp: reserved.stamp, rank: reserved.rank },
+          sendInMs: reserved.send_in_ms,
+        };
       }
       // Refused: a slot frees a window after the sixth latest stamp, when that init is settled
       // (`known`: a prepared run may start before it). One still in flight is answered at the
