@@ -40,7 +40,7 @@ export class PreparingClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
     /** Marked text → its name, so that each is digested once per connection. */
-    const names = new Map<string, string | undefined>();
+    const names = new Map<string, string>();
     const query = this.query.bind(this) as (...args: unknown[]) => unknown;
     // node-postgres's overloads: only `query(text, values)` with a marked text and no callback
     // changes.
@@ -52,12 +52,11 @@ export class PreparingClient extends pg.Client {
         (values === undefined || Array.isArray(values)) &&
         callback === undefined
       ) {
-        let name = names.get(text);
-        if (name === undefined) {
-          name = preparedName(text);
+        const name = names.get(text) ?? preparedName(text);
+        if (name !== undefined) {
           names.set(text, name);
+          return query({ name, text, values });
         }
-        if (name !== undefined) return query({ name, text, values });
       }
       return query(...args);
     }) as pg.Client['query'];
