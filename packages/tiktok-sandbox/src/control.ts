@@ -1,4 +1,5 @@
 import { Chaos, type ChaosFault, type ChaosSettings, type InjectedFaultRecord } from './chaos.ts';
+import { tokenFingerprint } from './ids.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import type { SandboxEndpoint } from './options.ts';
 import type { PostStore } from './post-store.ts';
@@ -120,16 +121,14 @@ export class SandboxControl {
   }
 
   /** Draws a chaos fault for one request (null when none) and records the ones it injects. */
-  drawChaos(
-    endpoint: SandboxEndpoint,
-    at: number,
-    tokenFingerprint: string | null,
-  ): ChaosFault | null {
+  drawChaos(endpoint: SandboxEndpoint, at: number, token: string | null): ChaosFault | null {
     const fault = this.chaos?.draw(endpoint) ?? null;
     if (fault === null) return null;
     const status =
       fault.kind === 'server_error' ? fault.status : fault.kind === 'rate_limit' ? 429 : null;
-    this.injected.push({ endpoint, kind: fault.kind, status, at, tokenFingerprint });
+    // Fingerprinted only when a fault is drawn: every API call passes here.
+    const fingerprint = token === null ? null : tokenFingerprint(token);
+    this.injected.push({ endpoint, kind: fault.kind, status, at, tokenFingerprint: fingerprint });
     return fault;
   }
 

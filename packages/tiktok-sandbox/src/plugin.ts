@@ -10,7 +10,6 @@ import {
   sendInjectedFailure,
   sendOAuthError,
 } from './http.ts';
-import { tokenFingerprint } from './ids.ts';
 import type { PublicBaseUrl, SandboxStateOptions } from './options.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerApiRoutes } from './routes/api-routes.ts';
@@ -100,11 +99,7 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
     const failure = state.control.takeFailure(endpoint);
     if (failure !== null) return sendInjectedFailure(reply, state, endpoint, failure);
     const token = bearerToken(request);
-    const chaos = state.control.drawChaos(
-      endpoint,
-      state.now(),
-      token === null ? null : tokenFingerprint(token),
-    );
+    const chaos = state.control.drawChaos(endpoint, state.now(), token);
     if (chaos === null) return;
     if (chaos.kind === 'timeout') {
       // Held, then dropped unanswered: to the client a timeout or a connection lost mid-request.

@@ -38,8 +38,11 @@ export interface SandboxPost {
   uploadExpiresAt: number;
   receivedBytes: number;
   receivedChunks: number;
-  /** Running digest of the bytes accepted so far; replaced only when a chunk completes. */
-  hash: Hash;
+  /**
+   * Running digest of the bytes accepted so far (null until the first chunk: most posts are
+   * created in bursts and hashed later); replaced only when a chunk completes.
+   */
+  hash: Hash | null;
   sha256: string | null;
   /** First bytes of the file, to tell a video container from anything else. */
   header: Buffer;
@@ -95,7 +98,7 @@ export class ChunkReceiver {
     private readonly expectedLength: number,
     private readonly now: () => number,
   ) {
-    this.hash = post.hash.copy();
+    this.hash = post.hash?.copy() ?? createHash('sha256');
     this.header = post.header;
   }
 
@@ -128,7 +131,7 @@ export class ChunkReceiver {
     post.receivedBytes += this.received;
     post.receivedChunks += 1;
     if (post.receivedChunks < post.totalChunkCount) return ok('partial');
-    post.sha256 = post.hash.digest('hex');
+    post.sha256 = this.hash.digest('hex');
     post.uploadCompletedAt = this.now();
     return ok('complete');
   }
@@ -171,7 +174,7 @@ export class PostStore {
       uploadExpiresAt: now + this.options.uploadUrlTtlSeconds * 1000,
       receivedBytes: 0,
       receivedChunks: 0,
-      hash: createHash('sha256'),
+      hash: null,
       sha256: null,
       header: Buffer.alloc(0),
       uploadCompletedAt: null,

@@ -9,7 +9,7 @@ import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { api } from '../schedules/test-kit.ts';
 import { enqueuePublish } from './jobs.ts';
 import { createPublisher } from './publisher.ts';
-import { createPublishingRepository, PREPARE_LEAD_MS } from './repository.ts';
+import { CONFIRM_LEAD_MS, createPublishingRepository, PREPARE_LEAD_MS } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 const kit = usePublishingTestApp();
@@ -110,6 +110,40 @@ describe('prepared runs', () => {
     expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
   });
 
+  it('confirms a prepared post just before its due time, sends it at the due instant and refuses edits from the confirmation on', async () => {
+    expect(CONFIRM_LEAD_MS).toBeGreaterThan(0);
+    const { id, dueAt } = await postDueIn('Confirmed ahead', 3_000);
+    const { publisher, phases } = timedPublisher();
+    const running = publisher.advance(id);
+    await prepared(id);
+    // The confirmation comes before the due time: the post is being published, TikTok has
+    // heard nothing yet.
+    const publishing = await pollUntil(
+      () => readRow(id),
+      (row) => row.status === 'publishing',
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
+    const confirmedAt = Date.now();
+    expect(publishing.status).toBe('publishing');
+    expect(confirmedAt).toBeLessThan(dueAt.getTime());
+    expect(confirmedAt).toBeGreaterThanOrEqual(dueAt.getTime() - CONFIRM_LEAD_MS - 100);
+    expect(ledgerPostsTitled('Confirmed ahead')).toHaveLength(0);
+    // From then on, the creator's change is refused as for any post being published.
+    const edited = await api(kit.t, kit.user.cookie, 'PATCH', `/api/posts/${id}`, {
+      title: 'Too late',
+    });
+    expect(edited.statusCode).toBe(409);
+    expect(await running).toBe('waiting');
+    const [sent, ...others] = ledgerPostsTitled('Confirmed ahead');
+    expect(others).toHaveLength(0);
+    expect(ledgerPostsTitled('Too late')).toHaveLength(0);
+    expect(Date.parse(sent?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+    // The run waited twice: for the confirmation, then for the due instant.
+    expect(phases[0]?.wait).toBeGreaterThan(0);
+    expect(phases[0]?.due).toBeGreaterThan(0);
+    expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+  });
+
   it('does not publish a post rescheduled during the wait at its old time', async () => {
     const { id, dueAt } = await postDueIn('Rescheduled while prepared', 3_000);
     const { publisher } = timedPublisher();
@@ -122,7 +156,8 @@ describe('prepared runs', () => {
     // The creator's change is accepted as for any pending post.
     expect(moved.statusCode).toBe(200);
     expect(await running).toBe('changed');
-    expect(Date.now()).toBeGreaterThanOrEqual(dueAt.getTime());
+    // It dropped out at its confirmation, CONFIRM_LEAD_MS before the due time.
+    expect(Date.now()).toBeGreaterThanOrEqual(dueAt.getTime() - CONFIRM_LEAD_MS);
     expect(ledgerPostsTitled('Rescheduled while prepared')).toHaveLength(0);
     const row = await readRow(id);
     expect(row).toMatchObject({ status: 'pending', lease_owner: null, attempt: 0 });
@@ -155,7 +190,8 @@ describe('prepared runs', () => {
     const cancelled = await api(kit.t, kit.user.cookie, 'POST', `/api/posts/${id}/cancel`);
     expect(cancelled.statusCode).toBe(200);
     expect(await running).toBe('changed');
-    expect(Date.now()).toBeGreaterThanOrEqual(dueAt.getTime());
+    // It dropped out at its confirmation, CONFIRM_LEAD_MS before the due time.
+    expect(Date.now()).toBeGreaterThanOrEqual(dueAt.getTime() - CONFIRM_LEAD_MS);
     expect(ledgerPostsTitled('Cancelled while prepared')).toHaveLength(0);
     expect(await readRow(id)).toMatchObject({ status: 'cancelled', lease_owner: null });
   });

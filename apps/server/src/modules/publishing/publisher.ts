@@ -39,6 +39,7 @@ import {
 import type { Notify } from '../notifications/service.ts';
 import {
   answeredBy,
+  CONFIRM_LEAD_MS,
   PREPARE_LEAD_MS,
   type ClockBound,
   type InitRecord,
@@ -88,9 +89,9 @@ interface HeldSlot {
 interface PreparedRun {
   /**
    * When the post is due, or its init slot frees if later, on this process's monotonic clock
-   * (performance.now()).
+   * (performance.now()): the init leaves then, its confirmation CONFIRM_LEAD_MS before.
    */
-  dueAt: number;
+  sendAt: number;
   /** `updated_at` as the claim read it (repository.confirmAndMarkInit). */
   seenUpdatedAt: string;
   pause: RunPause | undefined;
@@ -222,6 +223,8 @@ export function createPublisher(deps: PublisherDeps) {
       stampedAtMs?: number;
       /** Its slot was reserved ahead: it frees a window after the account's earlier inits. */
       paced?: boolean;
+      /** TikTok's publish id, once the init was accepted. */
+      publishId?: string;
     }
   >();
   /** Posts this process is advancing now. */
@@ -490,7 +493,7 @@ export function createPublisher(deps: PublisherDeps) {
     held: HeldSlot,
     prepared: PreparedRun | null,
     signal: AbortSignal,
-  ): Promise<ClockBound | null> {
+  ): Promise<{ clock: ClockBound | null; dueBy: number }> {
     let relapsed = false;
     for (;;) {
       const startedAt = new Date();
@@ -503,7 +506,7 @@ export function createPublisher(deps: PublisherDeps) {
       );
       if (confirmed.stamp !== null) {
         held.slot = { accountId: held.slot.accountId, stamp: confirmed.stamp };
-        if (confirmed.marked) return confirmed.clock;
+        if (confirmed.marked) return confirmed;
         if (confirmed.earlyMs === null) throw new InitLeaseLostError();
         await delay(Math.max(1, confirmed.earlyMs), undefined, { signal });
         continue;
@@ -526,16 +529,20 @@ export function createPublisher(deps: PublisherDeps) {
    */
   async function untilDue(postId: string, prepared: PreparedRun | null, signal: AbortSignal) {
     if (prepared === null) return;
-    const waitMs = Math.ceil(prepared.dueAt - performance.now());
-    if (waitMs > 0) {
-      prepared.pause?.idle();
-      try {
-        await delay(waitMs, undefined, { signal });
-      } finally {
-        await prepared.pause?.resume();
-      }
-    }
+    await idleUntil(prepared.sendAt - CONFIRM_LEAD_MS, prepared, signal);
     lap(postId, 'wait');
+  }
+
+  /** Waits until the local instant `at` (performance.now()), a prepared run's place let go. */
+  async function idleUntil(at: number, prepared: PreparedRun | null, signal?: AbortSignal) {
+    const waitMs = Math.ceil(at - performance.now());
+    if (waitMs <= 0) return;
+    prepared?.pause?.idle();
+    try {
+      await delay(waitMs, undefined, signal && { signal });
+    } finally {
+      await prepared?.pause?.resume();
+    }
   }
 
   /**
@@ -590,8 +597,8 @@ export function createPublisher(deps: PublisherDeps) {
           leaving = false;
           const ready = await prepare(token);
           if ('refuse' in ready) return ready;
-          // A prepared run: everything that may take time is done; only the confirmation and
-          // the init are left for the due instant.
+          // A prepared run: everything that may take time is done; only the confirmation (up to
+          // CONFIRM_LEAD_MS early) and the init are left for the due instant.
           await untilDue(post.id, prepared, signal);
           leaving = true;
           // The slot counts from now (not from its reservation, maybe seconds ago under load), and
@@ -599,9 +606,13 @@ export function createPublisher(deps: PublisherDeps) {
           // re-init). Marked once the token is in hand, right before the request leaves: a crash
           // while waiting for the token (a database read, maybe a refresh) sent nothing and must
           // not make the post 'init outcome unknown'.
-          const clock = await confirmAndMark(post, owner, held, prepared, signal);
+          const { clock, dueBy } = await confirmAndMark(post, owner, held, prepared, signal);
           held.sent = true;
           lap(post.id, 'confirm');
+          // Confirmed ahead: the request leaves at the due instant by the database's clock (and
+          // once its slot is free). Not cut short by the signal: the post is marked as sending.
+          await idleUntil(Math.max(dueBy, prepared?.sendAt ?? 0), prepared);
+          if (prepared) lap(post.id, 'due');
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
           /**
            * When TikTok's answer started to arrive (its headers): TikTok counted the request
@@ -669,24 +680,9 @@ export function createPublisher(deps: PublisherDeps) {
       throw error;
     }
     if ('refuse' in result) return fail(post, owner, result.refuse);
+    // Logged once the run ends (advanceOnce), not amid a burst of inits.
     const timeline = timelines.get(post.id);
-    if (timeline) {
-      const phases = Object.fromEntries(
-        Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
-      );
-      // With TikTok's publish id and the slot's stamp (epoch ms, before its settle's own
-      // reading: at most that), for the benchmark to set beside TikTok's (the sandbox's) count.
-      logger.debug?.(
-        {
-          postId: post.id,
-          publishId: result.publishId,
-          stampedAtMs: timeline.stampedAtMs,
-          paced: timeline.paced === true,
-          phases,
-        },
-        'video init timings',
-      );
-    }
+    if (timeline) timeline.publishId = result.publishId;
     if (result.uploadUrl === undefined) {
       // PULL_FROM_URL: nothing to upload, TikTok downloads it (PROCESSING_DOWNLOAD) meanwhile.
       if (accepted) await settle(accepted);
@@ -1075,7 +1071,7 @@ export function createPublisher(deps: PublisherDeps) {
     const prepared: PreparedRun | null =
       early && post.seen_updated_at !== undefined
         ? {
-            dueAt: Math.max(performance.now() + (post.due_in_ms ?? 0), sendAt),
+            sendAt: Math.max(performance.now() + (post.due_in_ms ?? 0), sendAt),
             seenUpdatedAt: post.seen_updated_at,
             pause,
           }
@@ -1149,7 +1145,24 @@ export function createPublisher(deps: PublisherDeps) {
     try {
       return await advanceTimed(postId, jobSignal, pause);
     } finally {
+      const timeline = timelines.get(postId);
       timelines.delete(postId);
+      if (timeline?.publishId !== undefined) {
+        // With TikTok's publish id and the slot's stamp (epoch ms, before its settle's own
+        // reading: at most that), for the benchmark to set beside TikTok's (the sandbox's) count.
+        logger.debug?.(
+          {
+            postId,
+            publishId: timeline.publishId,
+            stampedAtMs: timeline.stampedAtMs,
+            paced: timeline.paced === true,
+            phases: Object.fromEntries(
+              Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
+            ),
+          },
+          'video init timings',
+        );
+      }
     }
   }
 
