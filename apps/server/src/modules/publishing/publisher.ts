@@ -523,9 +523,9 @@ export function createPublisher(deps: PublisherDeps) {
   }
 
   /**
-   * A prepared run waits here, creator_info in hand, until its post is due: its place among the
-   * timer runs goes to others meanwhile, and the heartbeat's abort (a cancel, a lost lease) ends
-   * the wait.
+   * A prepared run waits here, creator_info in hand, until CONFIRM_LEAD_MS before its post is due
+   * (or its slot frees): its place among the timer runs goes to others meanwhile, and the
+   * heartbeat's abort (a cancel, a lost lease) ends the wait.
    */
   async function untilDue(postId: string, prepared: PreparedRun | null, signal: AbortSignal) {
     if (prepared === null) return;
