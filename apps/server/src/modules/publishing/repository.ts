@@ -53,8 +53,7 @@ export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
  * A pending post's run starts this long before its due time (decision 039, addendum "prepared
  * runs"): the reservation, the claim, the daily cap, the storage check, the token and creator_info
  * are done by then, and only the slot's confirmation (CONFIRM_LEAD_MS before) and the video init
- * remain.
- * Preparing 2,000 posts due in the same second holds two cores for about 10 s (5 ms of each
+ * remain. Preparing 2,000 posts due in the same second holds two cores for about 10 s (5 ms of each
  * process's database time a post, besides its JavaScript): with a 10 s lead, runs where some were
  * not prepared in time sent them late by a second or more (addendum "session 25"), so 20 s. A post
  * not prepared in time simply goes without waiting. Short against INIT_FLIGHT_MS (a reservation
