@@ -19,7 +19,7 @@ const creatorInfo = JSON.stringify({
   error: { code: 'ok', message: '', log_id: 'l' },
 });
 
-/** Holds every answer until the test lets them go; counts the connections it was opened. */
+/** Holds every answer until the test lets them go, and counts the connections opened to it. */
 const held: ServerResponse[] = [];
 let connections = 0;
 const server = createServer((request, response) => {
