@@ -4,6 +4,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from './sandbox-test-kit.ts';
 import { createTikTokClient } from './tiktok-client.ts';
 import { TikTokApiError } from './tiktok-error.ts';
 
@@ -62,12 +63,13 @@ const client = () =>
 const plan = { videoSize: 1_000, chunkSize: 1_000, totalChunkCount: 1 };
 const postInfo = { title: 'Arrival', privacyLevel: 'SELF_ONLY' as const };
 
-async function untilHeld(count: number) {
-  const deadline = Date.now() + 5_000;
-  while (kit.held.length < count) {
-    if (Date.now() > deadline) throw new Error('the server never answered the headers');
-    await new Promise((done) => setImmediate(done));
-  }
+/** Until the server has answered the headers of `count` requests. */
+function untilHeld(count: number) {
+  return pollUntil(
+    async () => kit.held.length,
+    (length) => length >= count,
+    { timeoutMs: 5_000, intervalMs: 1 },
+  );
 }
 
 describe('TikTok client: when an answer arrives', () => {
@@ -85,10 +87,11 @@ describe('TikTok client: when an answer arrives', () => {
       );
       await untilHeld(1);
       // The body is still held: the call has not ended, and the arrival is already known.
-      const deadline = Date.now() + 5_000;
-      while (arrivals.length === 0 && Date.now() < deadline) {
-        await new Promise((done) => setImmediate(done));
-      }
+      await pollUntil(
+        async () => arrivals.length,
+        (length) => length > 0,
+        { timeoutMs: 5_000, intervalMs: 1 },
+      );
       expect(arrivals).toHaveLength(1);
       kit.releaseBody();
       const outcome = await settled;

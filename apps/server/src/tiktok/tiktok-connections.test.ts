@@ -4,6 +4,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from './sandbox-test-kit.ts';
 import { createTikTokClient, TIKTOK_CONNECTIONS_PER_ORIGIN } from './tiktok-client.ts';
 
 const creatorInfo = JSON.stringify({
@@ -45,12 +46,13 @@ function answerHeld() {
   }
 }
 
-async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setImmediate(done));
-  }
+/** Until `count` calls are held by the server. */
+function heldCalls(count: number) {
+  return pollUntil(
+    async () => held.length,
+    (length) => length === count,
+    { intervalMs: 1 },
+  );
 }
 
 describe('TikTok client: connections to one origin', () => {
@@ -64,11 +66,11 @@ describe('TikTok client: connections to one origin', () => {
     const burst = TIKTOK_CONNECTIONS_PER_ORIGIN + 40;
     const calls = Array.from({ length: burst }, () => client.queryCreatorInfo('token'));
     // Every connection carries a call; the 40 others wait, none on a connection of its own.
-    await until(() => held.length === TIKTOK_CONNECTIONS_PER_ORIGIN, 'the first calls');
+    await heldCalls(TIKTOK_CONNECTIONS_PER_ORIGIN);
     expect(connections).toBe(TIKTOK_CONNECTIONS_PER_ORIGIN);
     // Answered, the connections take the waiting calls.
     answerHeld();
-    await until(() => held.length === 40, 'the waiting calls');
+    await heldCalls(40);
     answerHeld();
     const answers = await Promise.all(calls);
     expect(answers.every((answer) => answer.creatorUsername === 'creator')).toBe(true);
@@ -76,7 +78,7 @@ describe('TikTok client: connections to one origin', () => {
 
     // The next calls go on the connections kept open.
     const next = Array.from({ length: 10 }, () => client.queryCreatorInfo('token'));
-    await until(() => held.length === 10, 'the next calls');
+    await heldCalls(10);
     answerHeld();
     await Promise.all(next);
     expect(connections).toBe(TIKTOK_CONNECTIONS_PER_ORIGIN);

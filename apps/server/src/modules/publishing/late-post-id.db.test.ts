@@ -1,7 +1,10 @@
 // TikTok answers PUBLISH_COMPLETE before moderation lets the post's public id out; Cadence marks
 // the post published and keeps asking for the id (docs/decisions/031-media-transfer.md).
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { BOSS_SCHEMA } from '../../jobs/boss.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
+import { PUBLISH_QUEUE } from './jobs.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 // Long enough that the poll which sees PUBLISH_COMPLETE (1.5 s of processing, polls at 1 s then
@@ -18,15 +21,36 @@ async function postRow(id: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** Publishes a post and waits until its id has come (no check of it is left queued). */
+/**
+ * Waits until the post's id has come and nothing will wake the post any more: no run holds its
+ * lease and no pg-boss job for it is left (each check plans its successor by timer and by a
+ * fallback job JOB_FALLBACK_MS later, which still runs after the timer's run found the id). A
+ * test that re-arms the post and calls `advance` itself must not meet that job's run.
+ */
+async function untilIdLinkedAndQuiet(id: string) {
+  await pollUntil(
+    async () => {
+      const jobs = await sql<{ count: string }>`
+        select count(*) as count from ${sql.table(`${BOSS_SCHEMA}.job`)}
+        where name = ${PUBLISH_QUEUE} and data->>'postId' = ${id}
+          and state in ('created', 'retry', 'active')`.execute(kit.t.context.database.db);
+      const row = await kit.t.context.database.db
+        .selectFrom('posts')
+        .select(['tiktok_post_id', 'lease_owner'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return { ...row, jobs: Number(jobs.rows[0]?.count ?? 0) };
+    },
+    (state) => state.tiktok_post_id !== null && state.lease_owner === null && state.jobs === 0,
+    { timeoutMs: 15_000, intervalMs: 200 },
+  );
+}
+
+/** Publishes a post and waits until its id has come and no check of it is left queued. */
 async function publishedWithId(title: string) {
   const { post } = await kit.publishNow(title);
   await kit.waitForStatus(post.id, ['completed']);
-  await pollUntil(
-    () => postRow(post.id),
-    (row) => row.tiktok_post_id !== null,
-    { timeoutMs: 15_000, intervalMs: 200 },
-  );
+  await untilIdLinkedAndQuiet(post.id);
   const [ledgerPost] = kit.ledgerPostsTitled(title);
   return { id: post.id, publishId: ledgerPost?.publish_id ?? '' };
 }
@@ -94,11 +118,7 @@ describe('late public post ids', () => {
     await awaitIdAgain(post.id, 71 * HOUR_MS);
     await expect(kit.publisher.advance(post.id)).resolves.toBe('post_id_pending');
     expect((await postRow(post.id)).post_id_checks).toBe(4);
-    await pollUntil(
-      () => postRow(post.id),
-      (row) => row.tiktok_post_id !== null,
-      { timeoutMs: 15_000, intervalMs: 200 },
-    );
+    await untilIdLinkedAndQuiet(post.id);
 
     kit.sandbox().control.answerStatus(publishId, 'PROCESSING_MODERATION', 1);
     await awaitIdAgain(post.id, 73 * HOUR_MS);
