@@ -519,6 +519,7 @@ function phaseCollector() {
             phases?: Record<string, number>;
             publishId?: string;
             stampedAtMs?: number;
+            sentLateMs?: number;
             paced?: boolean;
           };
           if (entry.publishId !== undefined && entry.stampedAtMs !== undefined) {
@@ -527,7 +528,12 @@ function phaseCollector() {
           // A paced run (one of an account's later inits, its slot reserved ahead of the
           // moment it frees): its phases apart, where the workload's p99 is.
           const paced = entry.paced === true;
-          for (const [name, ms] of Object.entries(entry.phases ?? {})) {
+          // Not a phase: how late the wait for the send instant ended (the event loop's lag).
+          const measured = {
+            ...entry.phases,
+            ...(entry.sentLateMs !== undefined && { 'sent late': entry.sentLateMs }),
+          };
+          for (const [name, ms] of Object.entries(measured)) {
             const phase = paced ? pacedPhase(name) : name;
             const list = samples.get(phase) ?? [];
             list.push(ms);

@@ -221,6 +221,11 @@ export function createPublisher(deps: PublisherDeps) {
       last: number;
       phases: Record<string, number>;
       stampedAtMs?: number;
+      /**
+       * How long after the instant it waited for (its due time, its slot) the init left: this
+       * process's event loop, busy with other runs, let it go that much later.
+       */
+      sentLateMs?: number;
       /** Its slot was reserved ahead: it frees a window after the account's earlier inits. */
       paced?: boolean;
       /** TikTok's publish id, once the init was accepted. */
@@ -611,8 +616,13 @@ export function createPublisher(deps: PublisherDeps) {
           lap(post.id, 'confirm');
           // Confirmed ahead: the request leaves at the due instant by the database's clock (and
           // once its slot is free). Not cut short by the signal: the post is marked as sending.
-          await idleUntil(Math.max(dueBy, prepared?.sendAt ?? 0), prepared);
-          if (prepared) lap(post.id, 'due');
+          const sendAt = Math.max(dueBy, prepared?.sendAt ?? 0);
+          await idleUntil(sendAt, prepared);
+          if (prepared) {
+            lap(post.id, 'due');
+            const timeline = timelines.get(post.id);
+            if (timeline) timeline.sentLateMs = Math.max(0, performance.now() - sendAt);
+          }
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
           /**
            * When TikTok's answer started to arrive (its headers): TikTok counted the request
@@ -1155,6 +1165,8 @@ export function createPublisher(deps: PublisherDeps) {
             postId,
             publishId: timeline.publishId,
             stampedAtMs: timeline.stampedAtMs,
+            sentLateMs:
+              timeline.sentLateMs === undefined ? undefined : Math.round(timeline.sentLateMs),
             paced: timeline.paced === true,
             phases: Object.fromEntries(
               Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
