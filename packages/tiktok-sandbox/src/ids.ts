@@ -9,7 +9,7 @@ const RANDOM_POOL_BYTES = 4096;
 let randomPool = Buffer.alloc(0);
 let randomPoolOffset = 0;
 
-/** `size` fresh random bytes (at most RANDOM_POOL_BYTES); never handed out twice. */
+/** `size` fresh random bytes, never handed out twice (a size beyond the pool gets its own draw). */
 export function pooledRandomBytes(size: number): Buffer {
   if (randomPoolOffset + size > randomPool.length) {
     randomPool = randomBytes(Math.max(RANDOM_POOL_BYTES, size));
