@@ -10,7 +10,6 @@ import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
 import {
-  answeredBy,
   createPublishingRepository,
   INIT_FLIGHT_MS,
   INIT_IN_FLIGHT_RECHECK_MS,
@@ -152,19 +151,18 @@ describe('video init pacing', () => {
       slots.push(reserved.slot);
     }
     // The answers arrive together; the database's clock, read right after, bounds their time.
-    const arrivedAt = performance.now();
-    const bound = { dbMs: await dbNowMs(), localMs: arrivedAt };
+    const arrivedByMs = await dbNowMs();
     // Their settle statements run one after another, later (under a burst: a queue for the pool).
     const stamps: number[] = [];
     for (const slot of slots) {
       const { stamp } = await repository.settleInit(slot, {
-        answeredByMs: answeredBy(bound, arrivedAt),
+        answeredByMs: arrivedByMs,
       });
       const settledBy = await dbNowMs();
       const stampMs = await epochMs(db, sql`${stamp}::timestamptz`);
       // The arrival's bound, to the microsecond (one more per slot already stamped with it, so
       // that each slot keeps a name of its own), and before the statement's own time.
-      expect(stampMs).toBeCloseTo(bound.dbMs + stamps.length / 1000, 2);
+      expect(stampMs).toBeCloseTo(arrivedByMs + stamps.length / 1000, 2);
       // Not after it (PGlite's clock can read the same microsecond twice).
       expect(stampMs).toBeLessThanOrEqual(settledBy);
       stamps.push(stampMs);

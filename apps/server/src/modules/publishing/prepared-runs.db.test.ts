@@ -8,7 +8,7 @@ import { newLease } from '../../db/lease.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { api } from '../schedules/test-kit.ts';
 import { enqueuePublish } from './jobs.ts';
-import { createPublisher } from './publisher.ts';
+import { createPublisher, type PublisherDeps } from './publisher.ts';
 import { CONFIRM_LEAD_MS, createPublishingRepository, PREPARE_LEAD_MS } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
@@ -49,8 +49,11 @@ function readRow(id: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** A publisher of the test's own whose 'video init timings' are kept; its wake-ups are jobs. */
-function timedPublisher() {
+/**
+ * A publisher of the test's own whose 'video init timings' are kept; its wake-ups are jobs.
+ * `overrides`: its repository and TikTok client, to watch or delay their calls.
+ */
+function timedPublisher(overrides: Partial<Pick<PublisherDeps, 'repository' | 'tiktok'>> = {}) {
   const phases: Record<string, number>[] = [];
   /** How late each prepared init left after the instant it waited for. */
   const sentLate: (number | undefined)[] = [];
@@ -73,6 +76,7 @@ function timedPublisher() {
     storage: context.storage,
     wake: (postId, at) => enqueuePublish(context.boss, postId, at),
     logger: pino({ level: 'debug' }, sink),
+    ...overrides,
   });
   return { publisher, phases, sentLate };
 }
@@ -114,6 +118,66 @@ describe('prepared runs', () => {
     expect(sentLate[0]).toBeGreaterThanOrEqual(0);
     expect(sentLate[0]).toBeLessThan(1_000);
     expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
+  });
+
+  it('sends the inits due at one instant in rank order, whatever order their confirmations came back in, none before the due time', async () => {
+    const { context } = kit.t;
+    const { db } = context.database;
+    // Two accounts, three posts each, all due at one instant.
+    const accounts = [(await kit.freshAccount()).id, (await kit.freshAccount()).id];
+    const posts: { id: string; title: string }[] = [];
+    for (const [a, account] of accounts.entries()) {
+      for (let n = 0; n < 3; n++) {
+        const title = `Departure ${a}-${n}`;
+        posts.push({ id: await kit.duePostNobodyWakes(title, account), title });
+      }
+    }
+    const dueAt = new Date(Date.now() + 6_000);
+    await db
+      .updateTable('posts')
+      .set({ due_at: dueAt })
+      .where(
+        'id',
+        'in',
+        posts.map(({ id }) => id),
+      )
+      .execute();
+    const real = createPublishingRepository(db);
+    const rankOfPost = new Map<string, number | undefined>();
+    const sentTitles: string[] = [];
+    const { publisher } = timedPublisher({
+      repository: {
+        ...real,
+        // Each account's first init's confirmation comes back last (still before the due time).
+        async confirmAndMarkInit(slot, postId, ...rest) {
+          rankOfPost.set(postId, slot.rank);
+          const answer = await real.confirmAndMarkInit(slot, postId, ...rest);
+          if (answer.marked && slot.rank === 0) await new Promise((r) => setTimeout(r, 300));
+          return answer;
+        },
+      },
+      tiktok: {
+        ...context.tiktok,
+        initDirectPost(token, init, options) {
+          sentTitles.push(init.postInfo.title ?? '');
+          return context.tiktok.initDirectPost(token, init, options);
+        },
+      },
+    });
+    // Started one after another: each account's posts take ranks 0, 1, 2 in its window.
+    const runs: Promise<unknown>[] = [];
+    for (const { id } of posts) {
+      runs.push(publisher.advance(id));
+      await prepared(id);
+    }
+    expect(await Promise.all(runs)).toEqual(posts.map(() => 'waiting'));
+    const rankOfTitle = new Map(posts.map(({ id, title }) => [title, rankOfPost.get(id)]));
+    expect(sentTitles.map((title) => rankOfTitle.get(title))).toEqual([0, 0, 1, 1, 2, 2]);
+    for (const { title } of posts) {
+      const [sent, ...others] = ledgerPostsTitled(title);
+      expect(others).toHaveLength(0);
+      expect(Date.parse(sent?.init_at ?? '')).toBeGreaterThanOrEqual(dueAt.getTime());
+    }
   });
 
   it('confirms a prepared post just before its due time, sends it at the due instant and refuses edits from the confirmation on', async () => {

@@ -37,11 +37,10 @@ import {
   type PublishPhase,
 } from './publish-state.ts';
 import type { Notify } from '../notifications/service.ts';
+import { createDepartures } from './departures.ts';
 import {
-  answeredBy,
   CONFIRM_LEAD_MS,
   PREPARE_LEAD_MS,
-  type ClockBound,
   type InitRecord,
   type InitSlot,
   type PublishingRepository,
@@ -89,9 +88,15 @@ interface HeldSlot {
 interface PreparedRun {
   /**
    * When the post is due, or its init slot frees if later, on this process's monotonic clock
-   * (performance.now()): the init leaves then, its confirmation CONFIRM_LEAD_MS before.
+   * (performance.now()), as the claim and the reservation said: the confirmation goes
+   * CONFIRM_LEAD_MS before. The init itself leaves by the database's clock (Departures).
    */
   sendAt: number;
+  /**
+   * When its init slot frees, on the database's clock (epoch ms; null: it is free): the init
+   * leaves once the database's clock reads both this and the post's due time (Departures).
+   */
+  freesAtMs: number | null;
   /** `updated_at` as the claim read it (repository.confirmAndMarkInit). */
   seenUpdatedAt: string;
   pause: RunPause | undefined;
@@ -211,6 +216,8 @@ export function createPublisher(deps: PublisherDeps) {
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const retryDelayCapMs = deps.retryDelayCapMs ?? Number.POSITIVE_INFINITY;
   const workerProcess = deps.workerProcess ?? createWorkerProcess();
+  /** Where this process's confirmed inits wait for their instant, and leave in rank order. */
+  const departures = createDepartures(repository.clock);
   /**
    * Where a run's time goes between its start and TikTok's answer to the video init, logged at
    * debug ('video init timings') for bench/publish-lateness.ts: milliseconds per phase.
@@ -498,7 +505,7 @@ export function createPublisher(deps: PublisherDeps) {
     held: HeldSlot,
     prepared: PreparedRun | null,
     signal: AbortSignal,
-  ): Promise<{ clock: ClockBound | null; dueBy: number }> {
+  ): Promise<{ dueAtMs: number | null }> {
     let relapsed = false;
     for (;;) {
       const startedAt = new Date();
@@ -510,7 +517,7 @@ export function createPublisher(deps: PublisherDeps) {
         prepared?.seenUpdatedAt,
       );
       if (confirmed.stamp !== null) {
-        held.slot = { accountId: held.slot.accountId, stamp: confirmed.stamp };
+        held.slot = { ...held.slot, stamp: confirmed.stamp };
         if (confirmed.marked) return confirmed;
         if (confirmed.earlyMs === null) throw new InitLeaseLostError();
         await delay(Math.max(1, confirmed.earlyMs), undefined, { signal });
@@ -611,17 +618,26 @@ export function createPublisher(deps: PublisherDeps) {
           // re-init). Marked once the token is in hand, right before the request leaves: a crash
           // while waiting for the token (a database read, maybe a refresh) sent nothing and must
           // not make the post 'init outcome unknown'.
-          const { clock, dueBy } = await confirmAndMark(post, owner, held, prepared, signal);
+          const { dueAtMs } = await confirmAndMark(post, owner, held, prepared, signal);
           held.sent = true;
           lap(post.id, 'confirm');
-          // Confirmed ahead: the request leaves at the due instant by the database's clock (and
-          // once its slot is free). Not cut short by the signal: the post is marked as sending.
-          const sendAt = Math.max(dueBy, prepared?.sendAt ?? 0);
-          await idleUntil(sendAt, prepared);
+          // Confirmed ahead: the request leaves once the database's clock reads the due time and
+          // the slot's (Departures: at a due instant, the accounts' earliest inits first). Not cut
+          // short by the signal: the post is marked as sending.
+          const leaveAtMs = Math.max(dueAtMs ?? 0, prepared?.freesAtMs ?? 0);
           if (prepared) {
+            prepared.pause?.idle();
+            try {
+              await departures.until(leaveAtMs, held.slot.rank ?? 0);
+            } finally {
+              await prepared.pause?.resume();
+            }
             lap(post.id, 'due');
             const timeline = timelines.get(post.id);
-            if (timeline) timeline.sentLateMs = Math.max(0, performance.now() - sendAt);
+            if (timeline) {
+              const leftAt = repository.clock.localWhen(leaveAtMs);
+              timeline.sentLateMs = Math.max(0, performance.now() - leftAt);
+            }
           }
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
           /**
@@ -654,19 +670,17 @@ export function createPublisher(deps: PublisherDeps) {
             // Answered: TikTok counted it, if at all, before now, and the stamp says when by the
             // database's clock (the statement may wait for the pool behind other answers).
             if (answer !== 'none') {
-              const arrivedByMs = clock ? answeredBy(clock, answeredAt) : undefined;
+              const arrivedByMs = repository.clock.latestAt(answeredAt);
               const timeline = timelines.get(post.id);
-              if (timeline && arrivedByMs !== undefined) timeline.stampedAtMs = arrivedByMs;
-              const arrival = arrivedByMs === undefined ? {} : { answeredByMs: arrivedByMs };
+              if (timeline) timeline.stampedAtMs = arrivedByMs;
+              const arrival = { answeredByMs: arrivedByMs };
               // An acceptance settles with its publish id, below. A refusal is settled now: its
               // slot has a new stamp, the one a retry on a refreshed token confirms again, and
               // init_started_at is cleared (nothing of this post is in flight).
               if (answer === 'accepted') accepted = arrival;
               else {
                 const settled = await settle({ ...arrival, refused: { postId: post.id, owner } });
-                if (settled?.stamp != null) {
-                  held.slot = { accountId: held.slot.accountId, stamp: settled.stamp };
-                }
+                if (settled?.stamp != null) held.slot = { ...held.slot, stamp: settled.stamp };
               }
             }
           }
@@ -1053,8 +1067,9 @@ export function createPublisher(deps: PublisherDeps) {
     onSlot: (held: HeldSlot) => void,
   ): Promise<AdvanceOutcome> {
     let reserved: HeldSlot | null = null;
-    /** When the reserved slot may be sent on (performance.now()). */
+    /** When the reserved slot may be sent on (performance.now()), and on the database's clock. */
     let sendAt = 0;
+    let freesAtMs: number | null = null;
     if (current.status === 'pending' && current.account_id !== null) {
       // Reserve the init slot before taking the post, so a paced post simply stays pending. A
       // slot that frees within the lead is taken too: the run prepares and waits for it.
@@ -1064,6 +1079,7 @@ export function createPublisher(deps: PublisherDeps) {
         return 'paced';
       }
       sendAt = performance.now() + reservation.sendInMs;
+      if (reservation.sendInMs > 0) freesAtMs = reservation.freesAtMs;
       lap(postId, 'reserve');
       const timeline = timelines.get(postId);
       if (timeline && reservation.sendInMs > 0) timeline.paced = true;
@@ -1082,6 +1098,7 @@ export function createPublisher(deps: PublisherDeps) {
       early && post.seen_updated_at !== undefined
         ? {
             sendAt: Math.max(performance.now() + (post.due_in_ms ?? 0), sendAt),
+            freesAtMs,
             seenUpdatedAt: post.seen_updated_at,
             pause,
           }

@@ -15,6 +15,7 @@ import type { PostTable } from '../schedules/db-types.ts';
 import type { PostRow } from '../schedules/repository.ts';
 import type { GrantSource } from '../accounts/token-service.ts';
 import { createCoalescer, type CoalescerOptions } from '../../lib/coalescer.ts';
+import { createDbClock, type DbClock } from './db-clock.ts';
 
 /** TikTok: 6 video inits per minute per access token, counted over a sliding 60 s window. */
 export const INITS_PER_WINDOW = 6;
@@ -150,33 +151,12 @@ export interface ConfirmAnswer {
   marked: boolean;
   earlyMs: number | null;
   /**
-   * The local instant (performance.now()) from which the database's clock is past the marked
-   * post's due time, whatever the two clocks say: a prepared run confirmed ahead of it
-   * (CONFIRM_LEAD_MS) sends from then on, never before.
+   * A marked prepared post's due time on the database's clock (epoch ms, to the microsecond): a
+   * run confirmed ahead of it (CONFIRM_LEAD_MS) sends once the database's clock reads it
+   * (DbClock.localWhen), never before. Null for other runs: they are due.
    */
-  dueBy: number;
-  /** Read with the new stamp (null when nothing was written): what `answeredBy` is measured from. */
-  clock: ClockBound | null;
+  dueAtMs: number | null;
 }
-
-/**
- * The database's clock (`dbMs`, epoch milliseconds) read after the local instant `localMs`
- * (performance.now()): the database's time at any later local instant is at most
- * `answeredBy(bound, instant)`, whatever the two clocks say (only their rates must agree).
- */
-export interface ClockBound {
-  dbMs: number;
-  localMs: number;
-}
-
-/**
- * The latest the database's clock can read at the local instant `localMs` (performance.now()):
- * the reading was taken after `bound.localMs`, so no more than `localMs - bound.localMs` has
- * passed since it. `settleInit` stamps an answer with it: the moment it arrived, not the moment
- * its statement ran, which under a burst of answers is a queue for the pool later.
- */
-export const answeredBy = (bound: ClockBound, localMs: number): number =>
-  bound.dbMs + Math.max(0, localMs - bound.localMs);
 
 /** The stamps column; qualified where ON CONFLICT would make it ambiguous with `excluded`. */
 const stamps = sql.ref<Date[]>('tiktok_init_pacing.recent_inits');
@@ -239,6 +219,7 @@ async function confirmBatch(
   db: Kysely<Database>,
   items: ConfirmItem[],
   windowMs: number,
+  clock: DbClock,
 ): Promise<ConfirmAnswer[]> {
   const input = JSON.stringify(
     items.map((item, idx) => ({
@@ -257,11 +238,11 @@ async function confirmBatch(
   // now(): one instant for both tests, so that a post is either confirmable or early, never
   // neither. A prepared post is confirmed up to CONFIRM_LEAD_MS before its due time.
   const confirmableBy = sql<Date>`now() + ${ms(CONFIRM_LEAD_MS)}`;
-  // The clock bound (ClockBound) pairs the database's clock as the statement arrived
-  // (statement_timestamp(), before any wait for the accounts' row locks) with the local instant
-  // just before it was sent, once a connection is in hand: neither a wait for the pool nor one for
-  // the locks widens it (under a burst, both are most of a confirmation's time, and the answer's
-  // stamp, and the account's next slot, came that much later).
+  // The statement's reading of the database's clock (DbClock) is statement_timestamp(), before
+  // any wait for the accounts' row locks, paired with the local instant just before it was sent,
+  // once a connection is in hand: neither a wait for the pool nor one for the locks widens its
+  // upper bound (under a burst, both are most of a confirmation's time, and the answer's stamp,
+  // and the account's next slot, would come that much later).
   const lockedStamps = sql.ref<Date[]>('l.recent_inits');
   /** Which of its account's items in this batch (1, 2, …): its new stamp's place. */
   const nthOfAccount = sql<number>`row_number() over (partition by i.account_id order by i.idx)`;
@@ -270,7 +251,7 @@ async function confirmBatch(
     stamp: string | null;
     marked: boolean;
     early_ms: number | null;
-    due_in_ms: number;
+    due_at_ms: number | null;
     db_ms: number;
   }>`${prepared('confirm_inits')}
     with input as (
@@ -292,15 +273,15 @@ async function confirmBatch(
       where posts.id = i.post_id and posts.lease_owner = i.owner
         and i.idx in (select idx from slots)
         and (posts.status = 'publishing' or (${unchanged} and posts.due_at <= ${confirmableBy}))
-      returning i.idx, case when i.seen is null then 0
-        else greatest(0, ceil(extract(epoch from posts.due_at - now()) * 1000))::int end as due_in_ms
+      returning i.idx, case when i.seen is not null
+        then (extract(epoch from posts.due_at) * 1000)::float8 end as due_at_ms
     ), early as (
       select i.idx, ceil(extract(epoch from posts.due_at - ${confirmableBy}) * 1000)::int as ms
       from input i join posts on posts.id = i.post_id
       where posts.lease_owner = i.owner and ${unchanged} and posts.due_at > ${confirmableBy}
     )
     select i.idx, s.new::text as stamp, m.idx is not null as marked, e.ms as early_ms,
-      coalesce(m.due_in_ms, 0) as due_in_ms,
+      m.due_at_ms,
       (extract(epoch from statement_timestamp()) * 1000)::float8 as db_ms
     from input i
       left join slots s on s.idx = i.idx
@@ -312,8 +293,9 @@ async function confirmBatch(
     const sentAt = performance.now();
     return { result: await statement.execute(connection), sentAt };
   });
-  // now() was read before the answer arrived: the database's clock has gone at least as far since.
   const receivedAt = performance.now();
+  const [first] = result.rows;
+  if (first) clock.observe(first.db_ms, sentAt, receivedAt);
   const byIndex = new Map(result.rows.map((row) => [row.idx, row]));
   return items.map((_item, idx) => {
     const row = byIndex.get(idx);
@@ -321,8 +303,7 @@ async function confirmBatch(
       stamp: row?.stamp ?? null,
       marked: row?.marked === true,
       earlyMs: row?.early_ms ?? null,
-      dueBy: receivedAt + (row?.due_in_ms ?? 0),
-      clock: row?.stamp == null ? null : { dbMs: row.db_ms, localMs: sentAt },
+      dueAtMs: row?.marked === true ? (row.due_at_ms ?? null) : null,
     };
   });
 }
@@ -352,7 +333,7 @@ export interface InitRecord {
 export interface SettleItem {
   slot: InitSlot;
   /**
-   * The latest the answer can have arrived by the database's clock (epoch ms, `answeredBy`):
+   * The latest the answer can have arrived by the database's clock (epoch ms, DbClock.latestAt):
    * the stamp, when earlier than the statement's own time. Without it, the statement's time.
    */
   answeredByMs?: number;
@@ -513,8 +494,9 @@ export function createPublishingRepository(
   const windowMs = initWindowMs(options.tiktokInitWindowMs ?? TIKTOK_INIT_WINDOW_MS);
   const counted = countedWithin(windowMs);
   const urgentDb = options.urgentDb ?? db;
+  const clock = createDbClock();
   const confirmCoalesced = createCoalescer(
-    (items: ConfirmItem[]) => confirmBatch(urgentDb, items, windowMs),
+    (items: ConfirmItem[]) => confirmBatch(urgentDb, items, windowMs, clock),
     {
       maxBatch: CONFIRM_BATCH_MAX,
       windowMs: CONFIRM_BATCH_WINDOW_MS,
@@ -539,6 +521,9 @@ export function createPublishingRepository(
     heldWhile: sql`status in ('pending', 'publishing')`,
   });
   return {
+    /** This process's bounds of the database's clock, from the readings of its statements. */
+    clock: clock as Pick<DbClock, 'localWhen' | 'latestAt'>,
+
     /**
      * Takes the post for `leaseMs`: a due pending post becomes 'publishing' (attempt + 1), a
      * publishing one whose lease expired is resumed. Returns undefined when there is nothing to do
@@ -701,10 +686,14 @@ export function createPublishingRepository(
       accountId: string,
       /**
        * A slot that frees within this long is reserved too (a prepared run: PREPARE_LEAD_MS),
-       * with `sendInMs` saying how long the init must wait for it (0: none).
+       * with `sendInMs` saying how long the init must wait for it (0: none), and `freesAtMs`
+       * when, on the database's clock (epoch ms; null: none).
        */
       aheadMs = 0,
-    ): Promise<{ slot: InitSlot; sendInMs: number } | { freeAt: Date; known: boolean }> {
+    ): Promise<
+      | { slot: InitSlot; sendInMs: number; freesAtMs: number | null }
+      | { freeAt: Date; known: boolean }
+    > {
       // One statement: the account's first init inserts its row, any later one appends to it
       // (ON CONFLICT takes the row lock and re-reads the latest version, as an UPDATE does).
       // With `aheadMs`, the window is counted as it will be then: the slot is the one the
@@ -715,6 +704,7 @@ export function createPublishingRepository(
       const others = sql`${stamps}[1:cardinality(${stamps}) - 1]`;
       const othersSixthLatest = sql<Date | null>`(select t from unnest(${others}) t
         order by t desc offset ${INITS_PER_WINDOW - 1} limit 1)`;
+      const sentAt = performance.now();
       const reserved = await db
         .insertInto('tiktok_init_pacing')
         .values({
@@ -734,12 +724,17 @@ export function createPublishingRepository(
             ${othersSixthLatest} + ${ms(windowMs)} - clock_timestamp()) * 1000)), 0)::int`.as(
             'send_in_ms',
           ),
+          sql<number | null>`(extract(epoch from ${othersSixthLatest} + ${ms(windowMs)})
+            * 1000)::float8`.as('frees_at_ms'),
+          sql<number>`(extract(epoch from statement_timestamp()) * 1000)::float8`.as('db_ms'),
         ])
         .executeTakeFirst();
       if (reserved) {
+        clock.observe(reserved.db_ms, sentAt, performance.now());
         return {
           slot: { accountId, stamp: reserved.stamp, rank: reserved.rank },
           sendInMs: reserved.send_in_ms,
+          freesAtMs: reserved.frees_at_ms,
         };
       }
       // Refused: a slot frees a window after the sixth latest stamp, when that init is settled
