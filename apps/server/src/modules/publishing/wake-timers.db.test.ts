@@ -1,7 +1,7 @@
 // The publisher's wake-up timers (docs/decisions/039-publishing-precision.md): a worker starts
 // even when PostgreSQL refuses its LISTEN connection, and hears NOTIFY once it connects; an
 // announced wake-up runs in one live worker process, not in every one, also right after another
-// process joins.
+// process joins, and a wake-up computed in another process is handed to the post's own.
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { Kysely } from 'kysely';
@@ -49,6 +49,33 @@ async function proxyToPostgres(port: number): Promise<void> {
   });
 }
 
+/**
+ * Wake-up timers of live worker processes sharing one in-process bus (any object stands for the
+ * database), each recording which posts it ran.
+ */
+async function liveProcesses(processes: string[]) {
+  const db = {} as Kysely<Database>;
+  const ranBy = new Map<string, string[]>();
+  const timersOf = new Map<string, Awaited<ReturnType<typeof startWakeTimers>>>();
+  for (const processId of processes) {
+    const timers = await startWakeTimers({
+      db,
+      connectionString: null,
+      wakingWithin: async () => [],
+      run: async (postId) => {
+        ranBy.set(postId, [...(ranBy.get(postId) ?? []), processId]);
+      },
+      concurrency: 4,
+      logger,
+      processId,
+      liveProcesses: async () => processes,
+    });
+    cleanups.push(() => timers.stop());
+    timersOf.set(processId, timers);
+  }
+  return { db, ranBy, timersOf };
+}
+
 describe('publish wake-up timers', () => {
   it.skipIf(testDatabaseKind() !== 'postgres')(
     'start while PostgreSQL refuses LISTEN, connect later with backoff, and then hear NOTIFY',
@@ -78,6 +105,7 @@ describe('publish wake-up timers', () => {
         { timeoutMs: 15_000, intervalMs: 50 },
       );
       const postId = randomUUID();
+      const handedOver = randomUUID();
       const notifier = new pg.Client({ connectionString: testPostgresUrl });
       await notifier.connect();
       try {
@@ -85,13 +113,18 @@ describe('publish wake-up timers', () => {
           WAKE_CHANNEL,
           `${postId} ${new Date().toISOString()}`,
         ]);
+        // A wake-up handed over with its lead: due in 10 s, armed 10 s early, so at once.
+        await notifier.query('select pg_notify($1, $2)', [
+          WAKE_CHANNEL,
+          `${handedOver} ${new Date(Date.now() + 10_000).toISOString()} 10000`,
+        ]);
       } finally {
         await notifier.end();
       }
       await pollUntil(
         async () => ran,
-        (posts) => posts.includes(postId),
-        { timeoutMs: 10_000, intervalMs: 50 },
+        (posts) => posts.includes(postId) && posts.includes(handedOver),
+        { timeoutMs: 5_000, intervalMs: 50 },
       );
     },
   );
@@ -133,26 +166,27 @@ describe('publish wake-up timers', () => {
     },
   );
 
+  it("hands a wake-up computed in another process (a pg-boss job's run) to the post's own process", async () => {
+    const { ranBy, timersOf } = await liveProcesses(['process-a', 'process-b']);
+    // Every post's run was process-a's (its job fell there): each paced post's next wake-up.
+    const postIds = Array.from({ length: 40 }, () => randomUUID());
+    const soon = new Date(Date.now() + 50);
+    for (const postId of postIds) timersOf.get('process-a')?.arm(postId, soon, 0);
+    await pollUntil(
+      async () => ranBy.size,
+      (size) => size === postIds.length,
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    // Each post once, in its own process: process-b ran its share, though process-a armed all.
+    expect([...ranBy.values()].every((by) => by.length === 1)).toBe(true);
+    const ranInB = [...ranBy.values()].filter((by) => by[0] === 'process-b').length;
+    expect(ranInB).toBeGreaterThan(0);
+    expect(ranInB).toBeLessThan(postIds.length);
+  });
+
   it('runs each announced wake-up in one of the live worker processes', async () => {
-    // Any object stands for the database: announcements go through its in-process bus.
-    const db = {} as Kysely<Database>;
     const processes = ['process-a', 'process-b'];
-    const ranBy = new Map<string, string[]>();
-    for (const processId of processes) {
-      const timers = await startWakeTimers({
-        db,
-        connectionString: null,
-        wakingWithin: async () => [],
-        run: async (postId) => {
-          ranBy.set(postId, [...(ranBy.get(postId) ?? []), processId]);
-        },
-        concurrency: 4,
-        logger,
-        processId,
-        liveProcesses: async () => processes,
-      });
-      cleanups.push(() => timers.stop());
-    }
+    const { db, ranBy } = await liveProcesses(processes);
     const announce = createWakeAnnouncer({ db, kind: 'pglite' });
     const postIds = Array.from({ length: 40 }, () => randomUUID());
     for (const postId of postIds) await announce(postId, new Date());

@@ -18,7 +18,10 @@ import { PREPARE_LEAD_MS } from './repository.ts';
  * for the due instant to send the video init (publisher.ts).
  */
 
-/** The NOTIFY channel; the payload is `postId wakeAtISO`. */
+/**
+ * The NOTIFY channel; the payload is `postId wakeAtISO`, or `postId wakeAtISO leadMs` for a
+ * wake-up handed to the post's process by another (its lead: how long before `wakeAt` it fires).
+ */
 export const WAKE_CHANNEL = 'cadence_publish_wake';
 /**
  * A worker process joined (its payload: its id): the others read the live processes again at
@@ -26,13 +29,20 @@ export const WAKE_CHANNEL = 'cadence_publish_wake';
  */
 export const MEMBERS_CHANNEL = 'cadence_publish_members';
 
-/** A NOTIFY payload, split at its space: the post and when it is due. */
-const wakeNotice = z.tuple([z.uuid(), z.iso.datetime()]);
+/**
+ * A NOTIFY payload, split at its spaces: the post, when it is due, and maybe its lead (anyone
+ * with the database can NOTIFY: at most PREPARE_LEAD_MS).
+ */
+const wakeNotice = z.union([
+  z.tuple([z.uuid(), z.iso.datetime()]),
+  z.tuple([z.uuid(), z.iso.datetime(), z.coerce.number().int().min(0).max(PREPARE_LEAD_MS)]),
+]);
 
 /** Timers are kept for wake-ups at most this far ahead; later ones are armed by the scan. */
 export const WAKE_HORIZON_MS = 3 * 60_000;
 
-type WakeListener = (postId: string, at: Date) => void;
+/** A wake-up for a post at `at`, armed `leadMs` early (default PREPARE_LEAD_MS: a due time). */
+type WakeListener = (postId: string, at: Date, leadMs?: number) => void;
 
 /** In-process wake-ups, one bus per database (tests open several in one process). */
 const buses = new WeakMap<object, EventEmitter>();
@@ -219,10 +229,29 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   };
   /**
    * A due time announced by whoever scheduled, edited or reopened the post (the schedule
-   * service): its process arms it, PREPARE_LEAD_MS early.
+   * service): its process arms it, PREPARE_LEAD_MS early. Or a wake-up another process handed
+   * over (`leadMs`: its own lead).
    */
-  const arm: WakeListener = (postId, at) => {
-    if (mine(postId)) armHere(postId, at, PREPARE_LEAD_MS);
+  const arm: WakeListener = (postId, at, leadMs = PREPARE_LEAD_MS) => {
+    if (mine(postId)) armHere(postId, at, leadMs);
+  };
+  /**
+   * A wake-up this process's run computed for a post that is another process's: handed to that
+   * process, so that one process wakes the post (decision 039, addendum "session 29"). A run
+   * started by the post's pg-boss job (in any process) and paced arms its next wake-up; armed here,
+   * it ran beside the post's own process's, both reserved one of the account's init slots, and
+   * another post of the account was paced behind the one given back.
+   */
+  const handOver = (postId: string, at: Date, leadMs: number) => {
+    if (stopped || at.getTime() - leadMs - Date.now() > WAKE_HORIZON_MS) return;
+    // Processes sharing this database object (tests) hear it on the bus; others through NOTIFY.
+    bus.emit('wake', postId, at, leadMs);
+    if (options.connectionString === null) return;
+    sql`select pg_notify(${WAKE_CHANNEL}, ${`${postId} ${at.toISOString()} ${leadMs}`})`
+      .execute(db)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, postId }, 'publish wake-up not handed over: the queue wakes it'),
+      );
   };
 
   /** Arms the posts whose wake-up falls within the horizon (start, and every minute). */
@@ -297,7 +326,7 @@ export async function startWakeTimers(options: WakeTimerOptions) {
       }
       // Anyone with the database can NOTIFY: only a post id and a time are armed.
       const notice = wakeNotice.safeParse((message.payload ?? '').split(' '));
-      if (notice.success) arm(notice.data[0], new Date(notice.data[1]));
+      if (notice.success) arm(notice.data[0], new Date(notice.data[1]), notice.data[2]);
     });
     try {
       await next.connect();
@@ -340,8 +369,14 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   membership.unref();
 
   return {
-    /** This process's own wake-up for a post it ran (only it knows of it): armed here. */
-    arm: armHere,
+    /**
+     * A wake-up for a post this process ran (only it knows of it): armed here if the post is
+     * this process's, else handed over to the process whose it is.
+     */
+    arm(postId: string, at: Date, leadMs = 0) {
+      if (mine(postId)) armHere(postId, at, leadMs);
+      else handOver(postId, at, leadMs);
+    },
     scan,
     /** Whether the LISTEN connection is up (tests). */
     listening: () => client !== null,
