@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createDepartures } from './departures.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDepartures, UPLOAD_QUIET_MS, UPLOAD_WAIT_CAP_MS } from './departures.ts';
 
 /** A database clock `offset` ms ahead of this process's, known exactly; `offset` may be changed. */
 function exactClock(offset: number) {
@@ -74,5 +74,73 @@ describe('departures of confirmed inits', () => {
     await Promise.all([first, departures.until(instant, 0)]);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(clock.dbNow()).toBeGreaterThanOrEqual(instant);
+  });
+
+  describe('an upload', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('waits until every init in flight has landed', async () => {
+      const clock = exactClock(0);
+      const departures = createDepartures(clock);
+      const first = await departures.until(clock.dbNow(), 0);
+      const second = await departures.until(clock.dbNow(), 1);
+      let uploading = false;
+      const upload = departures.quiet().then(() => {
+        uploading = true;
+      });
+      first.land();
+      // Landing twice counts once: the second init is still in flight.
+      first.land();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uploading).toBe(false);
+      second.land();
+      await upload;
+      expect(uploading).toBe(true);
+    });
+
+    it(`waits while an init is due to leave within ${UPLOAD_QUIET_MS} ms, until it has landed`, async () => {
+      const clock = exactClock(0);
+      const departures = createDepartures(clock);
+      const events: string[] = [];
+      const init = departures.until(clock.dbNow() + UPLOAD_QUIET_MS / 2, 0).then((flight) => {
+        events.push('init left');
+        return flight;
+      });
+      const upload = departures.quiet().then(() => events.push('upload'));
+      const flight = await init;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(events).toEqual(['init left']);
+      flight.land();
+      await upload;
+      expect(events).toEqual(['init left', 'upload']);
+      // An init due later than that does not hold an upload back.
+      void departures.until(clock.dbNow() + 10 * UPLOAD_QUIET_MS, 0);
+      let next = false;
+      const nextUpload = departures.quiet().then(() => {
+        next = true;
+      });
+      await Promise.resolve();
+      expect(next).toBe(true);
+      await nextUpload;
+    });
+
+    it(`goes after ${UPLOAD_WAIT_CAP_MS} ms at most, whatever the inits do`, async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const clock = exactClock(0);
+      const departures = createDepartures(clock);
+      // An init that never lands (its answer lost): the upload still goes.
+      await departures.until(clock.dbNow(), 0);
+      let uploading = false;
+      const upload = departures.quiet().then(() => {
+        uploading = true;
+      });
+      await vi.advanceTimersByTimeAsync(UPLOAD_WAIT_CAP_MS - 1);
+      expect(uploading).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await upload;
+      expect(uploading).toBe(true);
+    });
   });
 });

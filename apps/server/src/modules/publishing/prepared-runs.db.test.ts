@@ -120,7 +120,7 @@ describe('prepared runs', () => {
     expect((await waitForStatus(id, ['completed', 'failed'])).status).toBe('completed');
   });
 
-  it('sends the inits due at one instant in rank order, whatever order their confirmations came back in, none before the due time', async () => {
+  it('sends the inits due at one instant in rank order, whatever order their confirmations came back in, none before the due time, and uploads once all are answered', async () => {
     const { context } = kit.t;
     const { db } = context.database;
     // Two accounts, three posts each, all due at one instant.
@@ -145,6 +145,8 @@ describe('prepared runs', () => {
     const real = createPublishingRepository(db);
     const rankOfPost = new Map<string, number | undefined>();
     const sentTitles: string[] = [];
+    /** TikTok's answers to the inits and the uploads, in the order they happened. */
+    const traffic: ('answered' | 'upload')[] = [];
     const { publisher } = timedPublisher({
       repository: {
         ...real,
@@ -158,9 +160,15 @@ describe('prepared runs', () => {
       },
       tiktok: {
         ...context.tiktok,
-        initDirectPost(token, init, options) {
+        async initDirectPost(token, init, options) {
           sentTitles.push(init.postInfo.title ?? '');
-          return context.tiktok.initDirectPost(token, init, options);
+          const answer = await context.tiktok.initDirectPost(token, init, options);
+          traffic.push('answered');
+          return answer;
+        },
+        uploadChunk(uploadUrl, input) {
+          traffic.push('upload');
+          return context.tiktok.uploadChunk(uploadUrl, input);
         },
       },
     });
@@ -173,6 +181,9 @@ describe('prepared runs', () => {
     expect(await Promise.all(runs)).toEqual(posts.map(() => 'waiting'));
     const rankOfTitle = new Map(posts.map(({ id, title }) => [title, rankOfPost.get(id)]));
     expect(sentTitles.map((title) => rankOfTitle.get(title))).toEqual([0, 0, 1, 1, 2, 2]);
+    // The uploads waited until every init of the instant was answered.
+    expect(traffic.slice(0, posts.length)).toEqual(posts.map(() => 'answered'));
+    expect(traffic.filter((event) => event === 'upload')).toHaveLength(posts.length);
     for (const { title } of posts) {
       const [sent, ...others] = ledgerPostsTitled(title);
       expect(others).toHaveLength(0);

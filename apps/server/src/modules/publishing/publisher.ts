@@ -37,7 +37,7 @@ import {
   type PublishPhase,
 } from './publish-state.ts';
 import type { Notify } from '../notifications/service.ts';
-import { createDepartures } from './departures.ts';
+import { createDepartures, type Flight } from './departures.ts';
 import {
   CONFIRM_LEAD_MS,
   PREPARE_LEAD_MS,
@@ -625,19 +625,12 @@ export function createPublisher(deps: PublisherDeps) {
           // the slot's (Departures: at a due instant, the accounts' earliest inits first). Not cut
           // short by the signal: the post is marked as sending.
           const leaveAtMs = Math.max(dueAtMs ?? 0, prepared?.freesAtMs ?? 0);
-          if (prepared) {
-            prepared.pause?.idle();
-            try {
-              await departures.until(leaveAtMs, held.slot.rank ?? 0);
-            } finally {
-              await prepared.pause?.resume();
-            }
-            lap(post.id, 'due');
-            const timeline = timelines.get(post.id);
-            if (timeline) {
-              const leftAt = repository.clock.localWhen(leaveAtMs);
-              timeline.sentLateMs = Math.max(0, performance.now() - leftAt);
-            }
+          prepared?.pause?.idle();
+          let flight: Flight;
+          try {
+            flight = await departures.until(leaveAtMs, held.slot.rank ?? 0);
+          } finally {
+            await prepared?.pause?.resume();
           }
           let answer: 'accepted' | 'refused' | 'none' = 'accepted';
           /**
@@ -647,6 +640,14 @@ export function createPublisher(deps: PublisherDeps) {
            */
           let arrivedAt: number | undefined;
           try {
+            if (prepared) {
+              lap(post.id, 'due');
+              const timeline = timelines.get(post.id);
+              if (timeline) {
+                const leftAt = repository.clock.localWhen(leaveAtMs);
+                timeline.sentLateMs = Math.max(0, performance.now() - leftAt);
+              }
+            }
             return await ready.send(token, {
               onAnswer: () => {
                 arrivedAt ??= performance.now();
@@ -663,6 +664,7 @@ export function createPublisher(deps: PublisherDeps) {
             }
             throw error;
           } finally {
+            flight.land();
             const answeredAt = arrivedAt ?? performance.now();
             lap(post.id, 'init', answeredAt);
             // Reading and checking the answer's body, until here.
@@ -747,8 +749,11 @@ export function createPublisher(deps: PublisherDeps) {
       total_chunk_count: record.totalChunkCount,
       uploaded_bytes: 0,
     };
-    // A prepared run's upload waits for the other prepared runs' inits (the heartbeat keeps
-    // the lease meanwhile).
+    // The upload waits for a quiet moment in this process's inits (Departures.quiet), its place
+    // among the timer runs let go, then for a place behind the runs queued meanwhile; the
+    // heartbeat keeps the lease.
+    prepared?.pause?.idle();
+    await departures.quiet();
     await prepared?.pause?.requeue();
     // The same lease guards the upload that follows: a lost lease stops it mid-chunk.
     return upload({ ...post, ...progress }, owner, false, signal);
