@@ -88,7 +88,7 @@ interface HeldSlot {
 interface PreparedRun {
   /**
    * When the post is due, or its init slot frees if later, on this process's monotonic clock
-   * (performance.now()), as the claim and the reservation said: the confirmation goes
+   * (performance.now()), from the database's clock's bounds (DbClock): the confirmation goes
    * CONFIRM_LEAD_MS before. The init itself leaves by the database's clock (Departures).
    */
   sendAt: number;
@@ -1072,8 +1072,7 @@ export function createPublisher(deps: PublisherDeps) {
     onSlot: (held: HeldSlot) => void,
   ): Promise<AdvanceOutcome> {
     let reserved: HeldSlot | null = null;
-    /** When the reserved slot may be sent on (performance.now()), and on the database's clock. */
-    let sendAt = 0;
+    /** When the reserved slot frees, on the database's clock (epoch ms; null: it is free now). */
     let freesAtMs: number | null = null;
     if (current.status === 'pending' && current.account_id !== null) {
       // Reserve the init slot before taking the post, so a paced post simply stays pending. A
@@ -1083,17 +1082,18 @@ export function createPublisher(deps: PublisherDeps) {
         await wake(postId, reservation.freeAt, reservation.known ? PREPARE_LEAD_MS : 0);
         return 'paced';
       }
-      sendAt = performance.now() + reservation.sendInMs;
-      if (reservation.sendInMs > 0) freesAtMs = reservation.freesAtMs;
+      freesAtMs = reservation.freesAtMs;
       lap(postId, 'reserve');
       const timeline = timelines.get(postId);
-      if (timeline && reservation.sendInMs > 0) timeline.paced = true;
+      if (timeline && freesAtMs !== null) timeline.paced = true;
       reserved = { slot: reservation.slot, sent: false };
       onSlot(reserved);
     }
     // Not due yet (within PREPARE_LEAD_MS), or its slot is not free yet: prepared now, sent at
-    // the due instant (or the slot's).
-    const early = current.status === 'pending' && (!current.due || sendAt > performance.now());
+    // the due instant (or the slot's). Local instants come from the process's bounds of the
+    // database's clock (DbClock), which the reservation has just read.
+    const slotAt = freesAtMs === null ? 0 : repository.clock.localWhen(freesAtMs);
+    const early = current.status === 'pending' && (!current.due || slotAt > performance.now());
     // A prepared run's lease also covers its wait, so that no renewal falls at the due instant.
     const lease = newLease(early ? leaseMs + PREPARE_LEAD_MS : leaseMs);
     const owner = lease.owner;
@@ -1102,7 +1102,10 @@ export function createPublisher(deps: PublisherDeps) {
     const prepared: PreparedRun | null =
       early && post.seen_updated_at !== undefined
         ? {
-            sendAt: Math.max(performance.now() + (post.due_in_ms ?? 0), sendAt),
+            sendAt: Math.max(
+              post.due_at_ms === undefined ? 0 : repository.clock.localWhen(post.due_at_ms),
+              slotAt,
+            ),
             freesAtMs,
             seenUpdatedAt: post.seen_updated_at,
             pause,

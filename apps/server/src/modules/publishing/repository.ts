@@ -107,8 +107,8 @@ export type PublishRow = PostRow & {
   access_token_enc?: string | null;
   refresh_token_enc?: string | null;
   access_token_expires_at?: Date | null;
-  /** Milliseconds from the claim to the due time by the database's clock (0: due). */
-  due_in_ms?: number;
+  /** The due time on the database's clock (epoch ms, to the microsecond), as the claim read it. */
+  due_at_ms?: number;
   /** `updated_at` as the claim saw it, to the microsecond: an edit since changes it. */
   seen_updated_at?: string;
 };
@@ -116,6 +116,11 @@ export type PublishRow = PostRow & {
 const now = () => sql<Date>`clock_timestamp()`;
 const ms = (value: number) => sql`${`${value} milliseconds`}::interval`;
 const microsecond = sql`interval '1 microsecond'`;
+/**
+ * The database's clock when the statement started (epoch ms), for DbClock.observe: read after the
+ * statement left and before its answer arrived.
+ */
+const clockReading = sql<number>`(extract(epoch from statement_timestamp()) * 1000)::float8`;
 /**
  * Confirmations (confirmAndMarkInit) made in one process within this window (0: one turn of the
  * event loop), or while earlier batches are out, go to the database as one statement (decision
@@ -281,8 +286,7 @@ async function confirmBatch(
       where posts.lease_owner = i.owner and ${unchanged} and posts.due_at > ${confirmableBy}
     )
     select i.idx, s.new::text as stamp, m.idx is not null as marked, e.ms as early_ms,
-      m.due_at_ms,
-      (extract(epoch from statement_timestamp()) * 1000)::float8 as db_ms
+      m.due_at_ms, ${clockReading} as db_ms
     from input i
       left join slots s on s.idx = i.idx
       left join marked m on m.idx = i.idx
@@ -543,7 +547,8 @@ export function createPublishingRepository(
       early = false,
     ): Promise<PublishRow | undefined> {
       // One round trip: the UPDATE takes the row, the SELECT around it adds the video and settings.
-      return db
+      const sentAt = performance.now();
+      const row = await db
         .with('claimed', (cte) =>
           cte
             .updateTable('posts')
@@ -581,9 +586,8 @@ export function createPublishingRepository(
         .leftJoin('tiktok_accounts', 'tiktok_accounts.id', 'claimed.account_id')
         .selectAll('claimed')
         .select([
-          sql<number>`greatest(0, ceil(extract(epoch from claimed.due_at - clock_timestamp()) * 1000))::int`.as(
-            'due_in_ms',
-          ),
+          sql<number>`(extract(epoch from claimed.due_at) * 1000)::float8`.as('due_at_ms'),
+          clockReading.as('db_ms'),
           sql<string>`claimed.updated_at::text`.as('seen_updated_at'),
           // The token, read here rather than by a query of its own before the init.
           'tiktok_accounts.status as account_status',
@@ -605,6 +609,8 @@ export function createPublishingRepository(
           'schedules.is_aigc',
         ])
         .executeTakeFirst();
+      if (row) clock.observe(row.db_ms, sentAt, performance.now());
+      return row;
     },
 
     /**
@@ -686,14 +692,10 @@ export function createPublishingRepository(
       accountId: string,
       /**
        * A slot that frees within this long is reserved too (a prepared run: PREPARE_LEAD_MS),
-       * with `sendInMs` saying how long the init must wait for it (0: none), and `freesAtMs`
-       * when, on the database's clock (epoch ms; null: none).
+       * with `freesAtMs` saying when, on the database's clock (epoch ms; null: it is free now).
        */
       aheadMs = 0,
-    ): Promise<
-      | { slot: InitSlot; sendInMs: number; freesAtMs: number | null }
-      | { freeAt: Date; known: boolean }
-    > {
+    ): Promise<{ slot: InitSlot; freesAtMs: number | null } | { freeAt: Date; known: boolean }> {
       // One statement: the account's first init inserts its row, any later one appends to it
       // (ON CONFLICT takes the row lock and re-reads the latest version, as an UPDATE does).
       // With `aheadMs`, the window is counted as it will be then: the slot is the one the
@@ -720,20 +722,16 @@ export function createPublishingRepository(
         .returning([
           sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'),
           sql<number>`cardinality(${stamps}) - 1`.as('rank'),
-          sql<number>`coalesce(greatest(0, ceil(extract(epoch from
-            ${othersSixthLatest} + ${ms(windowMs)} - clock_timestamp()) * 1000)), 0)::int`.as(
-            'send_in_ms',
-          ),
-          sql<number | null>`(extract(epoch from ${othersSixthLatest} + ${ms(windowMs)})
-            * 1000)::float8`.as('frees_at_ms'),
-          sql<number>`(extract(epoch from statement_timestamp()) * 1000)::float8`.as('db_ms'),
+          sql<number | null>`case when ${othersSixthLatest} + ${ms(windowMs)} > clock_timestamp()
+            then (extract(epoch from ${othersSixthLatest} + ${ms(windowMs)}) * 1000)::float8
+            end`.as('frees_at_ms'),
+          clockReading.as('db_ms'),
         ])
         .executeTakeFirst();
       if (reserved) {
         clock.observe(reserved.db_ms, sentAt, performance.now());
         return {
           slot: { accountId, stamp: reserved.stamp, rank: reserved.rank },
-          sendInMs: reserved.send_in_ms,
           freesAtMs: reserved.frees_at_ms,
         };
       }
