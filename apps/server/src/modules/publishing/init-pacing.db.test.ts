@@ -5,6 +5,7 @@ import { sql, ValueNode, type Kysely, type RawBuilder } from 'kysely';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import type { CoalescerOptions } from '../../lib/coalescer.ts';
 import type { Database } from '../../db/schema.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
@@ -15,8 +16,11 @@ import {
   INIT_IN_FLIGHT_RECHECK_MS,
   initWindowMs,
   INITS_PER_WINDOW,
+  CONFIRM_BATCH_WINDOW_MS,
+  SETTLE_BATCH,
   type InitRecord,
   type InitSlot,
+  type SettleItem,
 } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
@@ -37,6 +41,39 @@ async function epochMs(db: Kysely<Database>, instant: RawBuilder<unknown>): Prom
     ms: number;
   }>`select (extract(epoch from ${instant}) * 1000)::float8 as ms`.execute(db);
   return Number(rows[0]?.ms);
+}
+
+/**
+ * A repository whose batch statements are counted, one entry per statement sent: the settles'
+ * (`settles`) and the confirmations' (`confirmations`).
+ */
+function countingRepository(
+  db: Kysely<Database>,
+  settleBatch?: Partial<CoalescerOptions<SettleItem>>,
+) {
+  const settles: number[] = [];
+  const confirmations: number[] = [];
+  const repository = createPublishingRepository(
+    db.withPlugin({
+      transformQuery({ node }) {
+        if (node.kind === 'RawNode') {
+          if (node.sqlFragments.some((part) => part.includes('recorded as ('))) settles.push(1);
+          if (node.sqlFragments.some((part) => part.includes('marked as ('))) {
+            confirmations.push(1);
+          }
+        }
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    }),
+    { tiktokInitWindowMs: WINDOW_MS, ...(settleBatch && { settleBatch }) },
+  );
+  return { repository, settles, confirmations };
+}
+
+/** Lets a few turns of the event loop pass: a batch sent at the next turn would have gone. */
+async function turnsLater(): Promise<void> {
+  for (let turn = 0; turn < 3; turn++) await new Promise((done) => setImmediate(done));
 }
 
 let second: DatabaseHandle | null = null;
@@ -235,22 +272,7 @@ describe('video init pacing', () => {
 
   it('settles answers that arrive together in one statement: each slot from its arrival, each stamp its own, the publish id for the lease holder only', async () => {
     const { db } = kit.t.context.database;
-    const statements: number[] = [];
-    const repository = createPublishingRepository(
-      db.withPlugin({
-        transformQuery({ node }) {
-          if (
-            node.kind === 'RawNode' &&
-            node.sqlFragments.some((part) => part.includes('recorded as ('))
-          ) {
-            statements.push(1);
-          }
-          return node;
-        },
-        transformResult: async ({ result }) => result,
-      }),
-      { tiktokInitWindowMs: WINDOW_MS, settleBatch: { windowMs: 200 } },
-    );
+    const { repository, settles: statements } = countingRepository(db, { windowMs: 200 });
     const { id: account } = await kit.freshAccount();
     const postId = await kit.duePostNobodyWakes('Settled together', account);
     const owner = 'settle-test-owner';
@@ -308,6 +330,43 @@ describe('video init pacing', () => {
       answeredByMs: arrivedMs - 5,
     });
     expect(await epochMs(db, sql`${lateStamp}::timestamptz`)).toBeCloseTo(arrivedMs - 5, 2);
+  });
+
+  it('confirms and settles calls made turns of the event loop apart in one statement each, as a burst of inits and answers makes them', async () => {
+    expect(CONFIRM_BATCH_WINDOW_MS).toBeGreaterThan(0);
+    expect(SETTLE_BATCH.windowMs).toBeGreaterThan(0);
+    const { db } = kit.t.context.database;
+    const { repository, settles, confirmations } = countingRepository(db);
+    const { id: account } = await kit.freshAccount();
+    const slots: InitSlot[] = [];
+    for (let index = 0; index < 3; index++) {
+      const reserved = await repository.reserveInit(account);
+      if (!('slot' in reserved)) throw new Error(`init ${index} of a new account was refused`);
+      slots.push(reserved.slot);
+    }
+    // A window's paced inits confirm a few milliseconds apart (posts nobody holds: each slot is
+    // restamped, no post marked).
+    const confirming = [];
+    for (const slot of slots) {
+      confirming.push(
+        repository.confirmAndMarkInit(slot, crypto.randomUUID(), 'batch-test', new Date()),
+      );
+      await turnsLater();
+    }
+    const confirmed = await Promise.all(confirming);
+    expect(confirmations).toHaveLength(1);
+    expect(confirmed.every((answer) => answer.stamp !== null)).toBe(true);
+    // A burst's answers are read a few at a time.
+    const arrivedMs = await epochMs(db, sql`clock_timestamp()`);
+    const settling = [];
+    for (const [index, slot] of slots.entries()) {
+      const stamp = confirmed[index]?.stamp ?? slot.stamp;
+      settling.push(repository.settleInit({ ...slot, stamp }, { answeredByMs: arrivedMs }));
+      await turnsLater();
+    }
+    const settled = await Promise.all(settling);
+    expect(settles).toHaveLength(1);
+    expect(settled.every((answer) => answer.stamp !== null)).toBe(true);
   });
 
   it('sends a post refused by inits still in flight back when the earliest of them could free a slot', async () => {

@@ -122,13 +122,16 @@ const microsecond = sql`interval '1 microsecond'`;
  */
 const clockReading = sql<number>`(extract(epoch from statement_timestamp()) * 1000)::float8`;
 /**
- * Confirmations (confirmAndMarkInit) made in one process within this window (0: one turn of the
- * event loop), or while earlier batches are out, go to the database as one statement (decision
- * 039, addendum "confirmations in batches"): all prepared runs of a process confirm at their
- * posts' due instant, and a thousand single statements queued for the pool's 10 connections
- * (PostgreSQL p99 2.4 s for the confirmation alone at load 3-8).
+ * Confirmations (confirmAndMarkInit) made in one process within this window, or while earlier
+ * batches are out, go to the database as one statement (decision 039, addendum "confirmations in
+ * batches"): all prepared runs of a process confirm at their posts' due instant, and a thousand
+ * single statements queued for the pool's 10 connections (PostgreSQL p99 2.4 s for the
+ * confirmation alone at load 3-8). A window's paced inits confirm a few milliseconds apart over
+ * a second, CONFIRM_LEAD_MS before each leaves: sent at the next turn of the event loop, each went
+ * alone (366 statements in the second before a paced burst, addendum "session 30"). The 50 ms
+ * come out of the lead of a prepared run; a run that was not prepared waits them before its init.
  */
-export const CONFIRM_BATCH_WINDOW_MS = 0;
+export const CONFIRM_BATCH_WINDOW_MS = 50;
 /** The most confirmations in one statement. */
 export const CONFIRM_BATCH_MAX = 100;
 /**
@@ -318,8 +321,13 @@ async function confirmBatch(
  * records TikTok's publish id, two single statements per init before (2,400 in a burst of 1,200
  * inits, against 12 confirmation batches). On the main pool: the stamp comes from the answer's arrival
  * (`answeredByMs`), not from when the statement runs, and only the upload waits for it.
+ *
+ * The first answer of a batch waits `windowMs` for others (decision 039, addendum "session 30"):
+ * a burst's answers arrive a few at a time over a second, and sent at the next turn of the event
+ * loop they went about ten to a statement, 121 statements for 1,200 answers, whose cost to
+ * PostgreSQL took CPU from the inits still queued. 50 ms adds nothing an upload would notice.
  */
-export const SETTLE_BATCH = { maxBatch: 100, windowMs: 0, maxInFlight: 4 } as const;
+export const SETTLE_BATCH = { maxBatch: 100, windowMs: 50, maxInFlight: 4 } as const;
 
 /** What a video init's answer writes on the post (FILE_UPLOAD): what its upload resumes from. */
 export interface InitRecord {
