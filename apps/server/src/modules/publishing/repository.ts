@@ -117,10 +117,16 @@ const now = () => sql<Date>`clock_timestamp()`;
 const ms = (value: number) => sql`${`${value} milliseconds`}::interval`;
 const microsecond = sql`interval '1 microsecond'`;
 /**
- * The database's clock when the statement started (epoch ms), for DbClock.observe: read after the
+ * An instant as the publisher takes it from the database: epoch milliseconds, to the microsecond
+ * (DbClock's readings, due times, the moment a slot frees).
+ */
+const epochMsOf = (instant: Expression<unknown>) =>
+  sql<number>`(extract(epoch from ${instant}) * 1000)::float8`;
+/**
+ * The database's clock when the statement started, for DbClock.observe: read after the
  * statement left and before its answer arrived.
  */
-const clockReading = sql<number>`(extract(epoch from statement_timestamp()) * 1000)::float8`;
+const clockReading = epochMsOf(sql`statement_timestamp()`);
 /**
  * Confirmations (confirmAndMarkInit) made in one process within this window, or while earlier
  * batches are out, go to the database as one statement (decision 039, addendum "confirmations in
@@ -282,7 +288,7 @@ async function confirmBatch(
         and i.idx in (select idx from slots)
         and (posts.status = 'publishing' or (${unchanged} and posts.due_at <= ${confirmableBy}))
       returning i.idx, case when i.seen is not null
-        then (extract(epoch from posts.due_at) * 1000)::float8 end as due_at_ms
+        then ${epochMsOf(sql.ref('posts.due_at'))} end as due_at_ms
     ), early as (
       select i.idx, ceil(extract(epoch from posts.due_at - ${confirmableBy}) * 1000)::int as ms
       from input i join posts on posts.id = i.post_id
@@ -594,7 +600,7 @@ export function createPublishingRepository(
         .leftJoin('tiktok_accounts', 'tiktok_accounts.id', 'claimed.account_id')
         .selectAll('claimed')
         .select([
-          sql<number>`(extract(epoch from claimed.due_at) * 1000)::float8`.as('due_at_ms'),
+          epochMsOf(sql.ref('claimed.due_at')).as('due_at_ms'),
           clockReading.as('db_ms'),
           sql<string>`claimed.updated_at::text`.as('seen_updated_at'),
           // The token, read here rather than by a query of its own before the init.
@@ -714,6 +720,8 @@ export function createPublishingRepository(
       const others = sql`${stamps}[1:cardinality(${stamps}) - 1]`;
       const othersSixthLatest = sql<Date | null>`(select t from unnest(${others}) t
         order by t desc offset ${INITS_PER_WINDOW - 1} limit 1)`;
+      /** When our slot frees: a window after the others' sixth latest stamp. */
+      const freesAt = sql<Date | null>`${othersSixthLatest} + ${ms(windowMs)}`;
       const sentAt = performance.now();
       const reserved = await db
         .insertInto('tiktok_init_pacing')
@@ -730,9 +738,8 @@ export function createPublishingRepository(
         .returning([
           sql<string>`(${stamps}[cardinality(${stamps})])::text`.as('stamp'),
           sql<number>`cardinality(${stamps}) - 1`.as('rank'),
-          sql<number | null>`case when ${othersSixthLatest} + ${ms(windowMs)} > clock_timestamp()
-            then (extract(epoch from ${othersSixthLatest} + ${ms(windowMs)}) * 1000)::float8
-            end`.as('frees_at_ms'),
+          sql<number | null>`case when ${freesAt} > clock_timestamp()
+            then ${epochMsOf(freesAt)} end`.as('frees_at_ms'),
           clockReading.as('db_ms'),
         ])
         .executeTakeFirst();
