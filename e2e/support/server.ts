@@ -104,8 +104,8 @@ export async function startServer(
           const response = await fetch(`${url}/api/health`);
           return response.ok ? true : undefined;
         },
-        // Generous: bundle-secrets starts one while it runs a production build, beside another
-        // file; at load 16 that took over 60 s. A healthy server ends the wait at once.
+        // Generous: a server starts beside another browser file's server and Chromium, and on a
+        // loaded machine that can take a minute. A healthy server ends the wait at once.
         { timeoutMs: 120_000, what: 'the server to be healthy' },
       ),
       exited.then(() => {

@@ -21,6 +21,7 @@ import {
 import { tusUpload } from '../../test-support/tus-upload.ts';
 import { HIGHLIGHT_MIN_SCORE } from './engine/scoring.ts';
 import { MEME_ANALYSE_QUEUE, MEME_COMPILE_QUEUE, enqueueMemeAnalysis } from './jobs.ts';
+import { heavyOnThisDatabase } from '../../test-support/test-tier.ts';
 
 let t: TestApp;
 let dir: string;
@@ -401,36 +402,40 @@ process.exit(1);
     }
   });
 
-  it('downloads with yt-dlp, analyses and compiles; a short video is kept whole', async () => {
-    await installFakeYtDlp();
-    try {
-      const created = await create(alice, { ...youtube, layout: 'blur' });
-      const stages = new Set<string>();
-      const done = await waitFor(
-        alice,
-        created.id,
-        (analysis) => {
-          stages.add(analysis.status);
-          return finished(analysis);
-        },
-        40_000,
-      );
-      expect(done).toMatchObject({
-        status: 'completed',
-        title: 'Chats drôles',
-        layout: 'blur',
-        shorterThanTarget: true,
-        failReason: null,
-      });
-      expect(done.extracts).toHaveLength(1);
-      expect(done.extracts[0]).toMatchObject({ startSeconds: 0, selected: true });
-      expect(done.result).toMatchObject({ kind: 'compilation', width: 1080, height: 1920 });
-      expect(Math.abs((done.result?.durationSeconds ?? 0) - 4)).toBeLessThanOrEqual(0.1);
-      expect(stages.has('completed')).toBe(true);
-    } finally {
-      await rm(ytDlpPath, { force: true });
-    }
-  });
+  // Its database work after the download is the uploaded video's below (test-tier.ts).
+  it.runIf(heavyOnThisDatabase)(
+    'downloads with yt-dlp, analyses and compiles; a short video is kept whole',
+    async () => {
+      await installFakeYtDlp();
+      try {
+        const created = await create(alice, { ...youtube, layout: 'blur' });
+        const stages = new Set<string>();
+        const done = await waitFor(
+          alice,
+          created.id,
+          (analysis) => {
+            stages.add(analysis.status);
+            return finished(analysis);
+          },
+          40_000,
+        );
+        expect(done).toMatchObject({
+          status: 'completed',
+          title: 'Chats drôles',
+          layout: 'blur',
+          shorterThanTarget: true,
+          failReason: null,
+        });
+        expect(done.extracts).toHaveLength(1);
+        expect(done.extracts[0]).toMatchObject({ startSeconds: 0, selected: true });
+        expect(done.result).toMatchObject({ kind: 'compilation', width: 1080, height: 1920 });
+        expect(Math.abs((done.result?.durationSeconds ?? 0) - 4)).toBeLessThanOrEqual(0.1);
+        expect(stages.has('completed')).toBe(true);
+      } finally {
+        await rm(ytDlpPath, { force: true });
+      }
+    },
+  );
 });
 
 describe('an uploaded video', () => {

@@ -23,7 +23,7 @@ import { enqueuePublish } from '../modules/publishing/jobs.ts';
 import { INIT_OUTCOME_UNKNOWN } from '../modules/publishing/publish-state.ts';
 import { createScheduleRepository } from '../modules/schedules/repository.ts';
 import { mediaKey } from '../storage/media-storage.ts';
-import { openTestDatabase, testDatabaseKind } from '../test-support/database.ts';
+import { openTestDatabase } from '../test-support/database.ts';
 import { postableProbe } from '../test-support/media-fixtures.ts';
 import {
   CLIENT_KEY,
@@ -86,7 +86,7 @@ interface Seeded {
 }
 
 // Needs PostgreSQL (several processes share the database): runs in the server:postgres project.
-describe.runIf(testDatabaseKind() === 'postgres')('publishing under chaos', () => {
+describe('publishing under chaos', () => {
   let kit: CountingSandboxKit;
   let context: AppContext & { shutdown(): Promise<void> };
   let dataDir: string;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
-import { openTestDatabase, testDatabaseKind } from '../../test-support/database.ts';
+import { openTestDatabase } from '../../test-support/database.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { PostgresLocker, type PostgresLockerOptions } from './postgres-locker.ts';
 
@@ -21,7 +21,7 @@ const ignoreReleaseRequests = () => undefined;
 const newUploadId = () => `user-${randomBytes(16).toString('hex')}`;
 
 // PGlite serves one process and keeps tus's MemoryLocker: this locker is PostgreSQL's.
-describe.runIf(testDatabaseKind() === 'postgres')('PostgresLocker across processes', () => {
+describe('PostgresLocker across processes', () => {
   let database: DatabaseHandle & { url: string | null };
   let url = '';
   const processes: ApiProcess[] = [];

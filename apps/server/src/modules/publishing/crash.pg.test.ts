@@ -13,7 +13,7 @@ import { bootstrap } from '../../bootstrap.ts';
 import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { mediaKey } from '../../storage/media-storage.ts';
-import { openTestDatabase, testDatabaseKind } from '../../test-support/database.ts';
+import { openTestDatabase } from '../../test-support/database.ts';
 import { postableProbe } from '../../test-support/media-fixtures.ts';
 import { serverEntry } from '../../test-support/server-process.ts';
 import {
@@ -33,7 +33,7 @@ const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const VIDEO_BYTES = 21 * 1024 * 1024; // two chunks (10 MB + 11 MiB remainder)
 
 // Needs PostgreSQL (a second process cannot open PGlite): runs in the server:postgres project only.
-describe.runIf(testDatabaseKind() === 'postgres')('worker crashes', () => {
+describe('worker crashes', () => {
   let kit: SandboxKit;
   let context: AppContext & { shutdown(): Promise<void> };
   let dataDir: string;
