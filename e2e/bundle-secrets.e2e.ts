@@ -1,8 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'vite';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repoRoot, startServer, type RunningServer } from './support/server.ts';
@@ -13,8 +14,6 @@ import { repoRoot, startServer, type RunningServer } from './support/server.ts';
 
 const webRoot = path.join(repoRoot, 'apps/web');
 const builtDir = path.join(webRoot, 'dist');
-/** vite-plugin-compression2's name for itself (vite.config.ts). */
-const compressionPlugin = 'vite-plugin-compression';
 
 // Started at once, while the bundle is found or built: the two halves share the file's time.
 let server: RunningServer | undefined;
@@ -48,36 +47,19 @@ function canaryBuild(): { dir: string; canaries: Record<string, string> } | unde
   return digest === indexDigest ? { dir: builtDir, canaries } : undefined;
 }
 
-/** Otherwise (a build made another way), a build of its own with made-up secrets, as before. */
+/** Otherwise (a build made another way), a build of its own with made-up secrets. */
 async function buildWithCanaries(): Promise<{ dir: string; canaries: Record<string, string> }> {
   const canaries = {
     TIKTOK_CLIENT_SECRET: `tiktok-secret-${randomBytes(12).toString('hex')}`,
     SESSION_SECRET: `session-secret-${randomBytes(12).toString('hex')}`,
   };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cadence-bundle-'));
-  const saved = Object.fromEntries(Object.keys(canaries).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, canaries);
-  try {
-    // The production config as `npm run build` uses it, less the Brotli and gzip copies: they
-    // are compressed bytes, where a canary cannot be read as text, made from the very scripts
-    // and pages checked below.
-    const { default: config } = await import('../apps/web/vite.config.ts');
-    await build({
-      ...config,
-      configFile: false,
-      root: webRoot,
-      logLevel: 'silent',
-      plugins: config.plugins
-        ?.flat()
-        .filter((plugin) => !(plugin && 'name' in plugin && plugin.name === compressionPlugin)),
-      build: { ...config.build, outDir: dir, emptyOutDir: true },
-    });
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+  // The production config as `npm run build` uses it (apps/web/vite.config.ts), into `dir`.
+  await promisify(execFile)(
+    'npx',
+    ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'error'],
+    { cwd: webRoot, env: { ...process.env, ...canaries } },
+  );
   return { dir, canaries };
 }
 
