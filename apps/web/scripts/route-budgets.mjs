@@ -53,7 +53,8 @@ const budgets = {
   '/memes': { modules: ['src/features/memes/memes-page.tsx'], js: 190 },
   // 282.4 -> 285.2 KiB once chunks under 8 kB were merged (vite.config.ts): 8 files fewer.
   '/analytics': { modules: ['src/features/analytics/analytics-page.tsx'], js: 290 },
-  '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 185 },
+  // The time-zone choice brings downshift's combobox (the pickers' library) to /settings: 190.0 KiB.
+  '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 192 },
   '/privacy': { modules: ['src/features/legal/components/privacy-page.tsx'], js: 180 },
   '/terms': { modules: ['src/features/legal/components/terms-page.tsx'], js: 180 },
 };

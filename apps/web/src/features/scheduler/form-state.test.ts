@@ -1,4 +1,5 @@
 import type { CreatorInfo } from '@cadence/shared/schemas/account';
+import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import { describe, expect, it } from 'vitest';
 import {
   creatorBlocksSubmit,
@@ -17,7 +18,6 @@ import {
   initialFormState,
   serverFieldErrors,
   shownAtFields,
-  todayIsoDate,
   validateSchedule,
   type ScheduleFormState,
 } from './form-state.ts';
@@ -41,7 +41,11 @@ const videos = [
 
 function filled(patch: Partial<ScheduleFormState> = {}): ScheduleFormState {
   return {
-    ...initialFormState(accountId, new Date(2030, 0, 5, 8, 0)),
+    ...initialFormState(
+      accountId,
+      zonedDateTimeToUtc('2030-01-05', '08:00', 'Europe/Paris'),
+      'Europe/Paris',
+    ),
     privacyLevel: 'SELF_ONLY',
     consent: true,
     ...patch,
@@ -50,7 +54,8 @@ function filled(patch: Partial<ScheduleFormState> = {}): ScheduleFormState {
 
 describe('scheduler form state', () => {
   it('starts as the spec says: immediate, today, 12:00, interval 1 × 1 hour from 09:00, nothing chosen for TikTok', () => {
-    const state = initialFormState('', new Date(2030, 0, 5, 23, 30));
+    const zone = 'Europe/Paris';
+    const state = initialFormState('', zonedDateTimeToUtc('2030-01-05', '23:30', zone), zone);
     expect(state).toMatchObject({
       publishType: 'immediate',
       date: '2030-01-05',
@@ -72,14 +77,28 @@ describe('scheduler form state', () => {
       commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
       consent: false,
     });
-    expect(todayIsoDate(new Date(2030, 11, 31, 23, 59))).toBe('2030-12-31');
-    expect(defaultStartDate(new Date(2030, 11, 31, 8, 59))).toBe('2030-12-31');
-    expect(defaultStartDate(new Date(2030, 11, 31, 9, 0))).toBe('2030-12-31');
-    expect(defaultStartDate(new Date(2030, 11, 31, 9, 1))).toBe('2031-01-01');
+    const at = (time: string) => zonedDateTimeToUtc('2030-12-31', time, zone);
+    expect(defaultStartDate(at('08:59'), zone)).toBe('2030-12-31');
+    expect(defaultStartDate(at('09:00'), zone)).toBe('2030-12-31');
+    expect(defaultStartDate(at('09:01'), zone)).toBe('2031-01-01');
+  });
+
+  it("starts on the person's today and 09:00, not the browser's", () => {
+    // 02:00 on 6 January in Paris is 20:00 the day before in New York, 10:00 in Tokyo.
+    const instant = zonedDateTimeToUtc('2030-01-06', '02:00', 'Europe/Paris');
+    const fresh = (zone: string) => {
+      const { date, interval } = initialFormState('', instant, zone);
+      return [date, interval.startDate];
+    };
+    expect(fresh('Europe/Paris')).toEqual(['2030-01-06', '2030-01-06']);
+    expect(fresh('America/New_York')).toEqual(['2030-01-05', '2030-01-06']);
+    expect(fresh('Asia/Tokyo')).toEqual(['2030-01-06', '2030-01-07']);
   });
 
   it('reports every missing choice at once, with the translation keys of the spec', () => {
-    const result = validateSchedule(buildScheduleRequest(initialFormState(), [], 'Europe/Paris'));
+    const result = validateSchedule(
+      buildScheduleRequest(initialFormState('', new Date(), 'Europe/Paris'), [], 'Europe/Paris'),
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toMatchObject({

@@ -1,3 +1,4 @@
+import { addDaysToDate, localDateOf, zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import type { Account, CreatorInfo, PrivacyLevel } from '@cadence/shared/schemas/account';
 import type { DraftBody, SchedulePreviewBody } from '@cadence/shared/schemas/planning';
 import type { TranslationKey } from '@cadence/shared/translation-key';
@@ -18,7 +19,7 @@ export type FormMethod = PublishType | 'queue';
 export interface ScheduleFormState {
   accountId: string;
   publishType: FormMethod;
-  /** yyyy-MM-dd, in the browser's time zone. */
+  /** yyyy-MM-dd, in the person's time zone. */
   date: string;
   /** HH:MM */
   time: string;
@@ -54,40 +55,34 @@ export interface ScheduleFormState {
 export const DEFAULT_TIME = '12:00';
 export const DEFAULT_START_TIME = '09:00';
 
-/** Today as yyyy-MM-dd in the browser's own time zone (not UTC's). */
-export function todayIsoDate(now: Date = new Date()): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /**
- * A spaced plan's default start date: today while the default start time is still ahead, else
- * tomorrow (the first 09:00 to come, as before plans had a start date; a start in the past is
+ * A spaced plan's default start date in `timeZone` (the person's): today while the default start
+ * time is still ahead there, else tomorrow (the first 09:00 to come; a start in the past is
  * refused by the server).
  */
-export function defaultStartDate(now: Date = new Date()): string {
-  const [hours = 0, minutes = 0] = DEFAULT_START_TIME.split(':').map(Number);
-  const start = new Date(now);
-  start.setHours(hours, minutes, 0, 0);
-  if (start.getTime() >= now.getTime()) return todayIsoDate(now);
-  const tomorrow = new Date(now);
-  tomorrow.setDate(now.getDate() + 1);
-  return todayIsoDate(tomorrow);
+export function defaultStartDate(now: Date, timeZone: string): string {
+  const today = localDateOf(now, timeZone);
+  const start = zonedDateTimeToUtc(today, DEFAULT_START_TIME, timeZone);
+  return start.getTime() >= now.getTime() ? today : addDaysToDate(today, 1);
 }
 
-/** The state a fresh form starts from (spec §3, §4 and §9). */
-export function initialFormState(accountId = '', now: Date = new Date()): ScheduleFormState {
+/** The state a fresh form starts from (spec §3, §4 and §9): today is `now`'s day in `timeZone`. */
+export function initialFormState(
+  accountId: string,
+  now: Date,
+  timeZone: string,
+): ScheduleFormState {
   return {
     accountId,
     publishType: 'immediate',
-    date: todayIsoDate(now),
+    date: localDateOf(now, timeZone),
     time: DEFAULT_TIME,
     interval: {
       count: 1,
       value: 1,
       unit: 'hours',
       startTime: DEFAULT_START_TIME,
-      startDate: defaultStartDate(now),
+      startDate: defaultStartDate(now, timeZone),
       randomizeTime: false,
     },
     postponeOverCap: false,

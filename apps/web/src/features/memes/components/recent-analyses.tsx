@@ -2,6 +2,7 @@ import type { MemeAnalysis, MemeStatus } from '@cadence/shared/schemas/meme';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { analysisLabel } from '../analysis-label.ts';
 
 const badgeTone: Record<MemeStatus, string> = {
@@ -26,6 +27,7 @@ export function RecentAnalyses({
 }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
+  const { timeZone } = useTimeZone();
   if (analyses.length === 0) return null;
   return (
     <section
@@ -53,7 +55,7 @@ export function RecentAnalyses({
                 <span className="min-w-0 flex-1">
                   <span className="block truncate text-sm font-medium text-slate-900">{title}</span>
                   <span className="block text-xs text-slate-500">
-                    {formatDateTime(analysis.createdAt, language)}
+                    {formatDateTime(analysis.createdAt, language, timeZone)}
                   </span>
                 </span>
                 <span

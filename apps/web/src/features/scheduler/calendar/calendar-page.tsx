@@ -11,7 +11,7 @@ import { useAccounts } from '../../../lib/accounts.ts';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { RescheduleDialog } from '../components/reschedule-dialog.tsx';
 import { usePostEvents } from '../hooks/use-post-events.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useCalendar } from './api/get-calendar.ts';
 import { useMovePost } from './api/move-post.ts';
 import { CalendarDnd, type DropTarget } from './calendar-dnd.tsx';

@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
 import { useEditPost } from '../api/post-actions.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { asPrivacyLevel, postEdit, type PostEditValues } from '../post-edit.ts';
 import { dateTimeFields } from '../date-time.ts';
 import { DateTimeFields } from './date-time-fields.tsx';

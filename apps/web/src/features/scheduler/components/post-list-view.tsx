@@ -1,3 +1,4 @@
+import { localDateOf } from '@cadence/shared/schedule/planner';
 import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useQueries, type QueryClient } from '@tanstack/react-query';
@@ -12,7 +13,7 @@ import { getPostMetricsQueryOptions } from '../../../lib/analytics.ts';
 import { formatCivilDate } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
 import { getPostPagesQueryOptions, usePostPages, type PostList } from '../api/get-post-pages.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { filtersFromSearch, groupPostsByDay, type DayGroup } from '../post-lists.ts';
 import { useSchedulerOutlet } from '../scheduler-outlet.ts';
 import { EmptyState } from './empty-state.tsx';
@@ -218,7 +219,8 @@ function RequestedPost({ post, children }: { post: Post; children: React.ReactNo
 function Day({ group, now, children }: { group: DayGroup; now: Date; children: React.ReactNode }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
-  const withYear = group.date.slice(0, 4) !== String(now.getFullYear());
+  const { timeZone } = useTimeZone();
+  const withYear = group.date.slice(0, 4) !== localDateOf(now, timeZone).slice(0, 4);
   const written = formatCivilDate(group.date, language, withYear);
   // 'jeudi 26 novembre' starts a heading on its own: 'Jeudi 26 novembre'.
   const date =

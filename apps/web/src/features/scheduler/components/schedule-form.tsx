@@ -6,7 +6,6 @@ import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.ts
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useMe } from '../../../lib/me.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useCreateSchedule } from '../api/create-schedule.ts';
@@ -18,7 +17,7 @@ import {
   useSchedulePreview,
   useTodayCounts,
 } from '../api/planning.ts';
-import { browserTimeZone } from '../../../lib/time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import {
   buildDraftBody,
   buildPreviewRequest,
@@ -103,8 +102,10 @@ export function ScheduleForm({
     startDate: useId(),
     consent: useId(),
   };
+  // Times are entered and shown in the person's zone; a fresh form's 'today' is theirs too.
+  const { timeZone } = useTimeZone();
   const [draft, dispatch] = useReducer(scheduleDraftReducer, null, () =>
-    initialDraft(requestedMediaId, new Date(), requestedAt),
+    initialDraft(requestedMediaId, new Date(), timeZone, requestedAt),
   );
   const uploads = useVideoUploads();
   const create = useCreateSchedule();
@@ -112,9 +113,6 @@ export function ScheduleForm({
   const saveDraft = useSaveDraft();
   const deleteDraft = useDeleteDraft();
   const [notice, setNotice] = useState<'draftSaved' | 'needsVideo' | null>(null);
-  // Times are entered and shown in the person's zone (their setting, else the browser's).
-  const me = useMe();
-  const timeZone = me.data?.timeZone ?? browserTimeZone();
   const today = useTodayCounts(localDateOf(new Date(), timeZone), timeZone, open);
   const accountId = draftAccountId(draft, requestedAccountId, accounts);
   const creator = useCreatorInfo(open ? accountId : '');
@@ -229,7 +227,7 @@ export function ScheduleForm({
     const handlers = {
       onSuccess: () => {
         uploads.clear();
-        dispatch({ type: 'scheduled', accountId, now: new Date() });
+        dispatch({ type: 'scheduled', accountId, now: new Date(), timeZone });
         create.reset();
         queue.reset();
         onScheduled(state.publishType === 'immediate');
@@ -267,7 +265,7 @@ export function ScheduleForm({
       {
         onSuccess: () => {
           uploads.clear();
-          dispatch({ type: 'draftSaved', accountId, now: new Date() });
+          dispatch({ type: 'draftSaved', accountId, now: new Date(), timeZone });
           setNotice('draftSaved');
         },
       },
@@ -312,7 +310,7 @@ export function ScheduleForm({
               guard.ask('openDraft', () => {
                 uploads.clear();
                 setNotice(null);
-                dispatch({ type: 'openDraft', draft: saved, now: new Date() });
+                dispatch({ type: 'openDraft', draft: saved, now: new Date(), timeZone });
               })
             }
             onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}

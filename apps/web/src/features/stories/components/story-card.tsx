@@ -15,7 +15,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { dateFormatter } from '@cadence/shared/date-format';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
-import { useMe } from '../../../lib/me.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 
 const badgeTone: Record<StoryStatus, string> = {
   queued: 'bg-slate-100 text-slate-700 ring-slate-200',
@@ -49,7 +49,7 @@ export function StoryCard({
   busy: boolean;
 }) {
   const { t } = useTranslation();
-  const timeZone = useMe().data?.timeZone ?? undefined;
+  const { timeZone } = useTimeZone();
   const { language, locale } = useLanguage();
   const percent = Math.round(story.progress * 100);
   const active = story.status === 'queued' || story.status === 'rendering';
