@@ -37,7 +37,11 @@ export function zoneChoices(
   const rest = [...names].filter((name) => name !== offered).sort();
   return [offered, ...rest].map((id) => {
     const city = timeZoneCity(id) ?? id;
-    const region = id.split('/').slice(0, -1).join(' · ');
+    const region = id
+      .split('/')
+      .slice(0, -1)
+      .map((part) => part.replace(/_/g, ' '))
+      .join(' · ');
     const offset = timeZoneOffsetName(id, locale, at, 'shortOffset');
     return { id, city, region, offset, words: searchable(`${id} ${city} ${offset}`) };
   });
