@@ -40,7 +40,16 @@ const budgets = {
       'src/features/scheduler/components/post-list-view.tsx',
     ],
     paths: ['/scheduler/history'],
-    // The form (uploads, covers, planning) loads when asked for: 218.7 -> 186.8 KiB.
+    // The form (uploads, covers, planning) loads when asked for: 218.7 -> 186.8 KiB. The drafts
+    // tab (its count on every view; Rollup merges its small list into a chunk the queue loads):
+    // 201.5 -> 202.9 KiB.
+    js: 204,
+  },
+  '/scheduler/drafts': {
+    modules: [
+      'src/features/scheduler/scheduler-page.tsx',
+      'src/features/scheduler/components/drafts-view.tsx',
+    ],
     js: 200,
   },
   '/scheduler/calendar': {
@@ -70,8 +79,9 @@ const budgets = {
 const firstScreenData = {
   '/': ['/api/accounts'],
   '/tiktok': ['/api/accounts'],
-  '/scheduler': ['/api/accounts', '/api/posts/queue?limit=20'],
-  '/scheduler/history': ['/api/accounts', '/api/posts/history?limit=20'],
+  '/scheduler': ['/api/accounts', '/api/drafts', '/api/posts/queue?limit=20'],
+  '/scheduler/history': ['/api/accounts', '/api/drafts', '/api/posts/history?limit=20'],
+  '/scheduler/drafts': ['/api/accounts', '/api/drafts'],
 };
 
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));

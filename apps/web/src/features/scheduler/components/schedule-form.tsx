@@ -1,6 +1,7 @@
 import type { Account } from '@cadence/shared/schemas/account';
+import type { Draft } from '@cadence/shared/schemas/planning';
 import { localDateOf } from '@cadence/shared/schedule/planner';
-import { useEffect, useId, useReducer, useState, type FormEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -71,6 +72,7 @@ export function ScheduleForm({
   requestedAccountId,
   requestedMediaId,
   requestedAt = null,
+  requestedDraft = null,
   isPro,
 }: {
   open: boolean;
@@ -85,6 +87,8 @@ export function ScheduleForm({
   requestedMediaId: string | null;
   /** From `?at=` (a local 'yyyy-MM-ddTHH:mm', the calendar's empty slots): 'scheduled' then. */
   requestedAt?: string | null;
+  /** A draft opened from the drafts tab: taken in as the form's own list opens one. */
+  requestedDraft?: { draft: Draft } | null;
   isPro: boolean;
 }) {
   const { t } = useTranslation();
@@ -154,6 +158,21 @@ export function ScheduleForm({
       ),
   });
   const requestClose = () => guard.ask('close', onClose);
+  const openDraft = (saved: Draft) =>
+    // The draft replaces the form's videos: one still sending would be lost unasked.
+    guard.ask('openDraft', () => {
+      uploads.clear();
+      setNotice(null);
+      dispatch({ type: 'openDraft', draft: saved, now: new Date(), timeZone });
+    });
+  // A draft the drafts tab opened, taken in once; the one the form already holds stays as it
+  // is, with the edits made since it was opened.
+  const takenDraftRequest = useRef<{ draft: Draft } | null>(null);
+  useEffect(() => {
+    if (requestedDraft === null || takenDraftRequest.current === requestedDraft) return;
+    takenDraftRequest.current = requestedDraft;
+    if (requestedDraft.draft.id !== draft.savedDraftId) openDraft(requestedDraft.draft);
+  });
   function removeVideo(video: FormVideo, remaining: number) {
     // An attached video belongs to another screen's work: detach, never delete.
     const attachedId = draft.attached.find((id) => `media-${id}` === video.key) ?? null;
@@ -305,14 +324,7 @@ export function ScheduleForm({
             enabled={open}
             accounts={accounts}
             currentDraftId={draft.savedDraftId}
-            onOpen={(saved) =>
-              // The draft replaces the form's videos: one still sending would be lost unasked.
-              guard.ask('openDraft', () => {
-                uploads.clear();
-                setNotice(null);
-                dispatch({ type: 'openDraft', draft: saved, now: new Date(), timeZone });
-              })
-            }
+            onOpen={openDraft}
             onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}
           />
           <div aria-live="polite" className="empty:hidden">

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink, useSearchParams } from 'react-router';
+import { useDrafts } from '../api/get-drafts.ts';
 import { filterParams } from '../post-lists.ts';
 
 // On a phone the three tabs fill the width, each as wide as its words; below 360 px the type
@@ -11,10 +12,12 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
 
 /**
  * The scheduler's views as links (each has its own address): 'File d'attente', 'Historique',
- * 'Calendrier'. The account filter follows between the lists; a status belongs to one only.
+ * 'Brouillons (n)', 'Calendrier'. The account filter follows between the post lists; a status
+ * belongs to one only. The drafts' count says a saved draft is there from every view.
  */
 export function ViewNav() {
   const { t } = useTranslation();
+  const drafts = useDrafts(true).data?.length ?? 0;
   const [search] = useSearchParams();
   const accountId = search.get(filterParams.accountId);
   const query = accountId
@@ -31,6 +34,13 @@ export function ViewNav() {
         <li className="min-w-0 flex-auto sm:flex-none">
           <NavLink to={`/scheduler/history${query}`} className={tabClass}>
             {t('scheduler.views.history')}
+          </NavLink>
+        </li>
+        <li className="min-w-0 flex-auto sm:flex-none">
+          <NavLink to="/scheduler/drafts" className={tabClass}>
+            {drafts > 0
+              ? t('scheduler.views.draftsCount', { n: drafts })
+              : t('scheduler.views.drafts')}
           </NavLink>
         </li>
         <li className="min-w-0 flex-auto sm:flex-none">

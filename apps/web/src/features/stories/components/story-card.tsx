@@ -22,7 +22,7 @@ const badgeTone: Record<StoryStatus, string> = {
   rendering: 'bg-brand-50 text-brand-700 ring-brand-200',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   failed: 'bg-red-50 text-red-700 ring-red-200',
-  cancelled: 'bg-slate-100 text-slate-500 ring-slate-200',
+  cancelled: 'bg-slate-100 text-slate-600 ring-slate-200',
 };
 
 const statusKeys: Record<StoryStatus, TranslationKey> = {
