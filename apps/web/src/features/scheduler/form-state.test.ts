@@ -1,4 +1,5 @@
 import type { CreatorInfo } from '@cadence/shared/schemas/account';
+import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
 import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,6 +20,8 @@ import {
   serverFieldErrors,
   shownAtFields,
   validateSchedule,
+  creatorOptionsNote,
+  postsDueLaterDay,
   type ScheduleFormState,
 } from './form-state.ts';
 
@@ -33,6 +36,7 @@ const creator: CreatorInfo = {
   stitchDisabled: false,
   maxVideoPostDurationSec: 600,
   cannotPostReason: null,
+  lastKnown: null,
 };
 const videos = [
   { key: 'a', mediaId: 'm1' },
@@ -521,14 +525,59 @@ describe('planning in the form (issue 11)', () => {
 });
 
 describe("TikTok's 'cannot post now'", () => {
-  // Issue 11: once an account had reached today's limit, the form refused even a post for tomorrow.
-  it('stops only a post going out now; not knowing the account stops everything', () => {
-    const limited = { cannotPostReason: 'spam_risk_too_many_posts' };
-    expect(creatorBlocksSubmit(limited, false, 'immediate')).toBe(true);
-    expect(creatorBlocksSubmit(limited, false, 'scheduled')).toBe(false);
-    expect(creatorBlocksSubmit(limited, false, 'spaced')).toBe(false);
-    expect(creatorBlocksSubmit(limited, false, 'queue')).toBe(false);
-    expect(creatorBlocksSubmit({ cannotPostReason: null }, false, 'immediate')).toBe(false);
-    expect(creatorBlocksSubmit(undefined, true, 'scheduled')).toBe(true);
+  const today = '2030-06-10';
+  const lastKnown = {
+    privacyLevelOptions: ['SELF_ONLY' as const],
+    commentDisabled: false,
+    duetDisabled: false,
+    stitchDisabled: true,
+    maxVideoPostDurationSec: 300,
+    fetchedAt: '2030-06-09T08:00:00.000Z',
+  };
+  const capped = {
+    ...creator,
+    privacyLevelOptions: [],
+    cannotPostReason: 'spam_risk_too_many_posts',
+    lastKnown,
+  };
+  const on = (publishType: ScheduleFormState['publishType'], date: string) =>
+    postsDueLaterDay(
+      {
+        publishType,
+        date,
+        interval: { ...initialFormState('', new Date(), 'UTC').interval, startDate: date },
+      },
+      today,
+    );
+
+  it('tells a later day from today for each way of scheduling', () => {
+    expect(on('immediate', '2030-06-11')).toBe(false);
+    expect(on('scheduled', today)).toBe(false);
+    expect(on('scheduled', '2030-06-11')).toBe(true);
+    expect(on('spaced', today)).toBe(false);
+    expect(on('spaced', '2030-06-11')).toBe(true);
+    // The server starts the queue tomorrow while TikTok refuses posts today.
+    expect(on('queue', today)).toBe(true);
+  });
+
+  // Issue 47: a capped account offered no privacy, so no post could be made for any day.
+  it("stops a post due today, never one due on a later day once TikTok's last options are known", () => {
+    expect(creatorBlocksSubmit(capped, false, false)).toBe(true);
+    expect(creatorBlocksSubmit(capped, false, true)).toBe(false);
+    expect(creatorBlocksSubmit({ ...capped, lastKnown: null }, false, true)).toBe(true);
+    expect(creatorBlocksSubmit(creator, false, false)).toBe(false);
+    expect(creatorBlocksSubmit(undefined, true, true)).toBe(true);
+    expect(creatorOptionsNote(capped, creatorOptionsForPost(capped, true))).toEqual({
+      kind: 'reportedOn',
+      fetchedAt: lastKnown.fetchedAt,
+    });
+    expect(creatorOptionsNote(capped, null)).toEqual({ kind: 'laterDayOnly' });
+    expect(creatorOptionsNote({ ...capped, lastKnown: null }, null)).toEqual({ kind: 'noneKnown' });
+  });
+
+  it('keeps a suspended account blocked on every day, without a note on the options', () => {
+    const banned = { ...capped, cannotPostReason: 'spam_risk_user_banned_from_posting' };
+    expect(creatorBlocksSubmit(banned, false, true)).toBe(true);
+    expect(creatorOptionsNote(banned, null)).toBeNull();
   });
 });

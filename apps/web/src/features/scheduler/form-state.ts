@@ -1,6 +1,15 @@
 import { addDaysToDate, localDateOf, zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
-import type { Account, CreatorInfo, PrivacyLevel } from '@cadence/shared/schemas/account';
+import {
+  postingBanCode,
+  type Account,
+  type CreatorInfo,
+  type PrivacyLevel,
+} from '@cadence/shared/schemas/account';
 import type { DraftBody, SchedulePreviewBody } from '@cadence/shared/schemas/planning';
+import {
+  creatorOptionsForPost,
+  type DatedCreatorOptions,
+} from '@cadence/shared/schedule/creator-options';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import {
   addToQueueSchema,
@@ -444,15 +453,58 @@ export function submitBlockedKey(
 }
 
 /**
- * Whether what TikTok says about the account stops this submission: its 'cannot post now' (e.g.
- * today's limit reached) only stops a post going out now, never one dated later; not knowing the
- * account at all (creator info failed) stops everything.
+ * Whether every post of the form is due on a later day than `today` (the person's 'yyyy-MM-dd'):
+ * what decides, while TikTok says the account cannot post now, whether TikTok's last known options
+ * apply (creatorOptionsForPost). 'Add to queue' starts tomorrow then (the server skips today).
+ */
+export function postsDueLaterDay(
+  state: Pick<ScheduleFormState, 'publishType' | 'date' | 'interval'>,
+  today: string,
+): boolean {
+  switch (state.publishType) {
+    case 'immediate':
+      return false;
+    case 'scheduled':
+      return state.date > today;
+    case 'spaced':
+      return state.interval.startDate > today;
+    case 'queue':
+      return true;
+  }
+}
+
+/**
+ * Whether what TikTok says about the account stops this submission: not knowing the account at
+ * all (creator info failed), or no options the posts may use (`creatorOptionsForPost`: TikTok's
+ * 'cannot post now' stops a post due today and every post of a suspended account, never one due
+ * on a later day once TikTok's last options are known).
  */
 export function creatorBlocksSubmit(
-  creator: Pick<CreatorInfo, 'cannotPostReason'> | undefined,
+  creator: CreatorInfo | undefined,
   creatorFailed: boolean,
-  publishType: FormMethod,
+  laterDay: boolean,
 ): boolean {
   if (creatorFailed) return true;
-  return creator?.cannotPostReason != null && publishType === 'immediate';
+  return creator !== undefined && creatorOptionsForPost(creator, laterDay) === null;
+}
+
+/**
+ * What the form says about TikTok's options while TikTok says the account cannot post now (a
+ * suspension is said on the account card alone): whose date they are (`reportedOn`), that a
+ * post due today gets none (`laterDayOnly`), or that TikTok never gave any (`noneKnown`).
+ */
+export type CreatorOptionsNote =
+  | { kind: 'reportedOn'; fetchedAt: string }
+  | { kind: 'laterDayOnly' }
+  | { kind: 'noneKnown' }
+  | null;
+
+export function creatorOptionsNote(
+  creator: CreatorInfo | undefined,
+  options: DatedCreatorOptions | null | undefined,
+): CreatorOptionsNote {
+  const reason = creator?.cannotPostReason ?? null;
+  if (!creator || reason === null || reason === postingBanCode) return null;
+  if (options?.fetchedAt != null) return { kind: 'reportedOn', fetchedAt: options.fetchedAt };
+  return creator.lastKnown === null ? { kind: 'noneKnown' } : { kind: 'laterDayOnly' };
 }

@@ -51,6 +51,7 @@ const creator: CreatorInfo = {
   stitchDisabled: false,
   maxVideoPostDurationSec: 60,
   cannotPostReason: null,
+  lastKnown: null,
 };
 const media = (id: string, durationSeconds = 10): Media => ({
   id,

@@ -1,5 +1,6 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import type { Draft } from '@cadence/shared/schemas/planning';
+import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
 import { localDateOf } from '@cadence/shared/schedule/planner';
 import { useEffect, useId, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +24,8 @@ import {
   buildDraftBody,
   buildPreviewRequest,
   creatorBlocksSubmit,
+  creatorOptionsNote,
+  postsDueLaterDay,
   hasUsualSettings,
   offeredPrivacyLevels,
   submitBlockedKey,
@@ -49,6 +52,7 @@ import { ConsentField } from './consent-field.tsx';
 import { DraftsPanel } from './drafts-panel.tsx';
 import { DeliveryField } from './delivery-field.tsx';
 import { Section } from './form-controls.tsx';
+import { OptionsNote } from './options-note.tsx';
 import { PlanPreview } from './plan-preview.tsx';
 import { PublishMethodField } from './publish-method-field.tsx';
 import { QueuePanel } from './queue-panel.tsx';
@@ -117,15 +121,19 @@ export function ScheduleForm({
   const saveDraft = useSaveDraft();
   const deleteDraft = useDeleteDraft();
   const [notice, setNotice] = useState<'draftSaved' | 'needsVideo' | null>(null);
-  const today = useTodayCounts(localDateOf(new Date(), timeZone), timeZone, open);
+  const todayDate = localDateOf(new Date(), timeZone);
+  const today = useTodayCounts(todayDate, timeZone, open);
   const accountId = draftAccountId(draft, requestedAccountId, accounts);
   const creator = useCreatorInfo(open ? accountId : '');
   const account = accounts.find((candidate) => candidate.id === accountId);
   const state = scheduleFormValues(draft, accountId);
+  // While TikTok says the account cannot post now, posts due on a later day use its last answer.
+  const laterDay = postsDueLaterDay(state, todayDate);
+  const creatorOptions = creator.data && creatorOptionsForPost(creator.data, laterDay);
   const videos = useFormVideos(
     draft.attached,
     uploads.items,
-    creator.data?.maxVideoPostDurationSec ?? null,
+    creatorOptions?.maxVideoPostDurationSec ?? null,
   );
   const videoCount = videos.length;
   const refusedCount = videos.filter(isRefused).length;
@@ -181,7 +189,7 @@ export function ScheduleForm({
   }
 
   const uploading = videos.some((video) => video.status === 'uploading');
-  const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
+  const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, laterDay);
   const pending = create.isPending || queue.isPending;
   // Whether TikTok audited the app comes with the server's configuration. Until it is in, the
   // privacy levels wait as they do for the account's creator info: an unaudited app may offer
@@ -196,13 +204,17 @@ export function ScheduleForm({
     (accountId !== '' && creator.isLoading);
   const blockedKey = submitBlockedKey(
     state.commercialContent,
-    creator.data,
+    creatorOptions ?? undefined,
     audited,
     state.delivery,
   );
   const offered =
-    creator.data && !config.isPending
-      ? { ...creator.data, privacyLevelOptions: offeredPrivacyLevels(creator.data, audited) }
+    creator.data && creatorOptions && !config.isPending
+      ? {
+          ...creator.data,
+          ...creatorOptions,
+          privacyLevelOptions: offeredPrivacyLevels(creatorOptions, audited),
+        }
       : undefined;
   const usual = hasUsualSettings(account?.settings)
     ? () => {
@@ -393,6 +405,9 @@ export function ScheduleForm({
               <TikTokOptions
                 privacyId={ids.privacy}
                 creator={offered}
+                optionsNote={
+                  <OptionsNote note={creatorOptionsNote(creator.data, creatorOptions)} />
+                }
                 audited={audited}
                 publicAccount={blockedKey === 'scheduler.form.unaudited.publicAccount'}
                 inbox={state.delivery === 'inbox'}
