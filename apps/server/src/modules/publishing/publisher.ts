@@ -196,8 +196,9 @@ export interface InitTimings {
   /** Its slot was reserved ahead: it frees a window after the account's earlier inits. */
   paced: boolean;
   /**
-   * Whole milliseconds per phase, in the order a run meets them: status, reserve, claim,
-   * dailyCap, storage, token, creatorInfo, wait (a prepared run), confirm, init.
+   * Whole milliseconds per phase: status, reserve, claim, dailyCap, storage, token, creatorInfo,
+   * wait (a prepared run's, until its confirmation), confirm, due (from the confirmation to the
+   * instant it leaves), init (until TikTok's answer starts), answer (its body read).
    */
   phases: Record<string, number>;
 }
