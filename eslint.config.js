@@ -91,6 +91,26 @@ const languageRestrictions = [
 }));
 
 /**
+ * A time shown, entered or counted on the browser's clocks instead of the person's zone (their
+ * /settings choice, read with useTimeZone): the browser's zone read directly, or a formatter or a
+ * Date method that falls back on it. Each such place kept the old zone after a change in /settings.
+ */
+const zoneMessage =
+  "Times follow the person's zone: read it with useTimeZone() (lib/use-time-zone.ts) and pass it on.";
+const browserZoneReads = [
+  "CallExpression[callee.property.name='resolvedOptions']",
+  "CallExpression[callee.name='browserTimeZone']",
+].map((selector) => ({ selector, message: zoneMessage }));
+const browserClockRestrictions = [
+  "NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']:not(:has(Property[key.name='timeZone']))",
+  "CallExpression[callee.name='dateFormatter']:not(:has(Property[key.name='timeZone']))",
+  'CallExpression[callee.property.name=/^(get|set)(FullYear|Month|Date|Day|Hours|Minutes|TimezoneOffset)$/]',
+  'CallExpression[callee.property.name=/^toLocale(Date|Time)String$/]',
+  // new Date(2030, 0, 5): a date made of the browser's local parts.
+  "NewExpression[callee.name='Date'][arguments.length>1]",
+].map((selector) => ({ selector, message: zoneMessage }));
+
+/**
  * Playwright's isVisible() answers at once, without waiting: asserted true right after a navigation
  * or a click it races the render (foundation.e2e's /auth tab failed CI so). Wait instead.
  */
@@ -200,6 +220,37 @@ export default tseslint.config(
     // clock. Flat config replaces a rule's options, so the date rule is repeated here.
     files: [`${webSrc}/**/*.{ts,tsx}`],
     ignores: [`${webSrc}/lib/i18n.ts`],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...dateInWordsRestrictions,
+        ...languageRestrictions,
+        ...browserZoneReads,
+        ...browserClockRestrictions,
+      ],
+    },
+  },
+  {
+    // The places that read the browser's zone: sign-up, the fallback of a person without one yet
+    // (and the guard that saves it), and the /settings choice that offers it first.
+    files: [
+      `${webSrc}/lib/{time-zone,use-time-zone}.ts`,
+      `${webSrc}/app/guards.tsx`,
+      `${webSrc}/features/auth/api/sign-in.ts`,
+      `${webSrc}/features/settings/components/time-zone-section.tsx`,
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...dateInWordsRestrictions,
+        ...languageRestrictions,
+        ...browserClockRestrictions,
+      ],
+    },
+  },
+  {
+    // Tests build dates from parts and pass zones of their own.
+    files: [`${webSrc}/**/*.test.{ts,tsx}`],
     rules: {
       'no-restricted-syntax': ['error', ...dateInWordsRestrictions, ...languageRestrictions],
     },

@@ -62,7 +62,7 @@ async function sessionCookie(server: RunningServer): Promise<string> {
 
 /**
  * Runtime errors of Lighthouse's own trace, not of the page: on a loaded machine Chromium's trace
- * sometimes lacks the navigation's start (NO_NAVSTART, 3 of 4 `--runs 3` attempts at load 10–15).
+ * sometimes lacks the navigation's start (NO_NAVSTART), most attempts on a busy machine.
  * Such a run is made again, up to `TRACE_ATTEMPTS` times, and the retries are printed.
  */
 const traceProblems = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_FCP', 'NO_LCP']);

@@ -1,12 +1,11 @@
 /**
  * Publish lateness benchmark: N posts due in the same minute over M sandbox accounts (standalone
  * sandbox with 50 ms latency per request), lateness = TikTok's video-init time − due time, read
- * from the sandbox ledger. The sandbox runs in a child process of its own (since 2026-11-28,
- * decision 039 addendum "confirmations in batches"), as TikTok is another machine: before, it
- * was served from this process, on the same thread as the PGlite worker, so one thread both sent
- * and answered a thousand inits and PGlite's figure was mostly the sandbox's CPU. The ledger and
- * the latency setting go over its HTTP test tooling (`_ledger`, `_control/faults`), accounts are
- * connected over its OAuth pages as before. `--sandbox in-process` runs it here as before, for
+ * from the sandbox ledger. The sandbox runs in a child process of its own, as TikTok is another
+ * machine: served from this process, on the same thread as the PGlite worker, one thread would
+ * both send and answer the inits, and PGlite's figure would be mostly the sandbox's CPU. The
+ * ledger and the latency setting go over its HTTP test tooling (`_ledger`, `_control/faults`),
+ * accounts are connected over its OAuth pages. `--sandbox in-process` runs it here, for
  * comparison. Two workloads (issue 15): 1,000 posts over 1,000 accounts (one each: no
  * rate-limit floor) and 2,000 over 200 (ten each: TikTok's 6 inits/min makes the last four wait a
  * minute). Runs on PGlite (embedded worker, in this process) and on PostgreSQL (two
@@ -14,7 +13,7 @@
  * same startAfter (the queue's own lateness), and the floor TikTok's 6 inits per 60 s per token
  * puts under any publisher. Also printed: the 429 rate_limit_exceeded answers to video inits (the
  * sandbox's ledger), and where the time goes between a run's start and TikTok's answer to its init
- * (the publisher's 'video init timings', p50/p99 per phase). `npx tsx bench/publish-lateness.ts
+ * (the publisher's InitTimings, p50/p99 per phase). Dated runs: bench/results/publish-lateness.md. `npx tsx bench/publish-lateness.ts
  * [--posts 2000 --accounts 200] [--latency 50] [--only pglite|postgres] [--quick]
  * [--sandbox process|in-process] [--cpu-prof DIR]`
  */
@@ -44,6 +43,7 @@ import {
   PREPARE_LEAD_MS,
   TIKTOK_INIT_WINDOW_MS,
 } from '../apps/server/src/modules/publishing/repository.ts';
+import type { InitTimings } from '../apps/server/src/modules/publishing/publisher.ts';
 import { createWakeAnnouncer } from '../apps/server/src/modules/publishing/wake-timers.ts';
 import { createScheduleRepository } from '../apps/server/src/modules/schedules/repository.ts';
 import { mediaKey } from '../apps/server/src/storage/media-storage.ts';
@@ -496,7 +496,10 @@ async function release(context: AppContext, fixture: Fixture): Promise<void> {
 /** A paced run's phase (one of an account's later inits, its slot reserved ahead), kept apart. */
 const pacedPhase = (name: string) => `${name} (paced)`;
 
-/** Collects the publisher's 'video init timings' from JSON log lines. */
+/**
+ * Collects the publisher's timings (InitTimings): told directly by an in-process publisher
+ * (`add`), read from the 'video init timings' debug lines of worker processes (`write`).
+ */
 function phaseCollector() {
   const samples = new Map<string, number[]>();
   /** Each init's slot stamp (epoch ms), by TikTok's publish id. */
@@ -508,37 +511,34 @@ function phaseCollector() {
     ...(samples.get(pacedPhase(name)) ?? []),
   ];
   const runCount = () => ofAllRuns('init').length;
+  const add = (entry: Partial<InitTimings>) => {
+    if (entry.publishId !== undefined && entry.stampedAtMs !== undefined) {
+      stamps.set(entry.publishId, entry.stampedAtMs);
+    }
+    // A paced run (one of an account's later inits, its slot reserved ahead of the moment it
+    // frees): its phases apart, where the workload's p99 is.
+    const paced = entry.paced === true;
+    // Not a phase: how late the wait for the send instant ended (the event loop's lag).
+    const measured = {
+      ...entry.phases,
+      ...(entry.sentLateMs !== undefined && { 'sent late': entry.sentLateMs }),
+    };
+    for (const [name, ms] of Object.entries(measured)) {
+      const phase = paced ? pacedPhase(name) : name;
+      const list = samples.get(phase) ?? [];
+      list.push(ms);
+      samples.set(phase, list);
+    }
+  };
   return {
+    add,
     write(chunk: string) {
       const lines = (rest + chunk).split('\n');
       rest = lines.pop() ?? '';
       for (const line of lines) {
         if (!line.includes('video init timings')) continue;
         try {
-          const entry = JSON.parse(line) as {
-            phases?: Record<string, number>;
-            publishId?: string;
-            stampedAtMs?: number;
-            sentLateMs?: number;
-            paced?: boolean;
-          };
-          if (entry.publishId !== undefined && entry.stampedAtMs !== undefined) {
-            stamps.set(entry.publishId, entry.stampedAtMs);
-          }
-          // A paced run (one of an account's later inits, its slot reserved ahead of the
-          // moment it frees): its phases apart, where the workload's p99 is.
-          const paced = entry.paced === true;
-          // Not a phase: how late the wait for the send instant ended (the event loop's lag).
-          const measured = {
-            ...entry.phases,
-            ...(entry.sentLateMs !== undefined && { 'sent late': entry.sentLateMs }),
-          };
-          for (const [name, ms] of Object.entries(measured)) {
-            const phase = paced ? pacedPhase(name) : name;
-            const list = samples.get(phase) ?? [];
-            list.push(ms);
-            samples.set(phase, list);
-          }
+          add(JSON.parse(line) as Partial<InitTimings>);
         } catch {
           // not a log line of ours
         }
@@ -679,13 +679,15 @@ async function runOne(
         storage: context.storage,
         concurrency: context.config.worker.concurrency,
       };
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          phases.write(chunk.toString());
+      // Its timings come from the publisher itself; its log (warnings) goes nowhere, as before.
+      const discard = new Writable({
+        write(_chunk: Buffer, _encoding, done) {
           done();
         },
       });
-      await startPublishingWorkers(deps, pino({ level: 'debug' }, sink));
+      await startPublishingWorkers(deps, pino({ level: 'warn' }, discard), {
+        onInitTimings: phases.add,
+      });
     }
     await kit.setLatency(options.latencyMs);
     const overflowsBefore = listenQueueOverflows();

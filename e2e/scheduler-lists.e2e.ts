@@ -8,7 +8,7 @@ import {
   signUp,
 } from './support/actions.ts';
 import { axeViolations } from './support/axe.ts';
-import { failNextInit, schedulePosts } from './support/posts.ts';
+import { failNextInit, schedulePosts, uploadVideo } from './support/posts.ts';
 import { useBrowserSuite } from './support/suite.ts';
 import { postableClip, useTempVideos } from './support/videos.ts';
 
@@ -279,6 +279,124 @@ describe('scheduler queue and history', () => {
       await page.getByRole('link', { name: t.queue }).click();
       await status(tomorrowGroup.getByRole('article', { name: /Refusée par TikTok$/ }), t.pending);
       await expectTidy(page);
+    });
+  }
+});
+
+// Issue 47: a draft saved with 'Enregistrer comme brouillon' left no trace on the scheduler once
+// the form was closed ('Aucune vidéo programmée', nothing else); it could only be found by opening
+// 'Nouvelle programmation' again. The drafts now have a tab beside the queue and the history, and
+// the empty queue counts them.
+const draftTexts = {
+  fr: {
+    empty: 'Aucune vidéo programmée · 1 brouillon',
+    emptyLink: '1 brouillon',
+    views: 'Vues du programmateur',
+    tab: 'Brouillons (1)',
+    list: 'Brouillons enregistrés',
+    details: new RegExp(`^1 vidéo · @${handle} · enregistré le `),
+    open: (caption: string) => `Ouvrir le brouillon « ${caption} »`,
+    form: 'Nouvelle programmation',
+    opened: /^Brouillon ouvert : donnez-lui une heure/,
+    caption: /^Légende de /,
+    save: 'Enregistrer comme brouillon',
+    saved: 'Brouillon enregistré : retrouvez-le dans vos brouillons.',
+    close: 'Fermer',
+  },
+  en: {
+    empty: 'No scheduled videos · 1 draft',
+    emptyLink: '1 draft',
+    views: 'Scheduler views',
+    tab: 'Drafts (1)',
+    list: 'Saved drafts',
+    details: new RegExp(`^1 video · @${handle} · saved `),
+    open: (caption: string) => `Open the draft '${caption}'`,
+    form: 'New schedule',
+    opened: /^Draft opened: give it a time/,
+    caption: /^Caption for /,
+    save: 'Save as draft',
+    saved: 'Draft saved: find it in your drafts.',
+    close: 'Close',
+  },
+} as const;
+
+describe('drafts beside the queue and the history', () => {
+  for (const [language, width] of [
+    ['fr', 390],
+    ['en', 1280],
+  ] as const) {
+    it(`(${language}, ${width} px) counts a saved draft on the empty queue, lists it in its tab and opens it in the form`, async () => {
+      const t = draftTexts[language];
+      const page = await openPage({ viewport: { width, height: 844 } });
+      await page.addInitScript(`localStorage.setItem('cadence.language', '${language}')`);
+      await signUp(page);
+      await addAccount(page, handle);
+      await connectThroughSandbox(page, handle, handle);
+      const { accounts } = (await (await page.request.get('/api/accounts')).json()) as {
+        accounts: { id: string }[];
+      };
+      const mediaId = await uploadVideo(page, clip());
+      const saved = await page.request.post('/api/drafts', {
+        data: {
+          accountId: accounts[0]!.id,
+          mediaIds: [mediaId],
+          posts: [{ mediaId, title: 'Brouillon du matin' }],
+        },
+      });
+      expect(saved.status()).toBe(201);
+
+      // The empty queue says a draft waits, and leads to it.
+      await page.goto('/scheduler');
+      const empty = page.getByRole('heading', { name: t.empty, exact: true });
+      await empty.waitFor();
+      const tabs = page.getByRole('navigation', { name: t.views });
+      const tab = tabs.getByRole('link', { name: t.tab, exact: true });
+      await tab.waitFor();
+      await empty.getByRole('link', { name: t.emptyLink, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/scheduler/drafts');
+      await expect(tab.getAttribute('aria-current')).resolves.toBe('page');
+
+      // The draft: its thumbnail, caption, account and when it was saved.
+      const list = page.getByRole('list', { name: t.list });
+      const item = list.getByRole('listitem');
+      await expect(item.count()).resolves.toBe(1);
+      await item.getByText('Brouillon du matin', { exact: true }).waitFor();
+      await item.getByText(t.details).waitFor();
+      const thumbnail = item.locator('img');
+      await expect
+        .poll(() =>
+          thumbnail.evaluate((img) => ('naturalWidth' in img ? Number(img.naturalWidth) : 0)),
+        )
+        .toBeGreaterThan(0);
+      await expectTidy(page);
+
+      // From the keyboard, as the other tabs: the queue's tab, then back to the drafts' tab.
+      await tabs
+        .getByRole('link', { name: t === draftTexts.fr ? "File d'attente" : 'Queue' })
+        .focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.pathname === '/scheduler');
+      await tab.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.pathname === '/scheduler/drafts');
+
+      // 'Ouvrir' puts the draft in the form, as the form's own drafts list does.
+      await list.getByRole('button', { name: t.open('Brouillon du matin'), exact: true }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: t.form });
+      await dialog.getByText(t.opened).waitFor();
+      const caption = dialog.getByLabel(t.caption);
+      await expect(caption.inputValue()).resolves.toBe('Brouillon du matin');
+
+      // Saved again and the form closed: the tab shows the draft as it is now.
+      await caption.fill('Brouillon du soir');
+      await dialog.getByRole('button', { name: t.save, exact: true }).click();
+      await dialog.getByText(t.saved).waitFor();
+      await dialog.getByRole('button', { name: t.close, exact: true }).first().click();
+      await dialog.waitFor({ state: 'detached' });
+      await list.getByRole('button', { name: t.open('Brouillon du soir'), exact: true }).waitFor();
+      await expect(item.count()).resolves.toBe(1);
+      await expect(tab.textContent()).resolves.toBe(t.tab);
     });
   }
 });

@@ -204,10 +204,10 @@ export async function requireServerBuild(root = repoRoot) {
 
 /**
  * Node's options for the compiled server. `--v8-pool-size=1`: one V8 background thread instead of
- * four (decision 040, addendum of 2026-11-29). On PGlite, V8 recompiles PostgreSQL's hot WASM
- * functions with TurboFan on those threads at start; each thread's malloc arena keeps the peak of
- * the compilations it ran (freed, not given back), 49–100 MB over four threads depending on which
- * thread got which function, 25–28 MB on one. The server's own work runs on the main thread.
+ * four (decision 040). On PGlite, V8 recompiles PostgreSQL's hot WASM functions with TurboFan on
+ * those threads at start; each thread's malloc arena keeps the peak of the compilations it ran
+ * (freed, not given back), so the idle memory depends on which thread got which function; one
+ * thread keeps one arena. The server's own work runs on the main thread.
  */
 export const serverNodeOptions = ['--enable-source-maps', '--v8-pool-size=1'];
 

@@ -10,7 +10,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
  * server marks a route's own preloads the same way, apps/server/src/spa-pages.ts): the stylesheet
  * and the first screen's API requests go first, so the spinner paints as soon as the stylesheet
  * has come instead of waiting behind 100-odd KiB of scripts, which draw nothing until they have all
- * arrived anyway (docs/decisions/037-first-load.md, addendum 6).
+ * arrived anyway (docs/decisions/037-first-load.md).
  */
 const scriptsAfterTheFirstPaint = (): Plugin => ({
   name: 'cadence:scripts-after-the-first-paint',
@@ -100,11 +100,10 @@ export default defineConfig({
     manifest: true,
     rollupOptions: {
       output: {
-        // Rollup merges a chunk under 8 kB (the app's shared components and hooks, 1-5 KiB each)
-        // into one that loads with it, where no module then runs that would not have: /scheduler's
-        // first load went from 22 files to 13 for 0.2 KiB more (/tiktok: 16 to 9), and each file
-        // is a round trip on a phone's six connections (docs/decisions/037-first-load.md,
-        // addendum 6).
+        // Rollup merges a chunk under 8 kB (the app's shared components and hooks, a few KiB each)
+        // into one that loads with it, where no module then runs that would not have: a route loads
+        // fewer files for about the same bytes, and each file is a round trip on a phone's six
+        // connections (docs/decisions/037-first-load.md).
         experimentalMinChunkSize: 8_000,
         // Merged chunks take the name of one of their modules: the two every screen loads are
         // named for what they hold, not for the page that happened to be merged into them

@@ -73,7 +73,7 @@ export async function startServer(
   const port = await freePort();
   const ownDataDir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cadence-e2e-'));
   // A new data dir starts from a copy of a migrated one, as if the server had run before: initdb
-  // and the migrations took most of its start (19 of 23-28 s at load 14).
+  // and the migrations are most of a new server's start.
   if (!dataDir && !extraEnv.DATABASE_URL) await copyPgliteDataDir(ownDataDir);
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {

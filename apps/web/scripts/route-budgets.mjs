@@ -40,7 +40,16 @@ const budgets = {
       'src/features/scheduler/components/post-list-view.tsx',
     ],
     paths: ['/scheduler/history'],
-    // The form (uploads, covers, planning) loads when asked for: 218.7 -> 186.8 KiB.
+    // The form (uploads, covers, planning) loads when asked for: 218.7 -> 186.8 KiB. The drafts
+    // tab (its count on every view; Rollup merges its small list into a chunk the queue loads):
+    // 201.5 -> 202.9 KiB.
+    js: 204,
+  },
+  '/scheduler/drafts': {
+    modules: [
+      'src/features/scheduler/scheduler-page.tsx',
+      'src/features/scheduler/components/drafts-view.tsx',
+    ],
     js: 200,
   },
   '/scheduler/calendar': {
@@ -53,7 +62,8 @@ const budgets = {
   '/memes': { modules: ['src/features/memes/memes-page.tsx'], js: 190 },
   // 282.4 -> 285.2 KiB once chunks under 8 kB were merged (vite.config.ts): 8 files fewer.
   '/analytics': { modules: ['src/features/analytics/analytics-page.tsx'], js: 290 },
-  '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 185 },
+  // The time-zone choice brings downshift's combobox (the pickers' library) to /settings: 190.0 KiB.
+  '/settings': { modules: ['src/features/settings/settings-page.tsx'], js: 192 },
   '/privacy': { modules: ['src/features/legal/components/privacy-page.tsx'], js: 180 },
   '/terms': { modules: ['src/features/legal/components/terms-page.tsx'], js: 180 },
 };
@@ -69,8 +79,9 @@ const budgets = {
 const firstScreenData = {
   '/': ['/api/accounts'],
   '/tiktok': ['/api/accounts'],
-  '/scheduler': ['/api/accounts', '/api/posts/queue?limit=20'],
-  '/scheduler/history': ['/api/accounts', '/api/posts/history?limit=20'],
+  '/scheduler': ['/api/accounts', '/api/drafts', '/api/posts/queue?limit=20'],
+  '/scheduler/history': ['/api/accounts', '/api/drafts', '/api/posts/history?limit=20'],
+  '/scheduler/drafts': ['/api/accounts', '/api/drafts'],
 };
 
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));

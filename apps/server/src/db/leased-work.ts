@@ -1,4 +1,4 @@
-// Leased work rows (docs/decisions/018-one-lease.md, addendum): one row per unit of background
+// Leased work rows (docs/decisions/018-one-lease.md): one row per unit of background
 // work a user asked for — a story render, a meme analysis. A user may have only so many active at
 // once; a job claims its row under a lease (./lease.ts), writes only while it holds it, and ends
 // the run as completed, failed, cancelled or handed back; a restart finds the runs left active.

@@ -1,4 +1,4 @@
-// Statements planned once per connection (prepared.ts, decision 039 addendum "session 25"): a
+// Statements planned once per connection (prepared.ts, decision 039): a
 // marked statement becomes a named prepared statement on PostgreSQL, runs as a plain one with a
 // comment on PGlite, and answers the same either way.
 import { sql } from 'kysely';

@@ -3,10 +3,10 @@ import { sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 
 /**
- * Statements planned once per connection (decision 039, addendum "session 25"). PostgreSQL plans
- * every unnamed statement again, and the publisher's batch statements (an init's confirmation,
- * its answer's settle: a dozen CTEs each) took 2-5 ms to plan at a due instant, as long as
- * running them, hundreds of times a minute. A statement whose text begins with `prepared(name)`
+ * Statements planned once per connection (decision 039). PostgreSQL plans every unnamed
+ * statement again, and the publisher's batch statements (an init's confirmation, its answer's
+ * settle: a dozen CTEs each) take as long to plan as to run, hundreds of times a minute at a due
+ * instant. A statement whose text begins with `prepared(name)`
  * goes to PostgreSQL as a named prepared statement on each pooled connection (node-postgres
  * parses it once per connection; PostgreSQL keeps its plan, generic after five runs when that
  * costs no more). On PGlite the mark is a comment. Only for statements whose text never changes

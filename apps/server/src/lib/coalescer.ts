@@ -1,8 +1,7 @@
 /**
  * Gathers calls made within a short window into batches sent as one operation each (a single SQL
  * statement, say), and gives each caller its own answer. Used for the confirmations of prepared
- * publishing runs, which all arrive at a post's due instant (decision 039, addendum "confirmations
- * in batches").
+ * publishing runs, which all arrive at a post's due instant (decision 039).
  *
  * - A batch holds at most `maxBatch` items, and the items waiting with the same `groupOf` go in
  *   the same batch (as many as it has room for), in their order of arrival: batches out at once

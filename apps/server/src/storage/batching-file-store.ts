@@ -1,5 +1,5 @@
 // @tus/file-store's FileStore, with a PATCH body written to disk in batches instead of chunk by
-// chunk (docs/decisions/040, addendum "writes in batches"). FileStore pipes the body into a
+// chunk (docs/decisions/040). FileStore pipes the body into a
 // `fs.createWriteStream`, one write per chunk the HTTP parser hands over (64 KiB at most): sixteen
 // thousand writes per GiB, each a round trip to libuv's thread pool, whose futex wake-ups and
 // context switches were the largest item of the server's kernel time during an upload. Here the

@@ -213,8 +213,8 @@ const postgresTemplate = oncePerProcess(async (): Promise<string> => {
  * A migrated PGlite data directory on disk, as the server makes in `DATA_DIR/pgdata` on its first
  * start (PGlite's initdb with the server's settings, every migration, pg-boss's schema), made once
  * per machine under templateKey() and the initdb settings. The e2e files copy it into each
- * server's new DATA_DIR (copyPgliteDataDir): initdb and the migrations were most of a server's
- * start (19 of 23-28 s at load 14). It is built under a name of its own and renamed once closed,
+ * server's new DATA_DIR (copyPgliteDataDir): initdb and the migrations are most of a new server's
+ * start. It is built under a name of its own and renamed once closed,
  * so no copy starts from a half-made one; when two processes build it at once, the second rename
  * fails and that process uses the first one's.
  */

@@ -373,7 +373,7 @@ function sourceInfoBody(source: FileUploadPlan | PullSource): Record<string, unk
  * beyond them wait for one to be free, and each is kept open for the next calls. At a due instant
  * a worker sends hundreds of video inits at once; each opened a connection of its own (a TLS
  * handshake at TikTok), and the worker set them all up before writing any request, then read the
- * answers late, which held the inits' pacing slots longer (decision 039, session 27). A call's
+ * answers late, which held the inits' pacing slots longer (decision 048). A call's
  * timeout runs while it waits: at TikTok's usual latency the wait is a second or two, far short
  * of its 30 s.
  */

@@ -1,6 +1,6 @@
 // The client keeps at most TIKTOK_CONNECTIONS_PER_ORIGIN connections to one TikTok origin: a burst
 // of calls (the publisher's video inits at a due instant) waits for a connection instead of each
-// opening its own, and the connections are kept for the next calls (decision 039, session 27).
+// opening its own, and the connections are kept for the next calls (decision 048).
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

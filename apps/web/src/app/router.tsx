@@ -84,6 +84,11 @@ const lazyHistory = screen(() =>
     firstData: m.historyFirstData,
   })),
 );
+// Its first data is the scheduler page's (the drafts, for the tabs' count).
+const lazyDrafts = () =>
+  import('../features/scheduler/components/drafts-view.tsx').then((m) => ({
+    Component: m.DraftsView,
+  }));
 const lazyStories = () =>
   import('../features/stories/stories-page.tsx').then((m) => ({ Component: m.StoriesPage }));
 const lazyAnalytics = () =>
@@ -183,6 +188,11 @@ export const routes: RouteObject[] = [
                 path: 'history',
                 lazy: lazyHistory,
                 handle: titled({ titleKey: 'scheduler.views.history' }),
+              },
+              {
+                path: 'drafts',
+                lazy: lazyDrafts,
+                handle: titled({ titleKey: 'scheduler.views.drafts' }),
               },
             ],
           },

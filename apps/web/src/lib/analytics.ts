@@ -9,7 +9,6 @@ import {
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
-import { browserTimeZone } from './time-zone.ts';
 
 // Analytics read by more than the analytics page (the scheduler's suggested slot, the queue's
 // per-post metrics): one definition here, shared by the features and components/analytics/.
@@ -37,7 +36,7 @@ export function getBestTimesQueryOptions(
 
 export function useBestTimes(
   accountId: string | null,
-  timeZone = browserTimeZone(),
+  timeZone: string,
   options: { enabled?: boolean; syncedAt?: string | undefined } = {},
 ) {
   const { syncedAt, ...rest } = options;

@@ -2,19 +2,12 @@ import { dateFormatter } from '@cadence/shared/date-format';
 import type { Language } from '@cadence/shared/errors';
 import { intlLocale } from '@cadence/shared/locale';
 
-/**
- * A date and time in the interface language, on the clocks of `timeZone` (default: the
- * browser's own zone).
- */
-export function formatDateTime(
-  value: Date | string,
-  language: Language,
-  timeZone?: string,
-): string {
+/** A date and time in the interface language, on the clocks of `timeZone` (the person's). */
+export function formatDateTime(value: Date | string, language: Language, timeZone: string): string {
   return dateFormatter(intlLocale(language), {
     dateStyle: 'medium',
     timeStyle: 'short',
-    ...(timeZone !== undefined && { timeZone }),
+    timeZone,
   }).format(typeof value === 'string' ? new Date(value) : value);
 }
 

@@ -16,8 +16,16 @@ export function timeZoneCity(timeZone: string): string | null {
   return city.replace(/_/g, ' ');
 }
 
-/** The zone's offset as Intl writes it in `locale` ('UTC+3', 'GMT+3'), for zones without a city. */
-export function timeZoneOffsetName(timeZone: string, locale: IntlLocale, at = new Date()): string {
-  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'shortGeneric' });
+/**
+ * The zone's name or offset as Intl writes it in `locale`: 'UTC+3', 'GMT+3' for zones without a
+ * city (`shortGeneric`, the default); 'UTC−5' for New York with `shortOffset`.
+ */
+export function timeZoneOffsetName(
+  timeZone: string,
+  locale: IntlLocale,
+  at = new Date(),
+  style: 'shortGeneric' | 'shortOffset' = 'shortGeneric',
+): string {
+  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: style });
   return parts.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 }

@@ -72,7 +72,7 @@ function mediaIdFromUrl(url: string | null): string | null {
 /**
  * tus-js-client (about 18 KB compressed, with its URL and base64 helpers) loads with the first
  * upload of the page, not with every screen that can upload: /scheduler, /stories and /memes drew
- * nothing before it had arrived (docs/decisions/037-first-load.md, addendum 9). A failed load is
+ * nothing before it had arrived (docs/decisions/037-first-load.md). A failed load is
  * tried again by the next upload.
  */
 let tusClient: Promise<typeof tus> | null = null;

@@ -83,12 +83,8 @@ export const accountListSchema = z.object({ accounts: z.array(accountSchema) });
 
 export const connectResponseSchema = z.object({ authorizeUrl: z.url() });
 
-/** GET /api/accounts/:id/creator-info — what TikTok says this creator may post right now. */
-export const creatorInfoSchema = z.object({
-  nickname: z.string(),
-  username: z.string(),
-  /** An http(s) link, or null when TikTok sent none usable. */
-  avatarUrl: z.string().nullable(),
+/** What creator_info says a creator may post with: the options the composer offers. */
+export const creatorOptionsSchema = z.object({
   privacyLevelOptions: z.array(privacyLevelSchema),
   commentDisabled: z.boolean(),
   duetDisabled: z.boolean(),
@@ -98,8 +94,26 @@ export const creatorInfoSchema = z.object({
    * missing, or the creator cannot post now): then no duration limit is enforced.
    */
   maxVideoPostDurationSec: z.number().positive().nullable(),
+});
+export type CreatorOptions = z.infer<typeof creatorOptionsSchema>;
+
+/** TikTok's 'cannot post now' that no later day lifts: the account is suspended from posting. */
+export const postingBanCode = 'spam_risk_user_banned_from_posting';
+
+/** GET /api/accounts/:id/creator-info — what TikTok says this creator may post right now. */
+export const creatorInfoSchema = creatorOptionsSchema.extend({
+  nickname: z.string(),
+  username: z.string(),
+  /** An http(s) link, or null when TikTok sent none usable. */
+  avatarUrl: z.string().nullable(),
   /** Set when TikTok says the creator cannot post now (e.g. 'spam_risk_too_many_posts'). */
   cannotPostReason: z.string().nullable(),
+  /**
+   * With a `cannotPostReason` other than a ban: the options of TikTok's last successful answer for
+   * this account and when it gave them (`fetchedAt`, ISO), for posts due on a later day; null
+   * otherwise, or when TikTok never answered for this account.
+   */
+  lastKnown: creatorOptionsSchema.extend({ fetchedAt: z.string() }).nullable(),
 });
 export type CreatorInfo = z.infer<typeof creatorInfoSchema>;
 

@@ -2,7 +2,7 @@
 // every signed-in screen of the web app parses before it draws. A module of their own, re-exported
 // by user.ts: zod builds a schema when its module is evaluated, so the web's first load builds
 // these few, not the health, data export and email change schemas beside them (their email and
-// date-time patterns among them): docs/decisions/037-first-load.md, addendum 7.
+// date-time patterns among them): docs/decisions/037-first-load.md.
 import { z } from 'zod';
 import { languages } from '../errors.ts';
 

@@ -25,9 +25,23 @@ export interface TikTokPendingConnectionTable {
   created_at: Generated<Date>;
 }
 
+/** TikTok's last successful creator_info options for an account (migration 0029). */
+export interface TikTokCreatorOptionsTable {
+  account_id: string;
+  /** The TikTok user the answer was about: a card reconnected to another one does not use it. */
+  open_id: string;
+  privacy_level_options: string[];
+  comment_disabled: boolean;
+  duet_disabled: boolean;
+  stitch_disabled: boolean;
+  max_video_post_duration_sec: number | null;
+  fetched_at: Date;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     tiktok_token_refresh_locks: TikTokTokenRefreshLockTable;
     tiktok_pending_connections: TikTokPendingConnectionTable;
+    tiktok_creator_options: TikTokCreatorOptionsTable;
   }
 }

@@ -2,14 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   accountSettingsSchema,
   normaliseUsername,
-  privacyLevels,
   requestedScopes,
   type Account,
   type AccountSettings,
   type ConnectionErrorKind,
   type CreatorInfo,
   type PendingConnection,
-  type PrivacyLevel,
 } from '@cadence/shared/schemas/account';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
@@ -23,7 +21,16 @@ import type {
   PendingConnectionRow,
   TokenUpdate,
 } from './repository.ts';
+import { createCreatorInfoReader } from './creator-info.ts';
+
 import { AccountNeedsReconnectError, tokenUpdateFrom, type TokenService } from './token-service.ts';
+
+// The schedules module asks creator_info at submit with the same memory of TikTok's answers.
+export {
+  createCreatorInfoReader,
+  type CreatorAccount,
+  type ReadCreatorInfo,
+} from './creator-info.ts';
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 /** How long the 'you authorised another account' choice waits for an answer. */
@@ -59,10 +66,6 @@ function reconnectNeeded(): AppError {
   });
 }
 
-function isPrivacyLevel(value: string): value is PrivacyLevel {
-  return (privacyLevels as readonly string[]).includes(value);
-}
-
 export interface AccountServiceDeps {
   accounts: AccountRepository;
   tokens: TokenService;
@@ -77,6 +80,7 @@ export interface AccountServiceDeps {
 
 export function createAccountService(deps: AccountServiceDeps) {
   const { accounts, tokens, tiktok, cipher, postStats, redirectUri, logger } = deps;
+  const readCreatorInfo = createCreatorInfoReader({ accounts, tokens, tiktok });
 
   function toAccount(row: AccountRow, stats?: { count: number; nextDueAt: Date | null }): Account {
     return {
@@ -452,33 +456,8 @@ export function createAccountService(deps: AccountServiceDeps) {
           accountId: 'accounts.errors.notConnected',
         });
       try {
-        const info = await tokens.withAccessToken(id, (token) => tiktok.queryCreatorInfo(token));
-        return {
-          nickname: info.creatorNickname,
-          username: info.creatorUsername,
-          avatarUrl: info.creatorAvatarUrl,
-          privacyLevelOptions: info.privacyLevelOptions.filter(isPrivacyLevel),
-          commentDisabled: info.commentDisabled,
-          duetDisabled: info.duetDisabled,
-          stitchDisabled: info.stitchDisabled,
-          maxVideoPostDurationSec: info.maxVideoPostDurationSec,
-          cannotPostReason: null,
-        };
+        return await readCreatorInfo(row);
       } catch (error) {
-        if (error instanceof TikTokApiError && error.kind === 'cannot_post_now') {
-          return {
-            nickname: row.display_name ?? row.username,
-            username: row.username,
-            avatarUrl: row.avatar_url ?? '',
-            privacyLevelOptions: [],
-            commentDisabled: true,
-            duetDisabled: true,
-            stitchDisabled: true,
-            // Unknown while TikTok refuses: never "0 seconds at most".
-            maxVideoPostDurationSec: null,
-            cannotPostReason: error.code,
-          };
-        }
         if (error instanceof AccountNeedsReconnectError) throw reconnectNeeded();
         if (error instanceof TikTokApiError)
           throw new AppError('unavailable', `TikTok: ${error.code}`);

@@ -442,7 +442,7 @@ describe('an uploaded video', () => {
   let analysis: MemeAnalysis;
 
   // Analysis then a 60 s 1080x1920 compilation (ffmpeg): up to 80 s on a loaded 2-core machine,
-  // as waitFor below allows; the project's 60 s default cut it short (CI, load 15).
+  // as waitFor below allows; the project's 60 s default is too short for it on a loaded machine.
   it('is analysed into extracts covering its bursts and compiled into a 60 s 1080x1920 video', async () => {
     const started = Date.now();
     const created = await create(alice, { source: { type: 'media', mediaId: uploadedId } });

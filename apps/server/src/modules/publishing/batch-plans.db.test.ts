@@ -1,7 +1,7 @@
 // The publisher's batch statements (an init's confirmation, its answer's settle) take their input
 // from `jsonb_to_recordset`, which PostgreSQL plans at 100 rows whatever the batch holds. Against
 // a posts table of thousands, that made the settle hash-join a sequential scan of every post, each
-// batch (decision 039, addendum "session 28"). Planned here over 2,000 posts: the batches reach
+// batch (decision 039). Planned here over 2,000 posts: the batches reach
 // their posts by primary key.
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,6 @@
-// Confirmations in batches (decision 039, addendum "confirmations in batches"): prepared runs due
-// at the same instant in one process confirm their init slots and mark their posts in one
-// statement, each run answered as if alone; their answers settle the slots and record the publish
-// ids in one statement too (addendum "session 24"). TikTok's side is read from the
+// Confirmations in batches (decision 039): prepared runs due at the same instant in one process
+// confirm their init slots and mark their posts in one statement, each run answered as if alone;
+// their answers settle the slots and record the publish ids in one statement too. TikTok's side is read from the
 // sandbox's ledger.
 import { sql, ValueNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import pino from 'pino';

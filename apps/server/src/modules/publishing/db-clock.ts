@@ -1,5 +1,5 @@
 /**
- * What one process knows of the database's clock (decision 039, addendum "session 29").
+ * What one process knows of the database's clock (decision 039).
  *
  * The publisher sends at instants read on the database's clock (a post's due time, the moment a
  * slot frees) and stamps TikTok's answers on it, while it waits and measures on its own clock

@@ -3,7 +3,7 @@ import type { DbClock } from './db-clock.ts';
 /**
  * Where a process's confirmed inits wait for the instant they may leave, an instant read on the
  * database's clock (a post's due time, the moment its slot frees), and leave in order of priority
- * (decision 039, addendum "session 29").
+ * (decision 039).
  *
  * At a due instant hundreds of inits are ready together. Each waiting on a timer of its own left
  * in the order of the timers' instants, which each run had computed from the reading of its own
@@ -37,7 +37,7 @@ export interface Flight {
  * within this long. Uploads have the hour of their URL, inits are counted by TikTok to the
  * millisecond: in a burst (hundreds of inits at one instant, or a window's paced inits a few
  * milliseconds apart), the uploads that followed each answer took the process's event loop and
- * TikTok's attention from the inits still queued (decision 039, addendum "session 29").
+ * TikTok's attention from the inits still queued.
  */
 export const UPLOAD_QUIET_MS = 250;
 /** An upload waits for a quiet moment at most this long: a stream of inits never starves it. */

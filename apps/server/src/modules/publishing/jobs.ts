@@ -89,6 +89,8 @@ export interface PublishWorkerOptions {
   retryDelayCapMs?: number;
   /** See PublisherDeps.firstPostIdCheckMs (worker.ts: shorter against a quick sandbox). */
   firstPostIdCheckMs?: number;
+  /** See PublisherDeps.onInitTimings (bench/publish-lateness.ts collects them). */
+  onInitTimings?: PublisherDeps['onInitTimings'];
 }
 
 /** What the publishing workers use, and nothing more. */
@@ -156,6 +158,7 @@ export async function startPublishingWorkers(
     ...(options.firstPostIdCheckMs !== undefined && {
       firstPostIdCheckMs: options.firstPostIdCheckMs,
     }),
+    ...(options.onInitTimings && { onInitTimings: options.onInitTimings }),
   });
   // WORKER_CONCURRENCY: publish jobs mostly wait on TikTok and the database, so many run at once.
   const fetch: QueueConcurrency =

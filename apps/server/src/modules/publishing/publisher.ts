@@ -170,6 +170,37 @@ export interface PublisherDeps {
    * runs' deaths are all blamed on their posts.
    */
   workerProcess?: WorkerProcess;
+  /**
+   * Told, for each run that had its video init accepted, where the run's time went
+   * (bench/publish-lateness.ts collects them; tests watch a run's phases). They are also logged
+   * at debug ('video init timings'), for operators and for workers in other processes.
+   */
+  onInitTimings?: (timings: InitTimings) => void;
+}
+
+/** Where one run's time went between its start and TikTok's answer to its video init. */
+export interface InitTimings {
+  postId: string;
+  /** TikTok's publish id. */
+  publishId: string;
+  /**
+   * The init slot's stamp (epoch ms) before its settle's own reading (at most that), to set
+   * beside the moment TikTok counted the init.
+   */
+  stampedAtMs?: number;
+  /**
+   * How long after the instant it waited for (its due time, its slot) the init left: this
+   * process's event loop, busy with other runs, let it go that much later. Prepared runs only.
+   */
+  sentLateMs?: number;
+  /** Its slot was reserved ahead: it frees a window after the account's earlier inits. */
+  paced: boolean;
+  /**
+   * Whole milliseconds per phase: status, reserve, claim, dailyCap, storage, token, creatorInfo,
+   * wait (a prepared run's, until its confirmation), confirm, due (from the confirmation to the
+   * instant it leaves), init (until TikTok's answer starts), answer (its body read).
+   */
+  phases: Record<string, number>;
 }
 
 /** The outcome of one `advance` call, for logs and tests. */
@@ -219,8 +250,8 @@ export function createPublisher(deps: PublisherDeps) {
   /** Where this process's confirmed inits wait for their instant, and leave in rank order. */
   const departures = createDepartures(repository.clock);
   /**
-   * Where a run's time goes between its start and TikTok's answer to the video init, logged at
-   * debug ('video init timings') for bench/publish-lateness.ts: milliseconds per phase.
+   * Where a run's time goes between its start and TikTok's answer to the video init (InitTimings,
+   * told to deps.onInitTimings): milliseconds per phase.
    */
   const timelines = new Map<
     string,
@@ -254,7 +285,7 @@ export function createPublisher(deps: PublisherDeps) {
       post.id,
       owner,
       { ...changes, wake_at: at },
-      { release: true, touch: false },
+      { release: true },
     );
     if (kept) await wake(post.id, at);
     return kept;
@@ -275,12 +306,7 @@ export function createPublisher(deps: PublisherDeps) {
       { postId: post.id, unfinishedRuns: post.unfinished_runs - 1, nextCheckAt: at },
       'post TikTok has keeps dying with its worker: next status check backs off',
     );
-    const kept = await repository.update(
-      post.id,
-      owner,
-      { wake_at: at, ...noLease },
-      { touch: false },
-    );
+    const kept = await repository.update(post.id, owner, { wake_at: at, ...noLease });
     if (kept) await wake(post.id, at);
     return kept ? 'waiting' : 'lease_lost';
   }
@@ -821,12 +847,7 @@ export function createPublisher(deps: PublisherDeps) {
       // The last chunk's progress is written with the first status check's wake-up, below.
       if (
         chunk !== last &&
-        !(await repository.update(
-          post.id,
-          owner,
-          { uploaded_bytes: chunk.last + 1 },
-          { touch: false },
-        ))
+        !(await repository.update(post.id, owner, { uploaded_bytes: chunk.last + 1 }))
       ) {
         return 'lease_lost';
       }
@@ -973,7 +994,7 @@ export function createPublisher(deps: PublisherDeps) {
       post.id,
       owner,
       { post_id_checks: checks, wake_at: at },
-      { release: true, touch: false },
+      { release: true },
     );
     if (kept) await wake(post.id, at);
     return kept ? 'post_id_pending' : 'lease_lost';
@@ -1183,22 +1204,20 @@ export function createPublisher(deps: PublisherDeps) {
       const timeline = timelines.get(postId);
       timelines.delete(postId);
       if (timeline?.publishId !== undefined) {
-        // With TikTok's publish id and the slot's stamp (epoch ms, before its settle's own
-        // reading: at most that), for the benchmark to set beside TikTok's (the sandbox's) count.
-        logger.debug?.(
-          {
-            postId,
-            publishId: timeline.publishId,
-            stampedAtMs: timeline.stampedAtMs,
-            sentLateMs:
-              timeline.sentLateMs === undefined ? undefined : Math.round(timeline.sentLateMs),
-            paced: timeline.paced === true,
-            phases: Object.fromEntries(
-              Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
-            ),
-          },
-          'video init timings',
-        );
+        const timings: InitTimings = {
+          postId,
+          publishId: timeline.publishId,
+          ...(timeline.stampedAtMs !== undefined && { stampedAtMs: timeline.stampedAtMs }),
+          ...(timeline.sentLateMs !== undefined && {
+            sentLateMs: Math.round(timeline.sentLateMs),
+          }),
+          paced: timeline.paced === true,
+          phases: Object.fromEntries(
+            Object.entries(timeline.phases).map(([phase, ms]) => [phase, Math.round(ms)]),
+          ),
+        };
+        deps.onInitTimings?.(timings);
+        logger.debug?.(timings, 'video init timings');
       }
     }
   }

@@ -43,21 +43,18 @@ export const INIT_FLIGHT_MS = 45_000;
  * them could free its slot: a window after the moment it could have left at the earliest (its
  * stamp, INIT_FLIGHT_MS after its reservation or its send, less INIT_FLIGHT_MS). Only when that
  * moment is already past (a window shorter than the flight, in tests) does it ask again this
- * soon. Asking again every 10 s instead made the 800 paced posts of a 2,000-post batch ask twice
- * more while the first 1,200 inits went out, a quarter of the embedded database's time then
- * (decision 039, addendum "the paced posts' asks"). A slot given back unsent (releaseInit) is
+ * soon: asking again every few seconds instead, a burst's paced posts asked over and over while
+ * the burst's inits went out, for slots that could not free yet. A slot given back unsent (releaseInit) is
  * found at that moment, when the paced post would have had one anyway.
  */
 export const INIT_IN_FLIGHT_RECHECK_MS = 10_000;
 
 /**
- * A pending post's run starts this long before its due time (decision 039, addendum "prepared
- * runs"): the reservation, the claim, the daily cap, the storage check, the token and creator_info
+ * A pending post's run starts this long before its due time (decision 039): the reservation, the claim, the daily cap, the storage check, the token and creator_info
  * are done by then, and only the slot's confirmation (CONFIRM_LEAD_MS before) and the video init
- * remain. Preparing 2,000 posts due in the same second holds two cores for about 10 s (5 ms of each
- * process's database time a post, besides its JavaScript): with a 10 s lead, runs where some were
- * not prepared in time sent them late by a second or more (addendum "session 25"), so 20 s. A post
- * not prepared in time simply goes without waiting. Short against INIT_FLIGHT_MS (a reservation
+ * remain. Preparing thousands of posts due in the same second holds a small machine's cores for
+ * seconds, so the lead leaves room for the whole burst to be prepared (a shorter one left some
+ * runs unprepared, and their inits late). A post not prepared in time simply goes without waiting. Short against INIT_FLIGHT_MS (a reservation
  * made this early is still counted when it is confirmed) and against what a creator could notice:
  * the post stays pending, editable and cancellable until its confirmation, a second before.
  */
@@ -65,9 +62,8 @@ export const PREPARE_LEAD_MS = 20_000;
 
 /**
  * A prepared run confirms its slot and marks its post this long before the due time, then waits
- * for the due instant by the database's clock and sends (decision 039, addendum "session 26"): the
- * statements of a thousand confirmations at a due instant took 0.2 s at p50 and 0.5 s at p99, and
- * every init waited behind them. From the confirmation on, the post is 'publishing': an edit or a
+ * for the due instant by the database's clock and sends (decision 039): the statements of a burst's
+ * confirmations take a noticeable time at a due instant, and every init would wait behind them. From the confirmation on, the post is 'publishing': an edit or a
  * cancel in this last second is answered as for a post being published, and a process that dies
  * in it leaves the init's outcome unknown (never sent twice), as one dying while its request is
  * out does.
@@ -129,12 +125,11 @@ const epochMsOf = (instant: Expression<unknown>) =>
 const clockReading = epochMsOf(sql`statement_timestamp()`);
 /**
  * Confirmations (confirmAndMarkInit) made in one process within this window, or while earlier
- * batches are out, go to the database as one statement (decision 039, addendum "confirmations in
- * batches"): all prepared runs of a process confirm at their posts' due instant, and a thousand
- * single statements queued for the pool's 10 connections (PostgreSQL p99 2.4 s for the
- * confirmation alone at load 3-8). A window's paced inits confirm a few milliseconds apart over
- * a second, CONFIRM_LEAD_MS before each leaves: sent at the next turn of the event loop, each went
- * alone (366 statements in the second before a paced burst, addendum "session 30"). The 50 ms
+ * batches are out, go to the database as one statement (decision 039): all prepared runs of a
+ * process confirm at their posts' due instant, and a statement each would queue for the pool's 10
+ * connections. A window's paced inits confirm a few milliseconds apart over a second,
+ * CONFIRM_LEAD_MS before each leaves: sent at the next turn of the event loop, each would go
+ * alone. The 50 ms
  * come out of the lead of a prepared run; a run that was not prepared waits them before its init.
  */
 export const CONFIRM_BATCH_WINDOW_MS = 50;
@@ -281,8 +276,7 @@ async function confirmBatch(
     ), confirmed as (
       ${restampedSlots}
     ), marked as (
-      update posts set init_started_at = i.started_at, status = 'publishing',
-        updated_at = case when posts.status = 'pending' then clock_timestamp() else posts.updated_at end
+      update posts set init_started_at = i.started_at, status = 'publishing'
       from input i
       where posts.id = i.post_id and posts.lease_owner = i.owner
         and i.idx in (select idx from slots)
@@ -323,15 +317,13 @@ async function confirmBatch(
 
 /**
  * Settles (settleInit) made in one process go to the database in batches like confirmations
- * (decision 039, addendum "session 24"): every init answered in a burst settles, and its post
- * records TikTok's publish id, two single statements per init before (2,400 in a burst of 1,200
- * inits, against 12 confirmation batches). On the main pool: the stamp comes from the answer's arrival
+ * (decision 039): every init answered in a burst settles, and its post records TikTok's publish
+ * id, in the same statement. On the main pool: the stamp comes from the answer's arrival
  * (`answeredByMs`), not from when the statement runs, and only the upload waits for it.
  *
- * The first answer of a batch waits `windowMs` for others (decision 039, addendum "session 30"):
- * a burst's answers arrive a few at a time over a second, and sent at the next turn of the event
- * loop they went about ten to a statement, 121 statements for 1,200 answers, whose cost to
- * PostgreSQL took CPU from the inits still queued. 50 ms adds nothing an upload would notice.
+ * The first answer of a batch waits `windowMs` for others: a burst's answers arrive a few at a
+ * time over a second, and sent at the next turn of the event loop they would go a few to a
+ * statement, whose cost to PostgreSQL takes CPU from the inits still queued. 50 ms adds nothing an upload would notice.
  */
 export const SETTLE_BATCH = { maxBatch: 100, windowMs: 50, maxInFlight: 4 } as const;
 
@@ -555,8 +547,9 @@ export function createPublishingRepository(
       processId: string | null = null,
       /**
        * A prepared run (PREPARE_LEAD_MS): a pending post due within the lead is leased but stays
-       * pending, its `updated_at` untouched (the creator can still edit or cancel it until
-       * `confirmAndMarkInit`, which makes it 'publishing' if nothing changed).
+       * pending, its `updated_at` unmoved: the claim writes only the run's own columns (migration
+       * 0030). The creator can still edit or cancel it until `confirmAndMarkInit`, which makes it
+       * 'publishing' if nothing changed.
        */
       early = false,
     ): Promise<PublishRow | undefined> {
@@ -574,9 +567,6 @@ export function createPublishingRepository(
               company_deaths: sql<number>`company_deaths + case when ${diedInCompany} then 1 else 0 end`,
               run_process: processId,
               ...holdLease(lease),
-              ...(!early && {
-                updated_at: sql<Date>`case when status = 'pending' then clock_timestamp() else updated_at end`,
-              }),
             })
             .where('id', '=', postId)
             .where((eb) =>
@@ -652,7 +642,7 @@ export function createPublishingRepository(
       postId: string,
       owner: string,
       changes: Updateable<PostTable>,
-      options: { release?: boolean; touch?: boolean } = {},
+      options: { release?: boolean } = {},
     ): Promise<boolean> {
       const result = await db
         .updateTable('posts')
@@ -660,7 +650,6 @@ export function createPublishingRepository(
           ...changes,
           // Releasing ends a run the process lived through (migration 0011).
           ...(options.release === true && { ...noLease, unfinished_runs: 0, company_deaths: 0 }),
-          ...(options.touch !== false && { updated_at: now() }),
         })
         .where('id', '=', postId)
         .where(heldBy(owner))

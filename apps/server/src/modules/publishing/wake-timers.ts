@@ -237,7 +237,7 @@ export async function startWakeTimers(options: WakeTimerOptions) {
   };
   /**
    * A wake-up this process's run computed for a post that is another process's: handed to that
-   * process, so that one process wakes the post (decision 039, addendum "session 29"). A run
+   * process, so that one process wakes the post (decision 039). A run
    * started by the post's pg-boss job (in any process) and paced arms its next wake-up; armed here,
    * it ran beside the post's own process's, both reserved one of the account's init slots, and
    * another post of the account was paced behind the one given back.
@@ -319,8 +319,7 @@ export async function startWakeTimers(options: WakeTimerOptions) {
       if (message.channel === MEMBERS_CHANNEL) {
         // Until then this process would still wake the newcomer's share of the posts as well:
         // two runs of one post, each reserving one of its account's init slots before one of
-        // them finds the post taken, and another post of the account turned away meanwhile
-        // (decision 039, addendum of session 14).
+        // them finds the post taken, and another post of the account turned away meanwhile.
         refreshMembers().catch(membersFailed);
         return;
       }

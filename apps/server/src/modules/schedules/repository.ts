@@ -178,7 +178,6 @@ export function createScheduleRepository(db: Kysely<Database>) {
         wake_at: due,
         note: null,
         postponed_from: null,
-        updated_at: sql<Date>`clock_timestamp()`,
       })
       .where('user_id', '=', userId)
       .where('id', '=', id)
@@ -286,7 +285,7 @@ export function createScheduleRepository(db: Kysely<Database>) {
     async cancel(userId: string, id: string): Promise<boolean> {
       const result = await db
         .updateTable('posts')
-        .set({ status: 'cancelled', wake_at: new Date(), updated_at: sql<Date>`clock_timestamp()` })
+        .set({ status: 'cancelled', wake_at: new Date() })
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .where('status', '=', 'pending')
@@ -302,7 +301,6 @@ export function createScheduleRepository(db: Kysely<Database>) {
           wake_at: dueAt,
           note: null,
           postponed_from: null,
-          updated_at: sql<Date>`clock_timestamp()`,
         })
         .where('user_id', '=', userId)
         .where('id', '=', id)
@@ -411,7 +409,6 @@ export function createScheduleRepository(db: Kysely<Database>) {
               note: null,
               postponed_from: null,
             }),
-            updated_at: sql<Date>`clock_timestamp()`,
           })
           .where('id', '=', id)
           .execute();
@@ -480,7 +477,7 @@ export function createScheduleRepository(db: Kysely<Database>) {
     async cancelPendingForAccount(userId: string, accountId: string): Promise<number> {
       const result = await db
         .updateTable('posts')
-        .set({ status: 'cancelled', updated_at: sql<Date>`clock_timestamp()` })
+        .set({ status: 'cancelled' })
         .where('user_id', '=', userId)
         .where('account_id', '=', accountId)
         .where('status', '=', 'pending')

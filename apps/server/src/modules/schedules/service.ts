@@ -1,3 +1,5 @@
+import type { CreatorOptions } from '@cadence/shared/schemas/account';
+import type { DatedCreatorOptions } from '@cadence/shared/schedule/creator-options';
 import type {
   EditPost,
   PostingSlots,
@@ -32,18 +34,14 @@ import { isUniqueViolation } from '../../db/pg-errors.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { RequestKey } from '../../lib/idempotency.ts';
 import { validateForTikTok } from '../../media/probe.ts';
-import {
-  exceedsDurationLimit,
-  type CreatorInfo,
-  type TikTokClient,
-} from '../../tiktok/tiktok-client.ts';
-import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import { exceedsDurationLimit, type TikTokClient } from '../../tiktok/tiktok-client.ts';
 import type { AccountRepository } from '../accounts/repository.ts';
-import type { AccountPostStats } from '../accounts/service.ts';
-import { AccountNeedsReconnectError, type TokenService } from '../accounts/token-service.ts';
+import { createCreatorInfoReader, type AccountPostStats } from '../accounts/service.ts';
+import type { TokenService } from '../accounts/token-service.ts';
 import type { MediaService } from '../media/service.ts';
 import type { PostingSlotRepository } from '../slots/repository.ts';
 import type { UserRepository } from '../users/repository.ts';
+import { askCreator, creatorOptionsAt, creatorRuleKeys, startOfNextDay } from './creator-rules.ts';
 import type { ScheduleKind } from './db-types.ts';
 import { postViewer } from './post-view.ts';
 import {
@@ -55,11 +53,9 @@ import {
 
 /** Translation keys this module adds (fr/en texts are in the lead's locale files). */
 export const scheduleServiceErrorKeys = {
-  accountNotConnected: 'schedules.errors.accountNotConnected',
-  cannotPostNow: 'schedules.errors.cannotPostNow',
+  ...creatorRuleKeys,
   videoTooLong: 'schedules.errors.videoTooLong',
   videoNotPostable: 'schedules.errors.videoNotPostable',
-  tiktokUnavailable: 'schedules.errors.tiktokUnavailable',
   notPending: 'schedules.errors.notPending',
   notFailed: 'schedules.errors.notFailed',
   accountDeleted: 'schedules.errors.accountDeleted',
@@ -151,7 +147,10 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
    * An app TikTok has not audited may post only SELF_ONLY, to private accounts (creator_info
    * offers PUBLIC_TO_EVERYONE only to public ones): refused here rather than at publish time.
    */
-  function checkUnaudited(privacyLevel: string | null, creator: CreatorInfo | null): void {
+  function checkUnaudited(
+    privacyLevel: string | null,
+    creator: Pick<CreatorOptions, 'privacyLevelOptions'> | null,
+  ): void {
     if (appAudited) return;
     if (privacyLevel !== 'SELF_ONLY') {
       throw new AppError('validation_failed', 'Unaudited apps post only SELF_ONLY', {
@@ -165,6 +164,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     }
   }
   const now = deps.now ?? (() => new Date());
+  const readCreatorInfo = createCreatorInfoReader({ accounts, tokens, tiktok, now });
   const toPost = postViewer(deps.tiktokWebBase);
 
   /** Queues the wake-ups; a failure here is repaired by the minute sweep, so it is only logged. */
@@ -177,42 +177,15 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
   }
 
   /**
-   * TikTok's current posting rules for the account (asked at submit, as TikTok requires). When
-   * TikTok says the creator cannot post now (today's cap reached…), that only stops a post due
-   * now: with `laterPost` the answer is null and the publisher asks again when the post is due.
+   * TikTok's rules for posts of `account` due at `dueAts` (creatorOptionsAt), read and checked at
+   * submit as TikTok requires.
    */
-  async function creatorInfo(
-    accountId: string,
-    { laterPost }: { laterPost: boolean },
-  ): Promise<CreatorInfo | null> {
-    try {
-      return await tokens.withAccessToken(accountId, (token) => tiktok.queryCreatorInfo(token));
-    } catch (error) {
-      if (laterPost && error instanceof TikTokApiError && error.kind === 'cannot_post_now') {
-        return null;
-      }
-      if (error instanceof AccountNeedsReconnectError) {
-        throw new AppError('conflict', 'The account must be reconnected', {
-          accountId: keys.accountNotConnected,
-        });
-      }
-      if (error instanceof TikTokApiError) {
-        if (error.kind === 'cannot_post_now') {
-          throw new AppError('conflict', 'The creator cannot post now', {
-            accountId: keys.cannotPostNow,
-          });
-        }
-        if (error.kind === 'auth') {
-          throw new AppError('conflict', 'The account must be reconnected', {
-            accountId: keys.accountNotConnected,
-          });
-        }
-        throw new AppError('unavailable', 'TikTok did not answer', {
-          accountId: keys.tiktokUnavailable,
-        });
-      }
-      throw error;
-    }
+  async function creatorOptions(
+    account: AccountRow,
+    due: { immediate: boolean; dueAts: readonly Date[]; timeZone: string },
+  ): Promise<DatedCreatorOptions | null> {
+    const info = await askCreator(readCreatorInfo, account);
+    return creatorOptionsAt(info, { ...due, now: now() });
   }
 
   async function requirePost(userId: string, id: string) {
@@ -274,7 +247,11 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
   }
 
   /** The settings an edit asks for, checked as at submit: TikTok's options and disclosure rules. */
-  async function editedSettings(row: PostViewRow, edit: EditPost): Promise<PostSettings> {
+  async function editedSettings(
+    userId: string,
+    row: PostViewRow,
+    edit: EditPost,
+  ): Promise<PostSettings> {
     const inbox = row.delivery === 'inbox';
     const settings: PostSettings = {
       // An inbox draft's privacy is the creator's to set in the TikTok app: none is kept.
@@ -289,15 +266,20 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         privacyLevel: 'errors.brandedContentPrivate',
       });
     }
-    if (row.account_id === null) throw wrongState(keys.accountDeleted, 'accountId');
-    const creator = await creatorInfo(row.account_id, { laterPost: true });
+    const account = row.account_id && (await accounts.findForUser(userId, row.account_id));
+    if (!account) throw wrongState(keys.accountDeleted, 'accountId');
+    const creator = await creatorOptions(account, {
+      immediate: false,
+      dueAts: [edit.dueAt === undefined ? row.due_at : new Date(edit.dueAt)],
+      timeZone: await capZone(userId, row.time_zone),
+    });
     if (!inbox) checkUnaudited(settings.privacy_level, creator);
     if (creator === null) return settings;
     if (
       !inbox &&
       edit.privacyLevel !== undefined &&
       (settings.privacy_level === null ||
-        !creator.privacyLevelOptions.includes(settings.privacy_level))
+        !creator.privacyLevelOptions.some((level) => level === settings.privacy_level))
     ) {
       throw new AppError('validation_failed', 'Privacy level not offered', {
         privacyLevel: 'errors.selectPrivacy',
@@ -350,8 +332,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
   }
 
   /**
-   * The next `count` free slot times of the account after now, in `timeZone`: slots holding a
-   * post (pending, publishing or published) are taken, and days at the daily cap are skipped.
+   * The next `count` free slot times of the account after `after` (now), in `timeZone`: slots
+   * holding a post (pending, publishing or published) are taken, and days at the daily cap are
+   * skipped.
    */
   async function freeSlots(
     userId: string,
@@ -359,9 +342,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     weekly: readonly WeeklySlot[],
     timeZone: string,
     count: number,
+    after = now(),
   ): Promise<Date[]> {
     if (weekly.length === 0) return [];
-    const after = now();
     const to = new Date(after.getTime() + (DEFAULT_HORIZON_DAYS + 1) * DAY_MS);
     const [taken, counts] = await Promise.all([
       repository.accountDueTimes(userId, accountId, after, to),
@@ -399,7 +382,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     userId: string,
     content: ScheduleContent,
     timing: Timing,
-    plan: (account: AccountRow) => Promise<PlannedPost[]>,
+    plan: (account: AccountRow, today: { todayRefused: boolean }) => Promise<PlannedPost[]>,
     requestKey: RequestKey | null,
   ): Promise<ScheduleMade> {
     // The same request again gets what the first made, before any check that could now refuse it
@@ -425,9 +408,15 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         mediaIds: 'errors.invalidVideo',
       });
     }
-    const planned = await plan(account);
-
-    const creator = await creatorInfo(account.id, { laterPost: timing.kind !== 'immediate' });
+    // TikTok's answer first: while it says the creator cannot post now, the queue starts tomorrow.
+    const info = await askCreator(readCreatorInfo, account);
+    const planned = await plan(account, { todayRefused: info.cannotPostReason !== null });
+    const creator = creatorOptionsAt(info, {
+      immediate: timing.kind === 'immediate',
+      dueAts: planned.map((post) => post.dueAt),
+      timeZone: await capZone(userId, timing.timeZone),
+      now: now(),
+    });
     // An inbox draft carries no privacy: the creator sets it in the TikTok app.
     const privacyLevel = content.delivery === 'inbox' ? null : (content.privacyLevel ?? null);
     if (content.delivery !== 'inbox') checkUnaudited(privacyLevel, creator);
@@ -649,7 +638,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         userId,
         request,
         timing,
-        async (account) => {
+        async (account, { todayRefused }) => {
           const weekly = await slots.list(account.id);
           if (weekly.length === 0) {
             throw new AppError('conflict', 'The account has no posting slots', {
@@ -662,6 +651,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
             weekly,
             timeZone,
             request.mediaIds.length,
+            // TikTok takes no more posts today: tomorrow's first free slot is the queue's next.
+            todayRefused ? startOfNextDay(now(), timeZone) : now(),
           );
           if (times.length < request.mediaIds.length) {
             throw new AppError('conflict', 'No free slot left', { accountId: keys.noFreeSlot });
@@ -741,7 +732,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         edit.allowComment !== undefined ||
         edit.allowDuet !== undefined ||
         edit.allowStitch !== undefined;
-      const settings = changesSettings ? await editedSettings(row, edit) : undefined;
+      const settings = changesSettings ? await editedSettings(userId, row, edit) : undefined;
       const changed = await repository.editPending(
         userId,
         id,

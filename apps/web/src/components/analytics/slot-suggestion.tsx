@@ -2,7 +2,6 @@ import { describeSlot, wallClock } from '@cadence/shared/analytics/best-times';
 import { useTranslation } from 'react-i18next';
 import { useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
 import { useLanguage } from '../../lib/i18n.ts';
-import { browserTimeZone } from '../../lib/time-zone.ts';
 
 export interface SuggestedSlot {
   /** 'yyyy-MM-dd' and 'HH:MM' of the slot's next occurrence, on the clocks of `timeZone`. */
@@ -23,13 +22,14 @@ export interface SuggestedSlot {
 export function SlotSuggestion({
   accountId,
   onUse,
-  timeZone = browserTimeZone(),
+  timeZone,
   max = 3,
 }: {
   /** A TikTok account card's id (`Account.id`, as the scheduler knows it); null: all accounts. */
   accountId: string | null;
   onUse: (slot: SuggestedSlot) => void;
-  timeZone?: string;
+  /** The person's zone (useTimeZone): the slots' weekdays and hours are on its clocks. */
+  timeZone: string;
   max?: number;
 }) {
   const { t } = useTranslation();

@@ -11,6 +11,24 @@ export interface PickerOption {
   disabled?: boolean;
 }
 
+/** The list under a picker or a combobox: in place, below its field, hidden while closed. */
+export const pickerMenuClass = (isOpen: boolean) =>
+  `absolute inset-x-0 top-full z-20 mt-1 max-h-72 overflow-y-auto rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200 ${isOpen ? '' : 'hidden'}`;
+
+/** One choice of that list, tinted while highlighted. */
+export const pickerOptionClass = (highlighted: boolean) =>
+  `flex cursor-pointer items-center gap-2 px-3 py-2 aria-disabled:cursor-not-allowed aria-disabled:opacity-60 ${highlighted ? 'bg-brand-50' : ''}`;
+
+/** The chevron of a field whose list opens below it, turned while open. */
+export function PickerChevron({ isOpen }: { isOpen: boolean }) {
+  return (
+    <Icon
+      className={`h-4 w-4 shrink-0 text-slate-500 transition-transform ${isOpen ? 'rotate-180' : ''}`}
+      d="m6 9 6 6 6-6"
+    />
+  );
+}
+
 const toggleSizes = {
   md: 'min-h-11 gap-2 px-3.5 py-2.5 text-base sm:text-sm',
   sm: 'min-h-8 gap-1.5 py-1.5 pl-2 pr-1.5 text-sm sm:pl-3 sm:pr-2',
@@ -91,22 +109,15 @@ export function Picker<TOption extends PickerOption>({
         className={`flex w-full cursor-pointer items-center rounded-lg bg-white text-left text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 outline-none focus:ring-2 focus:ring-brand-500 aria-disabled:cursor-not-allowed aria-disabled:bg-slate-50 aria-disabled:text-slate-500 aria-[invalid=true]:ring-red-400 ${toggleSizes[size]}`}
       >
         <span className="min-w-0 flex-1">{selectedItem && renderOption(selectedItem)}</span>
-        <Icon
-          className={`h-4 w-4 shrink-0 text-slate-500 transition-transform ${isOpen ? 'rotate-180' : ''}`}
-          d="m6 9 6 6 6-6"
-        />
+        <PickerChevron isOpen={isOpen} />
       </div>
-      <ul
-        {...getMenuProps({
-          className: `absolute inset-x-0 top-full z-20 mt-1 max-h-72 overflow-y-auto rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200 ${isOpen ? '' : 'hidden'}`,
-        })}
-      >
+      <ul {...getMenuProps({ className: pickerMenuClass(isOpen) })}>
         {isOpen &&
           options.map((option, index) => (
             <li
               key={option.key}
               {...getItemProps({ item: option, index })}
-              className={`flex cursor-pointer items-center gap-2 px-3 py-2 aria-disabled:cursor-not-allowed aria-disabled:opacity-60 ${highlightedIndex === index ? 'bg-brand-50' : ''}`}
+              className={pickerOptionClass(highlightedIndex === index)}
             >
               <span className="min-w-0 flex-1">{renderOption(option)}</span>
               {option === selectedItem && <CheckIcon className="h-4 w-4 shrink-0 text-brand-600" />}

@@ -9,7 +9,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useAccounts } from '../../lib/accounts.ts';
 import { useAnalyticsAccounts, useBestTimes } from '../../lib/analytics.ts';
 import { useLanguage } from '../../lib/i18n.ts';
-import { browserTimeZone } from '../../lib/time-zone.ts';
+import { useTimeZone } from '../../lib/use-time-zone.ts';
 import { overviewSearch, useAnalyticsOverview } from './api/get-analytics-overview.ts';
 import { AnalyticsFilters, type FilterValue } from './components/analytics-filters.tsx';
 import { BestTimesPanel } from './components/best-times-heatmap.tsx';
@@ -53,7 +53,7 @@ function useFilters(): [FilterValue, (value: FilterValue) => void] {
 export function AnalyticsPage() {
   const { t } = useTranslation();
   const { locale } = useLanguage();
-  const timeZone = browserTimeZone();
+  const { timeZone } = useTimeZone();
   const [filters, setFilters] = useFilters();
   const cards = useAccounts();
   const anyConnected = (cards.data ?? []).some((card) => card.status === 'connected');
@@ -157,6 +157,7 @@ export function AnalyticsPage() {
               date: dateFormatter(locale, {
                 dateStyle: 'medium',
                 timeStyle: 'short',
+                timeZone,
               }).format(new Date(lastSynced)),
             })}
           </p>

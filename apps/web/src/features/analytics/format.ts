@@ -45,7 +45,7 @@ export function formatDay(date: string, locale: IntlLocale, long = false): strin
   }).format(instant);
 }
 
-/** An instant as a date in the browser's zone. */
-export function formatDate(iso: string, locale: IntlLocale): string {
-  return dateFormatter(locale, { dateStyle: 'medium' }).format(new Date(iso));
+/** An instant as a date in `timeZone` (the person's). */
+export function formatDate(iso: string, locale: IntlLocale, timeZone: string): string {
+  return dateFormatter(locale, { dateStyle: 'medium', timeZone }).format(new Date(iso));
 }

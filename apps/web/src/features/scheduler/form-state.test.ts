@@ -1,4 +1,6 @@
 import type { CreatorInfo } from '@cadence/shared/schemas/account';
+import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
+import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import { describe, expect, it } from 'vitest';
 import {
   creatorBlocksSubmit,
@@ -17,8 +19,9 @@ import {
   initialFormState,
   serverFieldErrors,
   shownAtFields,
-  todayIsoDate,
   validateSchedule,
+  creatorOptionsNote,
+  postsDueLaterDay,
   type ScheduleFormState,
 } from './form-state.ts';
 
@@ -33,6 +36,7 @@ const creator: CreatorInfo = {
   stitchDisabled: false,
   maxVideoPostDurationSec: 600,
   cannotPostReason: null,
+  lastKnown: null,
 };
 const videos = [
   { key: 'a', mediaId: 'm1' },
@@ -41,7 +45,11 @@ const videos = [
 
 function filled(patch: Partial<ScheduleFormState> = {}): ScheduleFormState {
   return {
-    ...initialFormState(accountId, new Date(2030, 0, 5, 8, 0)),
+    ...initialFormState(
+      accountId,
+      zonedDateTimeToUtc('2030-01-05', '08:00', 'Europe/Paris'),
+      'Europe/Paris',
+    ),
     privacyLevel: 'SELF_ONLY',
     consent: true,
     ...patch,
@@ -50,7 +58,8 @@ function filled(patch: Partial<ScheduleFormState> = {}): ScheduleFormState {
 
 describe('scheduler form state', () => {
   it('starts as the spec says: immediate, today, 12:00, interval 1 × 1 hour from 09:00, nothing chosen for TikTok', () => {
-    const state = initialFormState('', new Date(2030, 0, 5, 23, 30));
+    const zone = 'Europe/Paris';
+    const state = initialFormState('', zonedDateTimeToUtc('2030-01-05', '23:30', zone), zone);
     expect(state).toMatchObject({
       publishType: 'immediate',
       date: '2030-01-05',
@@ -72,14 +81,28 @@ describe('scheduler form state', () => {
       commercialContent: { enabled: false, yourBrand: false, brandedContent: false },
       consent: false,
     });
-    expect(todayIsoDate(new Date(2030, 11, 31, 23, 59))).toBe('2030-12-31');
-    expect(defaultStartDate(new Date(2030, 11, 31, 8, 59))).toBe('2030-12-31');
-    expect(defaultStartDate(new Date(2030, 11, 31, 9, 0))).toBe('2030-12-31');
-    expect(defaultStartDate(new Date(2030, 11, 31, 9, 1))).toBe('2031-01-01');
+    const at = (time: string) => zonedDateTimeToUtc('2030-12-31', time, zone);
+    expect(defaultStartDate(at('08:59'), zone)).toBe('2030-12-31');
+    expect(defaultStartDate(at('09:00'), zone)).toBe('2030-12-31');
+    expect(defaultStartDate(at('09:01'), zone)).toBe('2031-01-01');
+  });
+
+  it("starts on the person's today and 09:00, not the browser's", () => {
+    // 02:00 on 6 January in Paris is 20:00 the day before in New York, 10:00 in Tokyo.
+    const instant = zonedDateTimeToUtc('2030-01-06', '02:00', 'Europe/Paris');
+    const fresh = (zone: string) => {
+      const { date, interval } = initialFormState('', instant, zone);
+      return [date, interval.startDate];
+    };
+    expect(fresh('Europe/Paris')).toEqual(['2030-01-06', '2030-01-06']);
+    expect(fresh('America/New_York')).toEqual(['2030-01-05', '2030-01-06']);
+    expect(fresh('Asia/Tokyo')).toEqual(['2030-01-06', '2030-01-07']);
   });
 
   it('reports every missing choice at once, with the translation keys of the spec', () => {
-    const result = validateSchedule(buildScheduleRequest(initialFormState(), [], 'Europe/Paris'));
+    const result = validateSchedule(
+      buildScheduleRequest(initialFormState('', new Date(), 'Europe/Paris'), [], 'Europe/Paris'),
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toMatchObject({
@@ -502,14 +525,59 @@ describe('planning in the form (issue 11)', () => {
 });
 
 describe("TikTok's 'cannot post now'", () => {
-  // Issue 11: once an account had reached today's limit, the form refused even a post for tomorrow.
-  it('stops only a post going out now; not knowing the account stops everything', () => {
-    const limited = { cannotPostReason: 'spam_risk_too_many_posts' };
-    expect(creatorBlocksSubmit(limited, false, 'immediate')).toBe(true);
-    expect(creatorBlocksSubmit(limited, false, 'scheduled')).toBe(false);
-    expect(creatorBlocksSubmit(limited, false, 'spaced')).toBe(false);
-    expect(creatorBlocksSubmit(limited, false, 'queue')).toBe(false);
-    expect(creatorBlocksSubmit({ cannotPostReason: null }, false, 'immediate')).toBe(false);
-    expect(creatorBlocksSubmit(undefined, true, 'scheduled')).toBe(true);
+  const today = '2030-06-10';
+  const lastKnown = {
+    privacyLevelOptions: ['SELF_ONLY' as const],
+    commentDisabled: false,
+    duetDisabled: false,
+    stitchDisabled: true,
+    maxVideoPostDurationSec: 300,
+    fetchedAt: '2030-06-09T08:00:00.000Z',
+  };
+  const capped = {
+    ...creator,
+    privacyLevelOptions: [],
+    cannotPostReason: 'spam_risk_too_many_posts',
+    lastKnown,
+  };
+  const on = (publishType: ScheduleFormState['publishType'], date: string) =>
+    postsDueLaterDay(
+      {
+        publishType,
+        date,
+        interval: { ...initialFormState('', new Date(), 'UTC').interval, startDate: date },
+      },
+      today,
+    );
+
+  it('tells a later day from today for each way of scheduling', () => {
+    expect(on('immediate', '2030-06-11')).toBe(false);
+    expect(on('scheduled', today)).toBe(false);
+    expect(on('scheduled', '2030-06-11')).toBe(true);
+    expect(on('spaced', today)).toBe(false);
+    expect(on('spaced', '2030-06-11')).toBe(true);
+    // The server starts the queue tomorrow while TikTok refuses posts today.
+    expect(on('queue', today)).toBe(true);
+  });
+
+  // Issue 47: a capped account offered no privacy, so no post could be made for any day.
+  it("stops a post due today, never one due on a later day once TikTok's last options are known", () => {
+    expect(creatorBlocksSubmit(capped, false, false)).toBe(true);
+    expect(creatorBlocksSubmit(capped, false, true)).toBe(false);
+    expect(creatorBlocksSubmit({ ...capped, lastKnown: null }, false, true)).toBe(true);
+    expect(creatorBlocksSubmit(creator, false, false)).toBe(false);
+    expect(creatorBlocksSubmit(undefined, true, true)).toBe(true);
+    expect(creatorOptionsNote(capped, creatorOptionsForPost(capped, true))).toEqual({
+      kind: 'reportedOn',
+      fetchedAt: lastKnown.fetchedAt,
+    });
+    expect(creatorOptionsNote(capped, null)).toEqual({ kind: 'laterDayOnly' });
+    expect(creatorOptionsNote({ ...capped, lastKnown: null }, null)).toEqual({ kind: 'noneKnown' });
+  });
+
+  it('keeps a suspended account blocked on every day, without a note on the options', () => {
+    const banned = { ...capped, cannotPostReason: 'spam_risk_user_banned_from_posting' };
+    expect(creatorBlocksSubmit(banned, false, true)).toBe(true);
+    expect(creatorOptionsNote(banned, null)).toBeNull();
   });
 });

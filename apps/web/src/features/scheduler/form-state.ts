@@ -1,5 +1,15 @@
-import type { Account, CreatorInfo, PrivacyLevel } from '@cadence/shared/schemas/account';
+import { addDaysToDate, localDateOf, zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
+import {
+  postingBanCode,
+  type Account,
+  type CreatorInfo,
+  type PrivacyLevel,
+} from '@cadence/shared/schemas/account';
 import type { DraftBody, SchedulePreviewBody } from '@cadence/shared/schemas/planning';
+import {
+  creatorOptionsForPost,
+  type DatedCreatorOptions,
+} from '@cadence/shared/schedule/creator-options';
 import type { TranslationKey } from '@cadence/shared/translation-key';
 import {
   addToQueueSchema,
@@ -18,7 +28,7 @@ export type FormMethod = PublishType | 'queue';
 export interface ScheduleFormState {
   accountId: string;
   publishType: FormMethod;
-  /** yyyy-MM-dd, in the browser's time zone. */
+  /** yyyy-MM-dd, in the person's time zone. */
   date: string;
   /** HH:MM */
   time: string;
@@ -54,40 +64,34 @@ export interface ScheduleFormState {
 export const DEFAULT_TIME = '12:00';
 export const DEFAULT_START_TIME = '09:00';
 
-/** Today as yyyy-MM-dd in the browser's own time zone (not UTC's). */
-export function todayIsoDate(now: Date = new Date()): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /**
- * A spaced plan's default start date: today while the default start time is still ahead, else
- * tomorrow (the first 09:00 to come, as before plans had a start date; a start in the past is
+ * A spaced plan's default start date in `timeZone` (the person's): today while the default start
+ * time is still ahead there, else tomorrow (the first 09:00 to come; a start in the past is
  * refused by the server).
  */
-export function defaultStartDate(now: Date = new Date()): string {
-  const [hours = 0, minutes = 0] = DEFAULT_START_TIME.split(':').map(Number);
-  const start = new Date(now);
-  start.setHours(hours, minutes, 0, 0);
-  if (start.getTime() >= now.getTime()) return todayIsoDate(now);
-  const tomorrow = new Date(now);
-  tomorrow.setDate(now.getDate() + 1);
-  return todayIsoDate(tomorrow);
+export function defaultStartDate(now: Date, timeZone: string): string {
+  const today = localDateOf(now, timeZone);
+  const start = zonedDateTimeToUtc(today, DEFAULT_START_TIME, timeZone);
+  return start.getTime() >= now.getTime() ? today : addDaysToDate(today, 1);
 }
 
-/** The state a fresh form starts from (spec §3, §4 and §9). */
-export function initialFormState(accountId = '', now: Date = new Date()): ScheduleFormState {
+/** The state a fresh form starts from (spec §3, §4 and §9): today is `now`'s day in `timeZone`. */
+export function initialFormState(
+  accountId: string,
+  now: Date,
+  timeZone: string,
+): ScheduleFormState {
   return {
     accountId,
     publishType: 'immediate',
-    date: todayIsoDate(now),
+    date: localDateOf(now, timeZone),
     time: DEFAULT_TIME,
     interval: {
       count: 1,
       value: 1,
       unit: 'hours',
       startTime: DEFAULT_START_TIME,
-      startDate: defaultStartDate(now),
+      startDate: defaultStartDate(now, timeZone),
       randomizeTime: false,
     },
     postponeOverCap: false,
@@ -449,15 +453,58 @@ export function submitBlockedKey(
 }
 
 /**
- * Whether what TikTok says about the account stops this submission: its 'cannot post now' (e.g.
- * today's limit reached) only stops a post going out now, never one dated later; not knowing the
- * account at all (creator info failed) stops everything.
+ * Whether every post of the form is due on a later day than `today` (the person's 'yyyy-MM-dd'):
+ * what decides, while TikTok says the account cannot post now, whether TikTok's last known options
+ * apply (creatorOptionsForPost). 'Add to queue' starts tomorrow then (the server skips today).
+ */
+export function postsDueLaterDay(
+  state: Pick<ScheduleFormState, 'publishType' | 'date' | 'interval'>,
+  today: string,
+): boolean {
+  switch (state.publishType) {
+    case 'immediate':
+      return false;
+    case 'scheduled':
+      return state.date > today;
+    case 'spaced':
+      return state.interval.startDate > today;
+    case 'queue':
+      return true;
+  }
+}
+
+/**
+ * Whether what TikTok says about the account stops this submission: not knowing the account at
+ * all (creator info failed), or no options the posts may use (`creatorOptionsForPost`: TikTok's
+ * 'cannot post now' stops a post due today and every post of a suspended account, never one due
+ * on a later day once TikTok's last options are known).
  */
 export function creatorBlocksSubmit(
-  creator: Pick<CreatorInfo, 'cannotPostReason'> | undefined,
+  creator: CreatorInfo | undefined,
   creatorFailed: boolean,
-  publishType: FormMethod,
+  laterDay: boolean,
 ): boolean {
   if (creatorFailed) return true;
-  return creator?.cannotPostReason != null && publishType === 'immediate';
+  return creator !== undefined && creatorOptionsForPost(creator, laterDay) === null;
+}
+
+/**
+ * What the form says about TikTok's options while TikTok says the account cannot post now (a
+ * suspension is said on the account card alone): whose date they are (`reportedOn`), that a
+ * post due today gets none (`laterDayOnly`), or that TikTok never gave any (`noneKnown`).
+ */
+export type CreatorOptionsNote =
+  | { kind: 'reportedOn'; fetchedAt: string }
+  | { kind: 'laterDayOnly' }
+  | { kind: 'noneKnown' }
+  | null;
+
+export function creatorOptionsNote(
+  creator: CreatorInfo | undefined,
+  options: DatedCreatorOptions | null | undefined,
+): CreatorOptionsNote {
+  const reason = creator?.cannotPostReason ?? null;
+  if (!creator || reason === null || reason === postingBanCode) return null;
+  if (options?.fetchedAt != null) return { kind: 'reportedOn', fetchedAt: options.fetchedAt };
+  return creator.lastKnown === null ? { kind: 'noneKnown' } : { kind: 'laterDayOnly' };
 }

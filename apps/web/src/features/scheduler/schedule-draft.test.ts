@@ -1,6 +1,7 @@
 import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
 import type { Media } from '@cadence/shared/schemas/media';
 import type { Draft } from '@cadence/shared/schemas/planning';
+import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import { describe, expect, it } from 'vitest';
 import type { UploadItem } from '../../lib/upload.ts';
 import { buildDraftBody, buildScheduleRequest } from './form-state.ts';
@@ -16,7 +17,9 @@ import {
   type ScheduleDraft,
 } from './schedule-draft.ts';
 
-const now = new Date(2030, 0, 5, 8, 0);
+// 08:00 in Paris: the form's days are the person's, whatever the machine's zone.
+const zone = 'Europe/Paris';
+const now = zonedDateTimeToUtc('2030-01-05', '08:00', zone);
 const account: Account = {
   id: '0b6f3f0e-7c1a-4c61-9d0e-2f1d5a2b9c11',
   username: 'lea',
@@ -48,6 +51,7 @@ const creator: CreatorInfo = {
   stitchDisabled: false,
   maxVideoPostDurationSec: 60,
   cannotPostReason: null,
+  lastKnown: null,
 };
 const media = (id: string, durationSeconds = 10): Media => ({
   id,
@@ -81,7 +85,7 @@ const run = (draft: ScheduleDraft, ...actions: DraftAction[]) =>
 
 describe('schedule draft', () => {
   it('starts fresh with a ?media= video attached and no account chosen', () => {
-    const draft = initialDraft('story-1', now);
+    const draft = initialDraft('story-1', now, zone);
     expect(draft.attached).toEqual(['story-1']);
     expect(draft.accountId).toBeNull();
     expect(draft.fields).toMatchObject({
@@ -89,11 +93,11 @@ describe('schedule draft', () => {
       date: '2030-01-05',
       time: '12:00',
     });
-    expect(initialDraft(null, now).attached).toEqual([]);
+    expect(initialDraft(null, now, zone).attached).toEqual([]);
   });
 
   it('shows the ?account= account once it is among the schedulable ones, until the person picks another', () => {
-    const draft = initialDraft(null, now);
+    const draft = initialDraft(null, now, zone);
     expect(draftAccountId(draft, account.id, [])).toBe('');
     expect(draftAccountId(draft, account.id, [other, account])).toBe(account.id);
     const picked = run(draft, { type: 'selectAccount', accountId: other.id });
@@ -103,7 +107,7 @@ describe('schedule draft', () => {
 
   // Issue 12: TikTok's audit refuses a composer that picks privacy or interactions for the creator.
   it("never fills in the account's saved preferences until 'Use my usual settings' is clicked", () => {
-    const draft = initialDraft(null, now);
+    const draft = initialDraft(null, now, zone);
     expect(scheduleFormValues(draft, account.id)).toMatchObject({
       accountId: account.id,
       privacyLevel: '',
@@ -146,7 +150,7 @@ describe('schedule draft', () => {
 
   it('keeps a cover frame per video, sends it with its caption, and drops it with the video', () => {
     const draft = run(
-      initialDraft('story-1', now),
+      initialDraft('story-1', now, zone),
       { type: 'cover', key: 'media-story-1', ms: 1500 },
       { type: 'edit', patch: { isAigc: true } },
     );
@@ -179,8 +183,11 @@ describe('schedule draft', () => {
 
   it('brings the spaced count down when a video is removed, never up, and drops its caption', () => {
     const draft = run(
-      initialDraft('story-1', now),
-      { type: 'edit', patch: { interval: { ...initialDraft(null).fields.interval, count: 3 } } },
+      initialDraft('story-1', now, zone),
+      {
+        type: 'edit',
+        patch: { interval: { ...initialDraft(null, now, zone).fields.interval, count: 3 } },
+      },
       { type: 'caption', key: 'media-story-1', caption: 'Hello' },
       { type: 'caption', key: 'u1', caption: 'Other' },
       { type: 'videoRemoved', key: 'media-story-1', attachedId: 'story-1', remaining: 2 },
@@ -198,7 +205,7 @@ describe('schedule draft', () => {
 
   it('clears the server messages on any change, and resets to a fresh form on the same account once scheduled', () => {
     const refused = run(
-      initialDraft('story-1', now),
+      initialDraft('story-1', now, zone),
       { type: 'submitted' },
       { type: 'refused', errors: { consent: 'errors.consentRequired' } },
     );
@@ -211,10 +218,15 @@ describe('schedule draft', () => {
     const scheduled = run(
       refused,
       { type: 'edit', patch: { publishType: 'scheduled', allowComment: true } },
-      { type: 'scheduled', accountId: account.id, now: new Date(2030, 0, 6, 9, 0) },
+      {
+        type: 'scheduled',
+        accountId: account.id,
+        now: zonedDateTimeToUtc('2030-01-06', '09:00', zone),
+        timeZone: zone,
+      },
     );
     expect(scheduled).toEqual({
-      ...initialDraft(null, new Date(2030, 0, 6)),
+      ...initialDraft(null, zonedDateTimeToUtc('2030-01-06', '00:00', zone), zone),
       accountId: account.id,
     });
   });
@@ -256,7 +268,7 @@ describe('form videos', () => {
 
   it('waits for uploading videos without an error, and asks to remove failed or too long ones', () => {
     const values = {
-      ...scheduleFormValues(initialDraft(null, now), account.id),
+      ...scheduleFormValues(initialDraft(null, now, zone), account.id),
       privacyLevel: 'SELF_ONLY' as const,
       consent: true,
     };
@@ -334,11 +346,16 @@ describe('drafts and ?at= in the form (issue 11)', () => {
   };
 
   it('opens a saved draft: its videos attached, captions, account and settings over the defaults', () => {
-    const typed = scheduleDraftReducer(initialDraft('x', now), {
+    const typed = scheduleDraftReducer(initialDraft('x', now, zone), {
       type: 'edit',
       patch: { publishType: 'spaced', captions: { 'media-x': 'old' } },
     });
-    const opened = scheduleDraftReducer(typed, { type: 'openDraft', draft: saved, now });
+    const opened = scheduleDraftReducer(typed, {
+      type: 'openDraft',
+      draft: saved,
+      now,
+      timeZone: zone,
+    });
     expect(opened.attached).toEqual(['a', 'b']);
     expect(opened.savedDraftId).toBe(saved.id);
     expect(opened.fields.captions).toEqual({ 'media-a': 'Premier', 'media-b': '' });
@@ -391,10 +408,11 @@ describe('drafts and ?at= in the form (issue 11)', () => {
   });
 
   it('starts over once saved, and forgets a draft deleted from the list', () => {
-    const opened = scheduleDraftReducer(initialDraft(null, now), {
+    const opened = scheduleDraftReducer(initialDraft(null, now, zone), {
       type: 'openDraft',
       draft: saved,
       now,
+      timeZone: zone,
     });
     expect(scheduleDraftReducer(opened, { type: 'draftDeleted', id: 'other' }).savedDraftId).toBe(
       saved.id,
@@ -402,17 +420,22 @@ describe('drafts and ?at= in the form (issue 11)', () => {
     expect(
       scheduleDraftReducer(opened, { type: 'draftDeleted', id: saved.id }).savedDraftId,
     ).toBeNull();
-    const fresh = scheduleDraftReducer(opened, { type: 'draftSaved', accountId: account.id, now });
-    expect(fresh).toEqual({ ...initialDraft(null, now), accountId: account.id });
+    const fresh = scheduleDraftReducer(opened, {
+      type: 'draftSaved',
+      accountId: account.id,
+      now,
+      timeZone: zone,
+    });
+    expect(fresh).toEqual({ ...initialDraft(null, now, zone), accountId: account.id });
   });
 
   it('opens on ?at= as scheduled at that date and time', () => {
-    expect(initialDraft(null, now, '2030-03-14T18:30').fields).toMatchObject({
+    expect(initialDraft(null, now, zone, '2030-03-14T18:30').fields).toMatchObject({
       publishType: 'scheduled',
       date: '2030-03-14',
       time: '18:30',
     });
-    expect(initialDraft(null, now, 'nonsense').fields).toMatchObject({
+    expect(initialDraft(null, now, zone, 'nonsense').fields).toMatchObject({
       publishType: 'immediate',
       date: '2030-01-05',
       time: '12:00',

@@ -51,11 +51,11 @@ export type DraftAction =
   | { type: 'submitted' }
   | { type: 'refused'; errors: FieldErrors }
   /** Spec §4: videos cleared (the media stay stored), method immediate, 12:00, today. */
-  | { type: 'scheduled'; accountId: string; now: Date }
+  | { type: 'scheduled'; accountId: string; now: Date; timeZone: string }
   /** A saved draft opened into the form: its videos attached, its captions and settings. */
-  | { type: 'openDraft'; draft: Draft; now: Date }
+  | { type: 'openDraft'; draft: Draft; now: Date; timeZone: string }
   /** Saved as a draft: the form starts over, as after a schedule. */
-  | { type: 'draftSaved'; accountId: string; now: Date }
+  | { type: 'draftSaved'; accountId: string; now: Date; timeZone: string }
   /** A draft deleted from the list: the form no longer holds a saved draft if it was that one. */
   | { type: 'draftDeleted'; id: string };
 
@@ -68,7 +68,7 @@ const accountOptions: readonly AccountOption[] = [
 const isAccountOption = (key: string): key is AccountOption =>
   accountOptions.some((option) => option === key);
 
-function freshFields(now: Date): DraftFields {
+function freshFields(now: Date, timeZone: string): DraftFields {
   const {
     accountId: _accountId,
     privacyLevel: _privacyLevel,
@@ -76,7 +76,7 @@ function freshFields(now: Date): DraftFields {
     allowDuet: _allowDuet,
     allowStitch: _allowStitch,
     ...fields
-  } = initialFormState('', now);
+  } = initialFormState('', now, timeZone);
   return fields;
 }
 
@@ -86,11 +86,12 @@ function freshFields(now: Date): DraftFields {
  */
 export function initialDraft(
   requestedMediaId: string | null,
-  now: Date = new Date(),
+  now: Date,
+  timeZone: string,
   requestedAt: string | null = null,
 ): ScheduleDraft {
   return {
-    fields: { ...freshFields(now), ...parseAtParam(requestedAt) },
+    fields: { ...freshFields(now, timeZone), ...parseAtParam(requestedAt) },
     accountId: null,
     options: {},
     attached: requestedMediaId ? [requestedMediaId] : [],
@@ -101,8 +102,8 @@ export function initialDraft(
 }
 
 /** The form holding a saved draft: its videos (attached media), captions, account and settings. */
-function openedDraft(draft: Draft, now: Date): ScheduleDraft {
-  const fresh = initialDraft(null, now);
+function openedDraft(draft: Draft, now: Date, timeZone: string): ScheduleDraft {
+  const fresh = initialDraft(null, now, timeZone);
   const options: ScheduleDraft['options'] = {
     allowComment: draft.allowComment,
     allowDuet: draft.allowDuet,
@@ -198,9 +199,9 @@ export function scheduleDraftReducer(draft: ScheduleDraft, action: DraftAction):
       return { ...draft, serverErrors: action.errors };
     case 'scheduled':
     case 'draftSaved':
-      return { ...initialDraft(null, action.now), accountId: action.accountId };
+      return { ...initialDraft(null, action.now, action.timeZone), accountId: action.accountId };
     case 'openDraft':
-      return openedDraft(action.draft, action.now);
+      return openedDraft(action.draft, action.now, action.timeZone);
     case 'draftDeleted':
       return draft.savedDraftId === action.id ? { ...draft, savedDraftId: null } : draft;
   }

@@ -1,3 +1,4 @@
+import type { Draft } from '@cadence/shared/schemas/planning';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
@@ -11,6 +12,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useDropSearchParams } from '../../lib/drop-search-params.ts';
 import { useMe } from '../../lib/me.ts';
 import { getAccountsQueryOptions, useAccounts } from '../../lib/accounts.ts';
+import { getDraftsQueryOptions, useDrafts } from './api/get-drafts.ts';
 import { canScheduleTo } from './schedulable.ts';
 import { usePost } from './api/get-post.ts';
 import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
@@ -47,9 +49,15 @@ function FormLoading() {
   );
 }
 
-/** The accounts (the form's and the filters' choices): the first screen is drawn with them (app/router.tsx). */
-export function schedulerFirstData(client: QueryClient): Promise<void> {
-  return client.prefetchQuery(getAccountsQueryOptions());
+/**
+ * The accounts (the form's and the filters' choices) and the drafts (the tab's count): the first
+ * screen is drawn with them (app/router.tsx).
+ */
+export async function schedulerFirstData(client: QueryClient): Promise<void> {
+  await Promise.all([
+    client.prefetchQuery(getAccountsQueryOptions()),
+    client.prefetchQuery(getDraftsQueryOptions()),
+  ]);
 }
 
 /** The form's parameters in a link to the screen (read once, then dropped); the list's filters stay. */
@@ -89,6 +97,7 @@ export function SchedulerPage() {
   const me = useMe();
   const live = usePostEvents();
   const accounts = useAccounts();
+  const drafts = useDrafts(true);
   const schedulable = useMemo(() => (accounts.data ?? []).filter(canScheduleTo), [accounts.data]);
   const [searchParams] = useSearchParams();
   // Links from the accounts screen, the story creator and the meme detector open the form on
@@ -111,6 +120,8 @@ export function SchedulerPage() {
   const [confirmingCancel, setConfirmingCancel] = useState<Post | null>(null);
   const [undo, setUndo] = useState<{ id: string; caption: string } | null>(null);
   const [focusRequest, setFocusRequest] = useState<{ postId: string } | null>(null);
+  // A draft opened from the drafts tab, for the form to take in (a new object for each opening).
+  const [draftRequest, setDraftRequest] = useState<{ draft: Draft } | null>(null);
 
   // Asked of the server, not looked for in the list: the post may be pages down, or in the other list.
   const requestedPost = usePost(requested.postId);
@@ -152,6 +163,10 @@ export function SchedulerPage() {
     setNotice(null);
     setOpen(true);
   };
+  const openDraft = (draft: Draft) => {
+    setDraftRequest({ draft });
+    openForm();
+  };
   const closeForm = useCallback(() => setOpen(false), []);
   const closeReschedule = useCallback(() => setRescheduling(null), []);
   const closeEdit = useCallback(() => setEditing(null), []);
@@ -160,6 +175,9 @@ export function SchedulerPage() {
   const outlet: SchedulerOutletContext = {
     actions,
     openForm,
+    drafts,
+    accounts: accounts.data ?? [],
+    openDraft,
     live,
     requestedPost: requestedPost.data ?? null,
     focusRequest,
@@ -261,6 +279,7 @@ export function SchedulerPage() {
             requestedAccountId={requested.accountId}
             requestedMediaId={requested.mediaId}
             requestedAt={requested.at}
+            requestedDraft={draftRequest}
             isPro={me.data?.isPro ?? false}
           />
         </Suspense>

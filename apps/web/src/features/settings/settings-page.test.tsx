@@ -32,6 +32,9 @@ let requests: { method: string; path: string; body: unknown }[];
 let sessions: ReturnType<typeof session>[];
 let changePasswordAnswer: { status: number; body: unknown };
 let dataExport: DataExport | null;
+let me: Me;
+/** PATCH /api/me's answer when not the updated person (a refusal). */
+let patchMeRefusal: { status: number; body: unknown } | null;
 
 beforeEach(() => {
   requests = [];
@@ -41,29 +44,32 @@ beforeEach(() => {
   ];
   changePasswordAnswer = { status: 200, body: { token: null } };
   dataExport = null;
+  patchMeRefusal = null;
+  me = {
+    id: 'u1',
+    name: 'Zoé',
+    email: 'zoe@example.com',
+    isPro: false,
+    preferredLanguage: 'fr',
+    timeZone: 'Europe/Paris',
+    emailVerified: true,
+    pendingEmail: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
   vi.stubGlobal(
     'fetch',
     vi.fn(async (path: string, init?: RequestInit) => {
       const method = init?.method ?? 'GET';
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : null;
       requests.push({ method, path, body });
-      const me = {
-        id: 'u1',
-        name: 'Zoé',
-        email: 'zoe@example.com',
-        isPro: false,
-        preferredLanguage: 'fr',
-        timeZone: 'Europe/Paris',
-        emailVerified: true,
-        pendingEmail: null,
-        createdAt: '2026-01-01T00:00:00.000Z',
-      } satisfies Me;
       const answer = ((): { status: number; body: unknown } => {
         switch (`${method} ${path}`) {
           case 'GET /api/me':
             return { status: 200, body: me };
           case 'PATCH /api/me':
-            return { status: 200, body: { ...me, ...(body as object) } };
+            if (patchMeRefusal) return patchMeRefusal;
+            me = { ...me, ...(body as Partial<Me>) };
+            return { status: 200, body: me };
           case 'GET /api/auth/list-sessions':
             return { status: 200, body: sessions };
           case 'GET /api/auth/get-session':
@@ -271,5 +277,72 @@ describe('the settings page', () => {
     expect(posts('/api/me/email')).toEqual([
       { newEmail: 'zoe-new@example.com', password: 'secret123' },
     ]);
+  });
+
+  it("offers the browser's zone first, finds a zone by its city, and moves the page's times to it", async () => {
+    renderPage();
+    const user = userEvent.setup();
+    const field = await screen.findByRole('combobox', { name: 'Fuseau horaire' });
+    expect(field.getAttribute('value')).toBe('Paris (Europe)');
+    expect(screen.getByTestId('time-zone-now').textContent).toMatch(
+      /^Il est actuellement \d\d:\d\d, heure de Paris \(UTC\+[12]\)\.$/,
+    );
+    // The session opened at 08:00 UTC on 1 March shows on Paris's clocks.
+    const sessions = await screen.findByRole('list', { name: 'Sessions ouvertes' });
+    expect(sessions.textContent).toContain('1er mars 2026, 09:00');
+
+    await user.click(screen.getByRole('button', { name: 'Afficher tous les fuseaux horaires' }));
+    // Every zone (counted without role queries: several hundred options are slow in jsdom).
+    const options = screen.getByRole('listbox').querySelectorAll('[role="option"]');
+    expect(options.length).toBeGreaterThan(300);
+    expect(options[0]!.textContent).toContain('Ce navigateur');
+    await user.keyboard('{Escape}');
+
+    await user.clear(field);
+    await user.paste('zzz');
+    expect(screen.getByRole('status').textContent).toBe('Aucun fuseau ne correspond à « zzz ».');
+    await user.clear(field);
+    await user.paste('new york');
+    const found = within(screen.getByRole('listbox')).getAllByRole('option');
+    expect(found.map((option) => option.textContent)).toEqual(['New York (America)UTC−5']);
+    await user.click(found[0]!);
+    expect(field.getAttribute('value')).toBe('New York (America)');
+    expect(screen.getByTestId('time-zone-now').textContent).toMatch(
+      /^Il est actuellement \d\d:\d\d, heure de New York \(UTC−[45]\)\.$/,
+    );
+    // Nothing is saved until asked, and nothing moves meanwhile.
+    expect(requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+    expect(sessions.textContent).toContain('1er mars 2026, 09:00');
+
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le fuseau' }));
+    await screen.findByText('Fuseau horaire enregistré : heure de New York.');
+    expect(
+      requests.filter((r) => r.method === 'PATCH' && r.path === '/api/me').map((r) => r.body),
+    ).toEqual([{ timeZone: 'America/New_York' }]);
+    // Every time on the page follows at once: 08:00 UTC is 03:00 in New York (EST).
+    const moved = screen.getByRole('list', { name: 'Sessions ouvertes' });
+    await waitFor(() => expect(moved.textContent).toContain('1er mars 2026, 03:00'));
+    expect(screen.getByText(/ne déplace pas vos publications prévues/)).toBeTruthy();
+  });
+
+  it('says why the server refused a zone, in the interface language', async () => {
+    patchMeRefusal = {
+      status: 400,
+      body: {
+        code: 'validation',
+        message: 'Invalid body',
+        fields: { timeZone: 'errors.invalidTimeZone' },
+      },
+    };
+    renderPage('en');
+    const user = userEvent.setup();
+    const field = await screen.findByRole('combobox', { name: 'Time zone' });
+    await user.clear(field);
+    await user.paste('tokyo');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(field.getAttribute('value')).toBe('Tokyo (Asia)');
+    await user.click(screen.getByRole('button', { name: 'Save time zone' }));
+    await screen.findByText('Unknown time zone: reload the page');
+    expect(screen.queryByText(/^Time zone saved/)).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { NotificationsSection } from './components/notifications-section.tsx';
 import { PasswordSection } from './components/password-section.tsx';
 import { ProfileSection } from './components/profile-section.tsx';
 import { SessionsSection } from './components/sessions-section.tsx';
+import { TimeZoneSection } from './components/time-zone-section.tsx';
 
 /** /settings: the person's own account. */
 export function SettingsPage() {
@@ -21,10 +22,11 @@ export function SettingsPage() {
       <div className="space-y-6">
         <ProfileSection me={me.data} />
         <LanguageSection />
+        <TimeZoneSection />
         <NotificationsSection />
         <PasswordSection email={me.data.email} />
         <SessionsSection />
-        <DataExportSection timeZone={me.data.timeZone} />
+        <DataExportSection />
         <DeleteAccountSection />
       </div>
     </div>

@@ -14,6 +14,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useConnectAccount } from '../api/mutate-accounts.ts';
 import { AccountAvatar } from '../../../components/ui/account-avatar.tsx';
 import { SettingsIcon } from './icons.tsx';
@@ -84,6 +85,7 @@ export function AccountCard({
 function PostStats({ account }: { account: Account }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
+  const { timeZone } = useTimeZone();
   const value = <strong className="font-semibold text-slate-900" />;
   return (
     <div className="mt-4 space-y-1 rounded-xl bg-slate-50 px-3.5 py-3 text-sm text-slate-600">
@@ -99,7 +101,7 @@ function PostStats({ account }: { account: Account }) {
           i18nKey="accounts.card.nextPost"
           values={{
             date: account.nextPostAt
-              ? formatDateTime(account.nextPostAt, language)
+              ? formatDateTime(account.nextPostAt, language, timeZone)
               : t('accounts.card.none'),
           }}
           components={{ value }}

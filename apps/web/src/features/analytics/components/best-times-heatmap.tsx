@@ -4,6 +4,7 @@ import type { BestTimes } from '@cadence/shared/schemas/analytics';
 import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../../../components/ui/scroll-region.tsx';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { timeZoneWords } from '../../../lib/use-time-zone.ts';
 import { formatRatio } from '../format.ts';
 
 /** Warm for more views than usual, cool for fewer; paler with fewer videos behind the cell. */
@@ -43,7 +44,9 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
         {t('analytics.bestTimes.title')}
       </h2>
       <p className="mt-0.5 text-sm text-slate-600">
-        {t('analytics.bestTimes.description', { timeZone: data.timeZone })}
+        {t('analytics.bestTimes.description', {
+          timeZone: timeZoneWords(data.timeZone, language, t),
+        })}
       </p>
       {data.status === 'not_enough_data' ? (
         <p
@@ -79,6 +82,7 @@ export function BestTimesPanel({ data }: { data: BestTimes }) {
                       hour: '2-digit',
                       minute: '2-digit',
                       hourCycle: 'h23',
+                      timeZone: data.timeZone,
                     }).format(new Date(slot.nextAt)),
                   })}
                   )

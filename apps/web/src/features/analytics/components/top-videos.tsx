@@ -2,6 +2,7 @@ import type { AnalyticsVideo } from '@cadence/shared/schemas/analytics';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { formatDate, formatNumber, formatPercent } from '../format.ts';
 
 /** The period's most viewed videos, with their covers. */
@@ -33,6 +34,7 @@ export function TopVideos({ videos }: { videos: AnalyticsVideo[] }) {
 function TopVideo({ video, rank }: { video: AnalyticsVideo; rank: number }) {
   const { t } = useTranslation();
   const { language, locale } = useLanguage();
+  const { timeZone } = useTimeZone();
   // TikTok's cover links expire after 6 hours: until the next sync refreshes it, a plain tile.
   const [coverFailed, setCoverFailed] = useState(false);
   return (
@@ -56,7 +58,9 @@ function TopVideo({ video, rank }: { video: AnalyticsVideo; rank: number }) {
         </p>
         <p className="text-xs text-slate-500">
           @{video.accountUsername} ·{' '}
-          {t('analytics.topVideos.postedOn', { date: formatDate(video.postedAt, locale) })}
+          {t('analytics.topVideos.postedOn', {
+            date: formatDate(video.postedAt, locale, timeZone),
+          })}
         </p>
         <p className="mt-1 text-sm font-medium text-slate-800">
           {t('analytics.topVideos.views', { count: video.views })}

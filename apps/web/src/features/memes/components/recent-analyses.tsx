@@ -2,6 +2,7 @@ import type { MemeAnalysis, MemeStatus } from '@cadence/shared/schemas/meme';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { analysisLabel } from '../analysis-label.ts';
 
 const badgeTone: Record<MemeStatus, string> = {
@@ -11,7 +12,7 @@ const badgeTone: Record<MemeStatus, string> = {
   compiling: 'bg-brand-50 text-brand-700 ring-brand-100',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   failed: 'bg-red-50 text-red-700 ring-red-200',
-  cancelled: 'bg-slate-100 text-slate-500 ring-slate-200',
+  cancelled: 'bg-slate-100 text-slate-600 ring-slate-200',
 };
 
 /** The user's previous analyses, to reopen one (newest first). */
@@ -26,6 +27,7 @@ export function RecentAnalyses({
 }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
+  const { timeZone } = useTimeZone();
   if (analyses.length === 0) return null;
   return (
     <section
@@ -44,16 +46,18 @@ export function RecentAnalyses({
               <button
                 type="button"
                 onClick={() => onOpen(analysis.id)}
-                aria-label={t('memes.recent.open', { title })}
                 aria-current={current ? 'true' : undefined}
                 className={`flex w-full items-center gap-3 rounded-lg px-2 py-2 text-left transition hover:bg-slate-50 ${
                   current ? 'bg-slate-50' : ''
                 }`}
               >
                 <span className="min-w-0 flex-1">
+                  {/* Named by its words, 'Ouvrir l'analyse' read first: a label of its own
+                      would leave out the date and status shown (WCAG 2.5.3, label in name). */}
+                  <span className="sr-only">{t('memes.recent.open')} </span>
                   <span className="block truncate text-sm font-medium text-slate-900">{title}</span>
                   <span className="block text-xs text-slate-500">
-                    {formatDateTime(analysis.createdAt, language)}
+                    {formatDateTime(analysis.createdAt, language, timeZone)}
                   </span>
                 </span>
                 <span

@@ -16,6 +16,7 @@ import { Link } from 'react-router';
 import { Icon } from '../../../components/ui/icons.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useLiveEvent } from '../../../lib/live-events.tsx';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useNotifications } from '../api/get-notifications.ts';
@@ -213,12 +214,13 @@ function NotificationItem({
   onNavigate: () => void;
 }) {
   const { t } = useTranslation();
+  const { timeZone } = useTimeZone();
   const { type, data } = notification;
   const text = t(notificationSentenceKey(type, data), {
     handle: data.account ?? '',
     caption: data.caption ?? '',
     reason: t(failReasonKey(data.failReason ?? null)),
-    date: data.dueAt ? formatDateTime(data.dueAt, language) : '',
+    date: data.dueAt ? formatDateTime(data.dueAt, language, timeZone) : '',
   });
   const action = notificationActions[type](data);
   return (
@@ -230,7 +232,7 @@ function NotificationItem({
       <p className="text-slate-900">{text}</p>
       <div className="mt-1 flex items-center justify-between gap-3">
         <time dateTime={notification.createdAt} className="text-xs text-slate-600">
-          {formatDateTime(notification.createdAt, language)}
+          {formatDateTime(notification.createdAt, language, timeZone)}
         </time>
         {action && (
           <Link

@@ -1,7 +1,6 @@
 import { zonedDateTimeToUtc, addDaysToDate } from '@cadence/shared/schedule/planner';
 import {
   calendarSchema,
-  draftListSchema,
   draftSchema,
   postingSlotsSchema,
   schedulePreviewSchema,
@@ -16,19 +15,11 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { createRequestKeys } from '../../../lib/request-keys.ts';
 
-// The schedule form's planning calls: drafts, posting slots and 'Add to queue', the preview of a
-// timing's slots, and the accounts' posts today against TikTok's daily cap (decision 027).
+// The schedule form's planning calls: saving and deleting drafts (their list: get-drafts.ts),
+// posting slots and 'Add to queue', the preview of a timing's slots, and the accounts' posts
+// today against TikTok's daily cap (decision 027).
 
 const createdSchema = z.object({ scheduleId: z.string(), posts: z.array(postSchema) });
-
-export function useDrafts(enabled: boolean) {
-  return useQuery({
-    queryKey: queryKeys.drafts,
-    queryFn: () => apiRequest('/api/drafts', draftListSchema),
-    enabled,
-    select: (data) => data.drafts,
-  });
-}
 
 /** POST /api/drafts, or PUT /api/drafts/:id when the form holds a saved draft. */
 export function useSaveDraft() {

@@ -11,7 +11,7 @@ import { useAccounts } from '../../../lib/accounts.ts';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { RescheduleDialog } from '../components/reschedule-dialog.tsx';
 import { usePostEvents } from '../hooks/use-post-events.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useCalendar } from './api/get-calendar.ts';
 import { useMovePost } from './api/move-post.ts';
 import { CalendarDnd, type DropTarget } from './calendar-dnd.tsx';
@@ -31,6 +31,7 @@ import { ChipPreview } from './post-chip.tsx';
 import { StatusLegend } from './status-legend.tsx';
 import { useMediaQuery } from './use-media-query.ts';
 import { WeekView } from './week-view.tsx';
+import { ViewLoadFailed, ViewLoading } from '../components/list-states.tsx';
 import { ViewNav } from '../components/view-nav.tsx';
 
 type Notice = { tone: 'success' | 'error'; text: string };
@@ -209,19 +210,12 @@ export function CalendarPage() {
       </div>
 
       {calendar.isPending ? (
-        <div className="flex justify-center py-16 text-brand-600" role="status">
-          <Spinner className="h-8 w-8" />
-          <span className="sr-only">{t('calendar.loading')}</span>
-        </div>
+        <ViewLoading label={t('calendar.loading')} />
       ) : calendar.isError ? (
-        <Alert tone="error">
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <p>{t('calendar.loadFailed')}</p>
-            <Button variant="secondary" onClick={() => void calendar.refetch()}>
-              {t('scheduler.errors.retryLoad')}
-            </Button>
-          </div>
-        </Alert>
+        <ViewLoadFailed
+          message={t('calendar.loadFailed')}
+          onRetry={() => void calendar.refetch()}
+        />
       ) : (
         <CalendarDnd
           format={format}

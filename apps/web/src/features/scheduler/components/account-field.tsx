@@ -1,4 +1,4 @@
-import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
+import { postingBanCode, type Account, type CreatorInfo } from '@cadence/shared/schemas/account';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -132,8 +132,10 @@ function CreatorCard({ creator }: { creator: CreatorInfo }) {
           <AlertIcon className="mt-0.5 h-4 w-4 shrink-0 text-amber-600" />
           <span>
             <strong className="font-semibold">{t('scheduler.form.account.cannotPost')}</strong>{' '}
-            {t(failReasonKey(creator.cannotPostReason))}{' '}
-            {t('scheduler.form.account.laterStillPossible')}
+            {t(failReasonKey(creator.cannotPostReason))}
+            {/* A suspension lifts on no particular day: nothing can be scheduled meanwhile. */}
+            {creator.cannotPostReason !== postingBanCode &&
+              ` ${t('scheduler.form.account.laterStillPossible')}`}
           </span>
         </p>
       )}

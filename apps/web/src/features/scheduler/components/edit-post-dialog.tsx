@@ -1,4 +1,6 @@
 import { MAX_TITLE_LENGTH, type Post } from '@cadence/shared/schemas/schedule';
+import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
+import { localDateOf } from '@cadence/shared/schedule/planner';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -7,7 +9,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
 import { useEditPost } from '../api/post-actions.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { asPrivacyLevel, postEdit, type PostEditValues } from '../post-edit.ts';
 import { dateTimeFields } from '../date-time.ts';
 import { DateTimeFields } from './date-time-fields.tsx';
@@ -98,6 +100,10 @@ function EditPostForm({
     when: dateTimeFields(post.dueAt, zone.timeZone),
   }));
   const [invalidTime, setInvalidTime] = useState(false);
+  // While TikTok says the account cannot post now, a post due on a later day uses its last answer.
+  const laterDay = values.when.date > localDateOf(new Date(), zone.timeZone);
+  const options = creator.data && creatorOptionsForPost(creator.data, laterDay);
+  const offered = creator.data && options ? { ...creator.data, ...options } : undefined;
   const change = (patch: Partial<PostEditValues>) =>
     setValues((current) => ({ ...current, ...patch }));
 
@@ -141,12 +147,12 @@ function EditPostForm({
       {post.delivery !== 'inbox' && (
         <>
           <PrivacyField
-            creator={creator.data}
+            creator={offered}
             value={values.privacyLevel}
             onChange={(privacyLevel) => change({ privacyLevel })}
             id={privacyId}
           />
-          <InteractionsField creator={creator.data} state={values} onChange={change} />
+          <InteractionsField creator={offered} state={values} onChange={change} />
         </>
       )}
 

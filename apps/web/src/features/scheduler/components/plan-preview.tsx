@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
-import { timeZoneWords } from '../hooks/use-time-zone.ts';
+import { timeZoneWords } from '../../../lib/use-time-zone.ts';
 import { checkboxClass } from './form-controls.tsx';
 
 /** Date and time words of instants in a zone, in the interface's language. */

@@ -1,10 +1,10 @@
+import { localDateOf } from '@cadence/shared/schedule/planner';
 import type { PostMetricsList } from '@cadence/shared/schemas/analytics';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useQueries, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ClockIcon } from './icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -12,10 +12,11 @@ import { getPostMetricsQueryOptions } from '../../../lib/analytics.ts';
 import { formatCivilDate } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
 import { getPostPagesQueryOptions, usePostPages, type PostList } from '../api/get-post-pages.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { filtersFromSearch, groupPostsByDay, type DayGroup } from '../post-lists.ts';
 import { useSchedulerOutlet } from '../scheduler-outlet.ts';
 import { EmptyState } from './empty-state.tsx';
+import { EmptyList, ViewLoadFailed, ViewLoading } from './list-states.tsx';
 import { PostFiltersBar } from './post-filters.tsx';
 import { PostItem } from './post-item.tsx';
 
@@ -33,7 +34,7 @@ const relationKeys = {
  */
 export function PostListView({ list }: { list: PostList }) {
   const { t } = useTranslation();
-  const { actions, openForm, live, requestedPost, focusRequest } = useSchedulerOutlet();
+  const { actions, openForm, live, requestedPost, focusRequest, drafts } = useSchedulerOutlet();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, list);
   const filtered = filters.accountId !== null || filters.status !== null;
@@ -72,22 +73,13 @@ export function PostListView({ list }: { list: PostList }) {
 
   let body;
   if (pages.isPending) {
-    body = (
-      <div className="flex justify-center py-16 text-brand-600" role="status">
-        <Spinner className="h-8 w-8" />
-        <span className="sr-only">{t('app.loading')}</span>
-      </div>
-    );
+    body = <ViewLoading label={t('app.loading')} />;
   } else if (pages.isError) {
     body = (
-      <Alert tone="error">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <p>{t('scheduler.errors.loadFailed')}</p>
-          <Button variant="secondary" onClick={() => void pages.refetch()}>
-            {t('scheduler.errors.retryLoad')}
-          </Button>
-        </div>
-      </Alert>
+      <ViewLoadFailed
+        message={t('scheduler.errors.loadFailed')}
+        onRetry={() => void pages.refetch()}
+      />
     );
   } else if (posts.length === 0 && filtered) {
     body = (
@@ -101,16 +93,13 @@ export function PostListView({ list }: { list: PostList }) {
   } else if (posts.length === 0) {
     body =
       list === 'queue' ? (
-        <EmptyState onCreate={openForm} />
+        // Nothing scheduled is not nothing saved: the drafts are counted.
+        <EmptyState onCreate={openForm} drafts={drafts.data?.length ?? 0} />
       ) : (
-        <div className="rounded-2xl border-2 border-dashed border-slate-200 bg-white/60 px-6 py-14 text-center">
-          <h3 className="text-lg font-semibold text-slate-900">
-            {t('scheduler.lists.historyEmptyTitle')}
-          </h3>
-          <p className="mx-auto mt-2 max-w-md text-sm text-slate-500">
-            {t('scheduler.lists.historyEmptyDescription')}
-          </p>
-        </div>
+        <EmptyList
+          title={t('scheduler.lists.historyEmptyTitle')}
+          description={t('scheduler.lists.historyEmptyDescription')}
+        />
       );
   } else {
     body = (
@@ -218,7 +207,8 @@ function RequestedPost({ post, children }: { post: Post; children: React.ReactNo
 function Day({ group, now, children }: { group: DayGroup; now: Date; children: React.ReactNode }) {
   const { t } = useTranslation();
   const { language } = useLanguage();
-  const withYear = group.date.slice(0, 4) !== String(now.getFullYear());
+  const { timeZone } = useTimeZone();
+  const withYear = group.date.slice(0, 4) !== localDateOf(now, timeZone).slice(0, 4);
   const written = formatCivilDate(group.date, language, withYear);
   // 'jeudi 26 novembre' starts a heading on its own: 'Jeudi 26 novembre'.
   const date =

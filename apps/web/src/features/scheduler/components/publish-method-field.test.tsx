@@ -19,7 +19,7 @@ afterEach(cleanup);
 /** The field as the form holds it, with the state it last received kept for assertions. */
 function SpacedFields({ videoCount, seen }: { videoCount: number; seen: ScheduleFormState[] }) {
   const [state, setState] = useState<ScheduleFormState>({
-    ...initialFormState(),
+    ...initialFormState('', new Date(), 'Europe/Paris'),
     publishType: 'spaced',
   });
   return (
@@ -35,6 +35,7 @@ function SpacedFields({ videoCount, seen }: { videoCount: number; seen: Schedule
       errors={{}}
       videoCount={videoCount}
       isPro={false}
+      timeZone="Europe/Paris"
       ids={{
         date: 'date',
         time: 'time',

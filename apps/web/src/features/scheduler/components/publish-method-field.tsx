@@ -2,7 +2,6 @@ import { MAX_INTERVAL_VALUE, type IntervalUnit } from '@cadence/shared/schemas/s
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ProContactLink } from '../../../components/pro-gate.tsx';
-import { browserTimeZone } from '../../../lib/time-zone.ts';
 import {
   capIntervalCount,
   type FieldErrors,
@@ -74,7 +73,7 @@ export function PublishMethodField({
   videoCount,
   isPro,
   ids,
-  timeZone = browserTimeZone(),
+  timeZone,
   scheduledExtra,
 }: {
   state: MethodState;
@@ -84,7 +83,7 @@ export function PublishMethodField({
   isPro: boolean;
   ids: MethodIds;
   /** The zone the date and times are read in, named next to each time. */
-  timeZone?: string;
+  timeZone: string;
   scheduledExtra?: ReactNode;
 }) {
   const { t } = useTranslation();

@@ -5,7 +5,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { FormDialog, useFormDialog } from '../../../components/ui/form-dialog.tsx';
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useReschedulePost } from '../api/post-actions.ts';
-import { useTimeZone } from '../hooks/use-time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { dateTimeFields, dateTimeInstant } from '../date-time.ts';
 import { DateTimeFields } from './date-time-fields.tsx';
 

@@ -1,12 +1,13 @@
 import type { Account } from '@cadence/shared/schemas/account';
+import type { Draft } from '@cadence/shared/schemas/planning';
+import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
 import { localDateOf } from '@cadence/shared/schedule/planner';
-import { useEffect, useId, useReducer, useState, type FormEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SlotSuggestion } from '../../../components/analytics/slot-suggestion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useMe } from '../../../lib/me.ts';
 import { useVideoUploads } from '../../../lib/upload.ts';
 import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useCreateSchedule } from '../api/create-schedule.ts';
@@ -18,11 +19,13 @@ import {
   useSchedulePreview,
   useTodayCounts,
 } from '../api/planning.ts';
-import { browserTimeZone } from '../../../lib/time-zone.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import {
   buildDraftBody,
   buildPreviewRequest,
   creatorBlocksSubmit,
+  creatorOptionsNote,
+  postsDueLaterDay,
   hasUsualSettings,
   offeredPrivacyLevels,
   submitBlockedKey,
@@ -49,6 +52,7 @@ import { ConsentField } from './consent-field.tsx';
 import { DraftsPanel } from './drafts-panel.tsx';
 import { DeliveryField } from './delivery-field.tsx';
 import { Section } from './form-controls.tsx';
+import { OptionsNote } from './options-note.tsx';
 import { PlanPreview } from './plan-preview.tsx';
 import { PublishMethodField } from './publish-method-field.tsx';
 import { QueuePanel } from './queue-panel.tsx';
@@ -72,6 +76,7 @@ export function ScheduleForm({
   requestedAccountId,
   requestedMediaId,
   requestedAt = null,
+  requestedDraft = null,
   isPro,
 }: {
   open: boolean;
@@ -86,6 +91,8 @@ export function ScheduleForm({
   requestedMediaId: string | null;
   /** From `?at=` (a local 'yyyy-MM-ddTHH:mm', the calendar's empty slots): 'scheduled' then. */
   requestedAt?: string | null;
+  /** A draft opened from the drafts tab: taken in as the form's own list opens one. */
+  requestedDraft?: { draft: Draft } | null;
   isPro: boolean;
 }) {
   const { t } = useTranslation();
@@ -103,8 +110,10 @@ export function ScheduleForm({
     startDate: useId(),
     consent: useId(),
   };
+  // Times are entered and shown in the person's zone; a fresh form's 'today' is theirs too.
+  const { timeZone } = useTimeZone();
   const [draft, dispatch] = useReducer(scheduleDraftReducer, null, () =>
-    initialDraft(requestedMediaId, new Date(), requestedAt),
+    initialDraft(requestedMediaId, new Date(), timeZone, requestedAt),
   );
   const uploads = useVideoUploads();
   const create = useCreateSchedule();
@@ -112,18 +121,19 @@ export function ScheduleForm({
   const saveDraft = useSaveDraft();
   const deleteDraft = useDeleteDraft();
   const [notice, setNotice] = useState<'draftSaved' | 'needsVideo' | null>(null);
-  // Times are entered and shown in the person's zone (their setting, else the browser's).
-  const me = useMe();
-  const timeZone = me.data?.timeZone ?? browserTimeZone();
-  const today = useTodayCounts(localDateOf(new Date(), timeZone), timeZone, open);
+  const todayDate = localDateOf(new Date(), timeZone);
+  const today = useTodayCounts(todayDate, timeZone, open);
   const accountId = draftAccountId(draft, requestedAccountId, accounts);
   const creator = useCreatorInfo(open ? accountId : '');
   const account = accounts.find((candidate) => candidate.id === accountId);
   const state = scheduleFormValues(draft, accountId);
+  // While TikTok says the account cannot post now, posts due on a later day use its last answer.
+  const laterDay = postsDueLaterDay(state, todayDate);
+  const creatorOptions = creator.data && creatorOptionsForPost(creator.data, laterDay);
   const videos = useFormVideos(
     draft.attached,
     uploads.items,
-    creator.data?.maxVideoPostDurationSec ?? null,
+    creatorOptions?.maxVideoPostDurationSec ?? null,
   );
   const videoCount = videos.length;
   const refusedCount = videos.filter(isRefused).length;
@@ -156,6 +166,21 @@ export function ScheduleForm({
       ),
   });
   const requestClose = () => guard.ask('close', onClose);
+  const openDraft = (saved: Draft) =>
+    // The draft replaces the form's videos: one still sending would be lost unasked.
+    guard.ask('openDraft', () => {
+      uploads.clear();
+      setNotice(null);
+      dispatch({ type: 'openDraft', draft: saved, now: new Date(), timeZone });
+    });
+  // A draft the drafts tab opened, taken in once; the one the form already holds stays as it
+  // is, with the edits made since it was opened.
+  const takenDraftRequest = useRef<{ draft: Draft } | null>(null);
+  useEffect(() => {
+    if (requestedDraft === null || takenDraftRequest.current === requestedDraft) return;
+    takenDraftRequest.current = requestedDraft;
+    if (requestedDraft.draft.id !== draft.savedDraftId) openDraft(requestedDraft.draft);
+  });
   function removeVideo(video: FormVideo, remaining: number) {
     // An attached video belongs to another screen's work: detach, never delete.
     const attachedId = draft.attached.find((id) => `media-${id}` === video.key) ?? null;
@@ -164,7 +189,7 @@ export function ScheduleForm({
   }
 
   const uploading = videos.some((video) => video.status === 'uploading');
-  const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, state.publishType);
+  const cannotPost = creatorBlocksSubmit(creator.data, creator.isError, laterDay);
   const pending = create.isPending || queue.isPending;
   // Whether TikTok audited the app comes with the server's configuration. Until it is in, the
   // privacy levels wait as they do for the account's creator info: an unaudited app may offer
@@ -179,13 +204,17 @@ export function ScheduleForm({
     (accountId !== '' && creator.isLoading);
   const blockedKey = submitBlockedKey(
     state.commercialContent,
-    creator.data,
+    creatorOptions ?? undefined,
     audited,
     state.delivery,
   );
   const offered =
-    creator.data && !config.isPending
-      ? { ...creator.data, privacyLevelOptions: offeredPrivacyLevels(creator.data, audited) }
+    creator.data && creatorOptions && !config.isPending
+      ? {
+          ...creator.data,
+          ...creatorOptions,
+          privacyLevelOptions: offeredPrivacyLevels(creatorOptions, audited),
+        }
       : undefined;
   const usual = hasUsualSettings(account?.settings)
     ? () => {
@@ -229,7 +258,7 @@ export function ScheduleForm({
     const handlers = {
       onSuccess: () => {
         uploads.clear();
-        dispatch({ type: 'scheduled', accountId, now: new Date() });
+        dispatch({ type: 'scheduled', accountId, now: new Date(), timeZone });
         create.reset();
         queue.reset();
         onScheduled(state.publishType === 'immediate');
@@ -267,7 +296,7 @@ export function ScheduleForm({
       {
         onSuccess: () => {
           uploads.clear();
-          dispatch({ type: 'draftSaved', accountId, now: new Date() });
+          dispatch({ type: 'draftSaved', accountId, now: new Date(), timeZone });
           setNotice('draftSaved');
         },
       },
@@ -307,14 +336,7 @@ export function ScheduleForm({
             enabled={open}
             accounts={accounts}
             currentDraftId={draft.savedDraftId}
-            onOpen={(saved) =>
-              // The draft replaces the form's videos: one still sending would be lost unasked.
-              guard.ask('openDraft', () => {
-                uploads.clear();
-                setNotice(null);
-                dispatch({ type: 'openDraft', draft: saved, now: new Date() });
-              })
-            }
+            onOpen={openDraft}
             onDeleted={(id) => dispatch({ type: 'draftDeleted', id })}
           />
           <div aria-live="polite" className="empty:hidden">
@@ -383,6 +405,9 @@ export function ScheduleForm({
               <TikTokOptions
                 privacyId={ids.privacy}
                 creator={offered}
+                optionsNote={
+                  <OptionsNote note={creatorOptionsNote(creator.data, creatorOptions)} />
+                }
                 audited={audited}
                 publicAccount={blockedKey === 'scheduler.form.unaudited.publicAccount'}
                 inbox={state.delivery === 'inbox'}

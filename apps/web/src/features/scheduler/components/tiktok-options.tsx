@@ -155,6 +155,7 @@ export function TikTokOptions({
   audited,
   publicAccount,
   inbox,
+  optionsNote = null,
 }: {
   /** With the privacy levels the form offers (only SELF_ONLY for an unaudited app). */
   creator: CreatorInfo | undefined;
@@ -174,6 +175,8 @@ export function TikTokOptions({
   privacyId: string;
   /** Fills in the account's saved preferences; absent when it has none. */
   onUseUsual: (() => void) | undefined;
+  /** Whose options these are while TikTok says the account cannot post now (OptionsNote). */
+  optionsNote?: ReactNode;
 }) {
   const { t } = useTranslation();
   const usualHintId = useId();
@@ -204,6 +207,7 @@ export function TikTokOptions({
           )}
         </div>
       )}
+      {optionsNote}
       {!inbox && (
         <>
           <PrivacyField

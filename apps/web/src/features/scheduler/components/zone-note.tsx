@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../lib/i18n.ts';
-import { timeZoneWords } from '../hooks/use-time-zone.ts';
+import { timeZoneWords } from '../../../lib/use-time-zone.ts';
 
 /** 'heure de Paris' / 'Paris time' under a time field: the zone the time is read in. */
 export function ZoneNote({ id, timeZone }: { id?: string; timeZone: string }) {

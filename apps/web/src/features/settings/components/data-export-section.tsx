@@ -7,6 +7,7 @@ import { Button, buttonClassName } from '../../../components/ui/button.tsx';
 import { formatFileSize, useErrorText } from '../../../lib/error-text.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useDataExport, useRequestDataExport } from '../api/data-export.ts';
 import { SettingsCard } from './settings-card.tsx';
@@ -15,9 +16,10 @@ import { SettingsCard } from './settings-card.tsx';
  * 'Télécharger mes données': ask for the archive, follow its preparation (the job's progress,
  * polled), download it once ready. The link needs this session: it is the owner's only.
  */
-export function DataExportSection({ timeZone }: { timeZone: string | null }) {
+export function DataExportSection() {
   const { t } = useTranslation();
   const { language } = useLanguage();
+  const { timeZone } = useTimeZone();
   const state = useDataExport();
   const request = useRequestDataExport();
   const errorText = useErrorText('errors.internal');
@@ -67,7 +69,7 @@ function ExportStatus({
 }: {
   current: DataExport;
   language: Language;
-  timeZone: string | null;
+  timeZone: string;
 }) {
   const { t } = useTranslation();
   switch (current.status) {
@@ -93,9 +95,7 @@ function ExportStatus({
         <Alert tone="success">
           {t('settings.dataExport.ready', {
             size: formatFileSize(current.sizeBytes ?? 0, language),
-            date: current.expiresAt
-              ? formatDateTime(current.expiresAt, language, timeZone ?? undefined)
-              : '',
+            date: current.expiresAt ? formatDateTime(current.expiresAt, language, timeZone) : '',
           })}
         </Alert>
       );

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useSubmitFocus } from '../../../lib/submit-focus.ts';
 import { useCurrentSessionId, useSessions } from '../api/get-sessions.ts';
 import { useRevokeOtherSessions, useRevokeSession } from '../api/revoke-sessions.ts';
@@ -18,6 +19,7 @@ type Notice = 'revoked' | 'othersRevoked' | 'failed' | null;
 export function SessionsSection() {
   const { t } = useTranslation();
   const { language } = useLanguage();
+  const { timeZone } = useTimeZone();
   const sessions = useSessions();
   const currentId = useCurrentSessionId();
   const revokeSession = useRevokeSession();
@@ -53,7 +55,7 @@ export function SessionsSection() {
             {list.map((session) => {
               const current = session.id === currentId.data;
               const device = deviceName(session);
-              const date = formatDateTime(session.createdAt, language);
+              const date = formatDateTime(session.createdAt, language, timeZone);
               return (
                 <li
                   key={session.id}

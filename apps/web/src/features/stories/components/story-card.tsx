@@ -15,14 +15,14 @@ import { ProgressBar } from '../../../components/ui/progress-bar.tsx';
 import { dateFormatter } from '@cadence/shared/date-format';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
-import { useMe } from '../../../lib/me.ts';
+import { useTimeZone } from '../../../lib/use-time-zone.ts';
 
 const badgeTone: Record<StoryStatus, string> = {
   queued: 'bg-slate-100 text-slate-700 ring-slate-200',
   rendering: 'bg-brand-50 text-brand-700 ring-brand-200',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   failed: 'bg-red-50 text-red-700 ring-red-200',
-  cancelled: 'bg-slate-100 text-slate-500 ring-slate-200',
+  cancelled: 'bg-slate-100 text-slate-600 ring-slate-200',
 };
 
 const statusKeys: Record<StoryStatus, TranslationKey> = {
@@ -49,7 +49,7 @@ export function StoryCard({
   busy: boolean;
 }) {
   const { t } = useTranslation();
-  const timeZone = useMe().data?.timeZone ?? undefined;
+  const { timeZone } = useTimeZone();
   const { language, locale } = useLanguage();
   const percent = Math.round(story.progress * 100);
   const active = story.status === 'queued' || story.status === 'rendering';
