@@ -226,7 +226,7 @@ describe('story renders and meme analyses under SIGKILL', () => {
         },
         // A bound for a stuck job, not a target (the wait ends as soon as both are done):
         // ffmpeg shares the cores with a browser file (the files run longest first) and other
-        // engineers' runs; at load 16 they once took over 180 s.
+        // runs on the machine, which can make it several times slower.
         360_000,
         'the story and the analysis to finish',
         500,
