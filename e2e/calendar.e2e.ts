@@ -642,12 +642,13 @@ describe('the week opens at working hours; a link finds its post; the tabs fit a
     await page.waitForURL((url) => url.pathname === '/scheduler/history' && url.search === '');
     expect(await axeViolations(page)).toEqual([]);
 
-    // The view tabs, each on one line at 390 px ('File d'attente' wrapped before).
+    // The four view tabs at 390 px: two by two, each name on one line ('File d'attente' once
+    // wrapped, and four in one row clipped 'Historique').
     const tabs = page.getByRole('navigation', { name: 'Vues du programmateur' }).getByRole('link');
     const boxes = await Promise.all((await tabs.all()).map((tab) => tab.boundingBox()));
-    expect(boxes).toHaveLength(3);
+    expect(boxes).toHaveLength(4);
     for (const box of boxes) expect(box?.height ?? 99).toBeLessThanOrEqual(36);
-    expect(new Set(boxes.map((box) => Math.round(box?.y ?? -1))).size).toBe(1);
+    expect(new Set(boxes.map((box) => Math.round(box?.y ?? -1))).size).toBe(2);
     await noOverflow(page);
   });
 });

@@ -347,6 +347,14 @@ describe('keyboard focus after a settings form is sent', () => {
         await expectFocus({ tag: 'button', name: 'Change the password' });
         user.password = 'changed-pass';
       },
+      'Time zone': async () => {
+        const zone = region('Time zone');
+        await zone.getByRole('combobox', { name: 'Time zone' }).fill('tokyo');
+        await page.getByRole('option', { name: /^Tokyo/ }).click();
+        await zone.getByRole('button', { name: 'Save time zone' }).click();
+        await zone.getByText('Time zone saved: Tokyo time.').waitFor();
+        await expectFocus({ tag: 'button', name: 'Save time zone' });
+      },
       Notifications: async () => {
         const notifications = region('Notifications');
         await notifications.getByRole('checkbox', { name: 'Post published' }).check();

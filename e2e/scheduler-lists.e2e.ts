@@ -354,13 +354,14 @@ describe('drafts beside the queue and the history', () => {
       await tab.waitFor();
       await empty.getByRole('link', { name: t.emptyLink, exact: true }).click();
       await page.waitForURL((url) => url.pathname === '/scheduler/drafts');
-      await expect(tab.getAttribute('aria-current')).resolves.toBe('page');
+      // The URL changes before the tabs render the new route: polled.
+      await expect.poll(() => tab.getAttribute('aria-current')).toBe('page');
 
       // The draft: its thumbnail, caption, account and when it was saved.
       const list = page.getByRole('list', { name: t.list });
       const item = list.getByRole('listitem');
-      await expect(item.count()).resolves.toBe(1);
       await item.getByText('Brouillon du matin', { exact: true }).waitFor();
+      await expect(item.count()).resolves.toBe(1);
       await item.getByText(t.details).waitFor();
       const thumbnail = item.locator('img');
       await expect

@@ -88,7 +88,7 @@ const draft: Draft = {
 /** The line under the draft's name: its videos and when it was saved. */
 function savedLine(language: Language): string {
   const queryClient = new QueryClient();
-  queryClient.setQueryData(queryKeys.drafts, { drafts: [draft] });
+  queryClient.setQueryData(queryKeys.drafts, [draft]);
   renderIn(
     language,
     <DraftsPanel
