@@ -5,17 +5,18 @@ import { FileDurationsReporter, LongestFirstSequencer } from './scripts/vitest-f
 // PostgreSQL, the web app in jsdom, and the end-to-end suite in Chromium. `npm test`
 // (scripts/test.mjs) runs it beside the static checks.
 //
-// How the two cores stay busy: Vitest runs the web files first (group 0, the `threads` pool), then
-// the other projects' files in the `forks` pool, one project after another (a worker that keeps
-// its modules from file to file must not carry them into another project). Within a project, two
-// files run at a time, the longest first (scripts/test-durations.json): the last file to start is
-// a short one, so neither core waits long for the other before the next project.
+// How the two cores stay busy: Vitest runs the web files first (group 0), then group 1, where
+// its pools run side by side: the browser files one after another in the `threads` pool, and the
+// packages' and server's files in the `forks` pool, three at a time, one project after another
+// (a worker that keeps its modules from file to file must not carry them into another project).
+// Within a project the longest files go first (scripts/test-durations.json): the last file to
+// start is a short one, so the workers finish a project close together.
 export default defineConfig({
   test: {
-    // Vitest's default is one worker per core minus one: a single worker on a 2-core machine,
-    // where much of the test time is spent waiting on PostgreSQL, ffmpeg, Chromium and child
-    // processes.
-    maxWorkers: 2,
+    // Three files at a time in each pool (the web files; the server files), beside one browser
+    // file: on 2 cores, a server file spends most of its time waiting on PostgreSQL, timers and
+    // child processes, not computing.
+    maxWorkers: 3,
     // A worker process of the `forks` pool runs file after file instead of a new process per file.
     // Whether a file starts from fresh modules is each project's `isolate`: the server's files do
     // not (a new module graph per file costs each file seconds of CPU before its first test);
@@ -84,9 +85,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 1 },
-          // Two browser files at a time, like every other project: each starts its own server
-          // (own port, data dir or database) and its own Chromium.
-          pool: 'forks',
+          // One browser file at a time, beside the server files: Vitest runs its pools side by
+          // side, so the browser files, in the `threads` pool, run from the start of group 1 while
+          // the `forks` pool runs the server files. A browser file, its server and Chromium keep
+          // most of a core busy; a server file mostly waits (PostgreSQL, timers, child processes).
+          pool: 'threads',
+          poolOptions: { threads: { singleThread: true } },
           isolate: true,
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
