@@ -5,17 +5,16 @@ import { FileDurationsReporter, LongestFirstSequencer } from './scripts/vitest-f
 // PostgreSQL, the web app in jsdom, and the end-to-end suite in Chromium. `npm test`
 // (scripts/test.mjs) runs it beside the static checks.
 //
-// How the two cores stay busy: Vitest runs the web files first (group 0), then group 1, where
-// its pools run side by side: the browser files one after another in the `threads` pool, and the
-// packages' and server's files in the `forks` pool, three at a time, one project after another
-// (a worker that keeps its modules from file to file must not carry them into another project).
-// Within a project the longest files go first (scripts/test-durations.json): the last file to
-// start is a short one, so the workers finish a project close together.
+// `npm test` (scripts/test.mjs) runs it twice side by side: the browser files in one process,
+// one at a time, and every other project in the other, three files at a time. Vitest runs the web
+// files first (group 0), then the packages' and the server's, one project after another (a worker
+// that keeps its modules from file to file must not carry them into another project). Within a
+// project the longest files go first (scripts/test-durations.json): the last file to start is a
+// short one, so the workers finish a project close together.
 export default defineConfig({
   test: {
-    // Three files at a time in each pool (the web files; the server files), beside one browser
-    // file: on 2 cores, a server file spends most of its time waiting on PostgreSQL, timers and
-    // child processes, not computing.
+    // Three files at a time: on 2 cores, a server file spends most of its time waiting on
+    // PostgreSQL, timers and child processes, not computing.
     maxWorkers: 3,
     // A worker process of the `forks` pool runs file after file instead of a new process per file.
     // Whether a file starts from fresh modules is each project's `isolate`: the server's files do
@@ -85,12 +84,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 1 },
-          // One browser file at a time, beside the server files: Vitest runs its pools side by
-          // side, so the browser files, in the `threads` pool, run from the start of group 1 while
-          // the `forks` pool runs the server files. A browser file, its server and Chromium keep
-          // most of a core busy; a server file mostly waits (PostgreSQL, timers, child processes).
-          pool: 'threads',
-          poolOptions: { threads: { singleThread: true } },
+          // One browser file at a time: a browser file, its server and Chromium keep most of a
+          // core busy. `npm test` runs them beside the other projects, in two lanes.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
           isolate: true,
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',

@@ -18,7 +18,7 @@ import {
 
 // Both are relative to the repository's root, vitest's `root`.
 export const committedDurationsFile = 'scripts/test-durations.json';
-export const lastRunFile = '.tmp/vitest-files.json';
+export const lastRunDir = '.tmp/vitest-files';
 
 export interface FileDuration {
   project: string;
@@ -59,7 +59,7 @@ export class FileDurationsReporter implements Reporter {
   }
 
   onTestRunEnd(): void {
-    const output = path.join(this.root, lastRunFile);
+    const output = path.join(this.root, lastRunDir, `${process.pid}.json`);
     mkdirSync(path.dirname(output), { recursive: true });
     writeFileSync(output, `${JSON.stringify(this.files, null, 1)}\n`);
   }
