@@ -6,16 +6,17 @@ import { FileDurationsReporter, LongestFirstSequencer } from './scripts/vitest-f
 // (scripts/test.mjs) runs it beside the static checks.
 //
 // `npm test` (scripts/test.mjs) runs it twice side by side: the browser files in one process,
-// one at a time, and every other project in the other, three files at a time. Vitest runs the web
+// one at a time, and every other project in the other, two files at a time. Vitest runs the web
 // files first (group 0), then the packages' and the server's, one project after another (a worker
 // that keeps its modules from file to file must not carry them into another project). Within a
 // project the longest files go first (scripts/test-durations.json): the last file to start is a
 // short one, so the workers finish a project close together.
 export default defineConfig({
   test: {
-    // Three files at a time: on 2 cores, a server file spends most of its time waiting on
-    // PostgreSQL, timers and child processes, not computing.
-    maxWorkers: 3,
+    // Two files at a time (Vitest's default would be one on a 2-core machine): much of a server
+    // file's time is spent waiting on PostgreSQL, timers and child processes. `npm test` runs the
+    // browser files beside them, in another Vitest: three at a time in all.
+    maxWorkers: 2,
     // A worker process of the `forks` pool runs file after file instead of a new process per file.
     // Whether a file starts from fresh modules is each project's `isolate`: the server's files do
     // not (a new module graph per file costs each file seconds of CPU before its first test);

@@ -4,7 +4,7 @@
 //   checks      types, lint, format (`check:*`, one at a time; output held until they end)
 //   build       the web app and the compiled server, as `npm start` runs them
 //   vitest      every project, in two lanes once the build is there (the browser files need it):
-//               lane 1: web, packages and server files (three at a time), then some browser files;
+//               lane 1: web, packages and server files (two at a time), then some browser files;
 //               lane 2: the other browser files, one at a time from the start.
 //
 // The checks run beside the build and the tests: they need neither. A server file mostly waits
@@ -150,7 +150,7 @@ function report(startedAt) {
 
 /**
  * The browser files shared between the two lanes: lane 2 starts them at once, lane 1 after its
- * other files (their committed durations over its three workers); each file, longest first, goes
+ * other files (their committed durations over its two workers); each file, longest first, goes
  * to the lane that is free first. A file with no committed duration counts as a long one.
  */
 function shareBrowserFiles() {
@@ -165,7 +165,7 @@ function shareBrowserFiles() {
     .filter(([key]) => !key.startsWith('e2e '))
     .reduce((sum, [, ms]) => sum + ms, 0);
   const lanes = [
-    { freeAt: otherMs / 3, files: [] },
+    { freeAt: otherMs / 2, files: [] },
     { freeAt: 0, files: [] },
   ];
   for (const { file, ms } of browserFiles) {
