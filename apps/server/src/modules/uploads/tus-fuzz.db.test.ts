@@ -362,7 +362,8 @@ describe('tus under hostile traffic', () => {
     const perUser = new Map<string, number>();
     for (const row of stored) perUser.set(row.user_id, (perUser.get(row.user_id) ?? 0) + row.bytes);
     for (const used of perUser.values()) expect(used).toBeLessThanOrEqual(QUOTA);
-  });
+    // Every request over real sockets, beside the other test files: a bound, not a target.
+  }, 180_000);
 });
 
 /** Every staged upload has its reservation and the other way round; every media row its file. */
