@@ -12,7 +12,7 @@ const darkSurfaces = new Map([
   ['components/language-toggle.tsx', "the header's 'dark' tone"],
   ['features/auth/components/auth-shell.tsx', "the sign-in page's dark backdrop"],
   ['features/notifications/components/notification-bell.tsx', "the bell's button in the header"],
-  ['features/scheduler/components/undo-toast.tsx', 'the toast (slate-900)'],
+  ['features/scheduler/posts/undo-toast.tsx', 'the toast (slate-900)'],
 ]);
 
 const paleText =

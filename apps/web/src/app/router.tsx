@@ -73,20 +73,20 @@ const lazyCalendar = () =>
     Component: m.CalendarPage,
   }));
 const lazyQueue = screen(() =>
-  import('../features/scheduler/components/post-list-view.tsx').then((m) => ({
+  import('../features/scheduler/posts/post-list-view.tsx').then((m) => ({
     Component: m.QueueView,
     firstData: m.queueFirstData,
   })),
 );
 const lazyHistory = screen(() =>
-  import('../features/scheduler/components/post-list-view.tsx').then((m) => ({
+  import('../features/scheduler/posts/post-list-view.tsx').then((m) => ({
     Component: m.HistoryView,
     firstData: m.historyFirstData,
   })),
 );
 // Its first data is the scheduler page's (the drafts, for the tabs' count).
 const lazyDrafts = () =>
-  import('../features/scheduler/components/drafts-view.tsx').then((m) => ({
+  import('../features/scheduler/drafts/drafts-view.tsx').then((m) => ({
     Component: m.DraftsView,
   }));
 const lazyStories = () =>

@@ -16,20 +16,20 @@ import { getDraftsQueryOptions, useDrafts } from './api/get-drafts.ts';
 import { canScheduleTo } from './schedulable.ts';
 import { usePost } from './api/get-post.ts';
 import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
-import { CancelPostDialog } from './components/cancel-post-dialog.tsx';
-import { EditPostDialog } from './components/edit-post-dialog.tsx';
-import type { PostActions } from './components/post-item.tsx';
-import { RescheduleDialog } from './components/reschedule-dialog.tsx';
-import { UndoToast } from './components/undo-toast.tsx';
+import { CancelPostDialog } from './posts/cancel-post-dialog.tsx';
+import { EditPostDialog } from './posts/edit-post-dialog.tsx';
+import type { PostActions } from './posts/post-item.tsx';
+import { RescheduleDialog } from './posts/reschedule-dialog.tsx';
+import { UndoToast } from './posts/undo-toast.tsx';
 import { ViewNav } from './components/view-nav.tsx';
 import { useErrorText } from '../../lib/error-text.ts';
-import { usePostEvents } from './hooks/use-post-events.ts';
+import { usePostEvents } from './posts/use-post-events.ts';
 import type { SchedulerOutletContext } from './scheduler-outlet.ts';
 
 // The form (uploads, cover picker, planning) is a third of the screen's code and is not drawn
 // until asked for: it loads when the person reaches for 'Nouvelle programmation' (hover, focus,
 // touch) or a link opens it, so the lists show first (Lighthouse, issue 15).
-const loadScheduleForm = () => import('./components/schedule-form.tsx');
+const loadScheduleForm = () => import('./composer/schedule-form.tsx');
 const ScheduleForm = lazy(() =>
   loadScheduleForm().then((module) => ({ default: module.ScheduleForm })),
 );

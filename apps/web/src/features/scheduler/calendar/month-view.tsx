@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
-import { postBadge, statusLooks } from '../components/status-badge.tsx';
+import { postBadge, statusLooks } from '../posts/status-badge.tsx';
 import { newScheduleHref, type GridDay } from './calendar-grid.ts';
 import type { DayContext } from './calendar-parts.tsx';
 import { DroppableCell } from './droppable-cell.tsx';

@@ -2,7 +2,7 @@ import type { CalendarPost } from '@cadence/shared/schemas/planning';
 import { memo, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import { VideoIcon } from '../components/icons.tsx';
-import { postBadge, statusLooks } from '../components/status-badge.tsx';
+import { postBadge, statusLooks } from '../posts/status-badge.tsx';
 import type { CalendarFormat } from './calendar-format.ts';
 import { useLockedDroppable, usePostDraggable } from './calendar-dnd.tsx';
 

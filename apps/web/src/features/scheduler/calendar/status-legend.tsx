@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { memo } from 'react';
-import { postBadges, statusLooks } from '../components/status-badge.tsx';
+import { postBadges, statusLooks } from '../posts/status-badge.tsx';
 
 /**
  * What the chips' colours and icons mean: each status named next to a small chip in its colours

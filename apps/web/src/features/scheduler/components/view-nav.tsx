@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink, useSearchParams } from 'react-router';
 import { useDrafts } from '../api/get-drafts.ts';
-import { filterParams } from '../post-lists.ts';
+import { filterParams } from '../posts/post-lists.ts';
 
 // On a phone the four tabs fill the width two by two: on one line 'Historique' and 'Calendrier'
 // spilled out of their tabs at 390 px. From `sm` on they sit in a row, each as wide as its
