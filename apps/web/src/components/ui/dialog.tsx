@@ -1,10 +1,113 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { XIcon } from './icons.tsx';
 
 /**
  * The open dialogs, the last opened last: only that one answers Escape and keeps Tab inside it,
  * so a question asked over a dialog (closing the composer during an upload) closes alone.
  */
 const openDialogs: object[] = [];
+
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * While `open`: moves the focus into the panel, closes on Escape, keeps Tab inside the panel and
+ * the page behind from scrolling; on close gives the focus back to where it was.
+ */
+function useModalFocus(
+  open: boolean,
+  onClose: () => void,
+  panelRef: RefObject<HTMLDivElement | null>,
+) {
+  // The latest handler, read when used: a new onClose each render must not re-run the effect
+  // below, which would move the focus back to the first control.
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    if (!open) return;
+    const self = {};
+    openDialogs.push(self);
+    const previouslyFocused =
+      document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const panel = panelRef.current;
+    const focusable = () => (panel ? [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)] : []);
+    (focusable()[0] ?? panel)?.focus();
+    function onKeyDown(event: KeyboardEvent) {
+      if (openDialogs.at(-1) !== self) return;
+      // A control inside that handled Escape itself (an open picker) prevents its default.
+      if (event.key === 'Escape' && !event.defaultPrevented) {
+        event.preventDefault();
+        onCloseRef.current();
+        return;
+      }
+      if (event.key === 'Tab') keepTabInside(event, focusable());
+    }
+    document.addEventListener('keydown', onKeyDown);
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      openDialogs.splice(openDialogs.indexOf(self), 1);
+      document.removeEventListener('keydown', onKeyDown);
+      document.body.style.overflow = overflow;
+      previouslyFocused?.focus();
+    };
+  }, [open, panelRef]);
+}
+
+/** Wraps Tab from the last control to the first, and Shift+Tab from the first to the last. */
+function keepTabInside(event: KeyboardEvent, items: HTMLElement[]) {
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** The dialog's title bar: its title, an optional description and the close button. */
+function DialogHeader({
+  titleId,
+  title,
+  descriptionId,
+  description,
+  onClose,
+  closeLabel,
+}: {
+  titleId: string;
+  title: string;
+  descriptionId: string;
+  description?: string;
+  onClose: () => void;
+  closeLabel: string;
+}) {
+  return (
+    <div className="flex items-start justify-between gap-4 border-b border-slate-100 px-6 py-5">
+      <div className="min-w-0">
+        <h2 id={titleId} className="break-words text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {description && (
+          <p id={descriptionId} className="mt-1 break-words text-sm text-slate-500">
+            {description}
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        onClick={onClose}
+        aria-label={closeLabel}
+        className="-mr-2 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-700"
+      >
+        <XIcon className="h-5 w-5" />
+      </button>
+    </div>
+  );
+}
 
 /**
  * A modal dialog: labelled by its title, closes on Escape and on a click outside, keeps focus
@@ -33,58 +136,7 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  // The latest handler, read when used: a new onClose each render must not re-run the effect
-  // below, which would move the focus back to the first control.
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-
-  useEffect(() => {
-    if (!open) return;
-    const self = {};
-    openDialogs.push(self);
-    const previouslyFocused =
-      document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const panel = panelRef.current;
-    const focusable = () =>
-      panel
-        ? [
-            ...panel.querySelectorAll<HTMLElement>(
-              'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
-            ),
-          ]
-        : [];
-    (focusable()[0] ?? panel)?.focus();
-    function onKeyDown(event: KeyboardEvent) {
-      if (openDialogs.at(-1) !== self) return;
-      // A control inside that handled Escape itself (an open picker) prevents its default.
-      if (event.key === 'Escape' && !event.defaultPrevented) {
-        event.preventDefault();
-        onCloseRef.current();
-        return;
-      }
-      if (event.key !== 'Tab') return;
-      const items = focusable();
-      const first = items[0];
-      const last = items.at(-1);
-      if (!first || !last) return;
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    }
-    document.addEventListener('keydown', onKeyDown);
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      openDialogs.splice(openDialogs.indexOf(self), 1);
-      document.removeEventListener('keydown', onKeyDown);
-      document.body.style.overflow = overflow;
-      previouslyFocused?.focus();
-    };
-  }, [open]);
+  useModalFocus(open, onClose, panelRef);
 
   if (!open) return null;
   const slideOver = variant === 'slide-over';
@@ -117,35 +169,14 @@ export function Dialog({
               : 'pointer-events-auto flex max-h-[90vh] w-full max-w-md flex-col rounded-2xl bg-white shadow-2xl'
           }
         >
-          <div className="flex items-start justify-between gap-4 border-b border-slate-100 px-6 py-5">
-            <div className="min-w-0">
-              <h2 id={titleId} className="break-words text-lg font-semibold text-slate-900">
-                {title}
-              </h2>
-              {description && (
-                <p id={descriptionId} className="mt-1 break-words text-sm text-slate-500">
-                  {description}
-                </p>
-              )}
-            </div>
-            <button
-              type="button"
-              onClick={onClose}
-              aria-label={closeLabel}
-              className="-mr-2 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-700"
-            >
-              <svg
-                className="h-5 w-5"
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                aria-hidden="true"
-              >
-                <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
-              </svg>
-            </button>
-          </div>
+          <DialogHeader
+            titleId={titleId}
+            title={title}
+            descriptionId={descriptionId}
+            description={description}
+            onClose={onClose}
+            closeLabel={closeLabel}
+          />
           <div className="flex-1 overflow-y-auto px-6 py-5">{children}</div>
           {footer && (
             <div className="flex justify-end gap-3 border-t border-slate-100 px-6 py-4">

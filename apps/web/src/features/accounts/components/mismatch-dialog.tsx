@@ -65,30 +65,15 @@ export function MismatchDialog({
       footer={
         data &&
         !gone && (
-          <div className="flex w-full flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button
-              variant="secondary"
-              onClick={() => choose('cancel')}
-              disabled={answer.isPending}
-            >
-              {answer.isPending && answer.variables.choice === 'cancel' && (
-                <Spinner className="h-4 w-4" />
-              )}
-              {answer.isPending && answer.variables.choice === 'cancel'
-                ? t('accounts.mismatch.cancelling')
-                : t('accounts.mismatch.cancel')}
-            </Button>
-            <Button onClick={() => choose('keep')} disabled={answer.isPending}>
-              {answer.isPending && answer.variables.choice === 'keep' && (
-                <Spinner className="h-4 w-4" />
-              )}
-              {answer.isPending && answer.variables.choice === 'keep'
-                ? t('accounts.mismatch.keeping')
-                : named
-                  ? t('accounts.mismatch.keep', { authorised })
-                  : t('accounts.mismatch.keepUnnamed')}
-            </Button>
-          </div>
+          <MismatchChoices
+            pendingChoice={answer.isPending ? answer.variables.choice : null}
+            keepLabel={
+              named
+                ? t('accounts.mismatch.keep', { authorised })
+                : t('accounts.mismatch.keepUnnamed')
+            }
+            onChoose={choose}
+          />
         )
       }
     >
@@ -100,23 +85,12 @@ export function MismatchDialog({
           </p>
         )}
         {data && !gone && (
-          <>
-            <p className="break-words rounded-xl bg-amber-50 px-3.5 py-3 font-medium text-amber-900 ring-1 ring-inset ring-amber-200">
-              {named
-                ? t('accounts.mismatch.message', { authorised, card })
-                : t('accounts.mismatch.messageUnnamed', { authorised, card })}
-            </p>
-            <p className="break-words">
-              {data.holderUsername !== null
-                ? t('accounts.mismatch.keepHolder', {
-                    holder: wrappableHandle(data.holderUsername),
-                  })
-                : named
-                  ? t('accounts.mismatch.keepRename', { authorised, card })
-                  : t('accounts.mismatch.keepUnnamedCard', { card })}
-            </p>
-            <p className="break-words">{t('accounts.mismatch.cancelExplained')}</p>
-          </>
+          <MismatchExplanation
+            authorised={authorised}
+            card={card}
+            named={named}
+            holderUsername={data.holderUsername}
+          />
         )}
         {error && (
           <Alert tone="error">
@@ -127,5 +101,68 @@ export function MismatchDialog({
         )}
       </div>
     </Dialog>
+  );
+}
+
+/** Cancel or keep; while one is being answered both are disabled and the chosen one spins. */
+function MismatchChoices({
+  pendingChoice,
+  keepLabel,
+  onChoose,
+}: {
+  pendingChoice: 'keep' | 'cancel' | null;
+  keepLabel: string;
+  onChoose: (choice: 'keep' | 'cancel') => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex w-full flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <Button
+        variant="secondary"
+        onClick={() => onChoose('cancel')}
+        disabled={pendingChoice !== null}
+      >
+        {pendingChoice === 'cancel' && <Spinner className="h-4 w-4" />}
+        {pendingChoice === 'cancel'
+          ? t('accounts.mismatch.cancelling')
+          : t('accounts.mismatch.cancel')}
+      </Button>
+      <Button onClick={() => onChoose('keep')} disabled={pendingChoice !== null}>
+        {pendingChoice === 'keep' && <Spinner className="h-4 w-4" />}
+        {pendingChoice === 'keep' ? t('accounts.mismatch.keeping') : keepLabel}
+      </Button>
+    </div>
+  );
+}
+
+/** Which account was authorised, which card asked, and what each choice does to the card. */
+function MismatchExplanation({
+  authorised,
+  card,
+  named,
+  holderUsername,
+}: {
+  authorised: string;
+  card: string;
+  named: boolean;
+  holderUsername: string | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="break-words rounded-xl bg-amber-50 px-3.5 py-3 font-medium text-amber-900 ring-1 ring-inset ring-amber-200">
+        {named
+          ? t('accounts.mismatch.message', { authorised, card })
+          : t('accounts.mismatch.messageUnnamed', { authorised, card })}
+      </p>
+      <p className="break-words">
+        {holderUsername !== null
+          ? t('accounts.mismatch.keepHolder', { holder: wrappableHandle(holderUsername) })
+          : named
+            ? t('accounts.mismatch.keepRename', { authorised, card })
+            : t('accounts.mismatch.keepUnnamedCard', { card })}
+      </p>
+      <p className="break-words">{t('accounts.mismatch.cancelExplained')}</p>
+    </>
   );
 }
