@@ -99,6 +99,15 @@ export function sendInjectedFailure(
   return sendEnvelopeError(reply, state, status, code, message);
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A parsed query or form body as a record of parameters; anything else as none. */
+export function asParams(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
+}
+
 /** `Authorization: Bearer <token>` → token, else null. */
 export function bearerToken(request: FastifyRequest): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
@@ -151,7 +160,6 @@ export function authorizeApiCall(
   return { ...auth, accessToken: token };
 }
 
-/** First zod issue as `path: message`, for TikTok-style one-line error messages. */
 /**
  * Parses an API body with `schema`; on failure answers TikTok's 400 `invalid_params` envelope and
  * returns null, so a route reads `const body = parseBodyOrReject(…); if (body === null) return reply;`.
@@ -168,6 +176,7 @@ export function parseBodyOrReject<TSchema extends z.ZodType>(
   return null;
 }
 
+/** First zod issue as `path: message`, for TikTok-style one-line error messages. */
 export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'Invalid request.';

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { pageContentSecurityPolicy, renderErrorPage } from './consent-page.ts';
 import {
   bearerToken,
@@ -12,10 +12,13 @@ import {
 } from './http.ts';
 import type { PublicBaseUrl, SandboxStateOptions } from './options.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
-import { registerApiRoutes } from './routes/api-routes.ts';
-import { registerOAuthRoutes } from './routes/oauth-routes.ts';
+import { registerConsentRoutes } from './routes/consent-routes.ts';
+import { registerContentPostingRoutes } from './routes/content-posting-routes.ts';
+import { registerTokenRoutes } from './routes/token-routes.ts';
 import { registerUploadRoute, VIDEO_CONTENT_TYPES } from './routes/upload-route.ts';
+import { registerUserInfoRoute } from './routes/user-info-route.ts';
 import { registerVideoPage } from './routes/video-page.ts';
+import { registerVideoRoutes } from './routes/video-routes.ts';
 import { SandboxState } from './sandbox-state.ts';
 
 export interface TikTokSandboxOptions extends SandboxStateOptions {
@@ -60,6 +63,23 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
     return `${request.protocol}://${request.host}${prefix}`;
   };
 
+  await registerBodyParsers(fastify);
+  injectFaults(fastify, state);
+  answerErrorsInTikTokShape(fastify, state);
+
+  // Login Kit (OAuth), then the Bearer-authenticated v2 API: user info, Content Posting, Display.
+  registerConsentRoutes(fastify, state);
+  registerTokenRoutes(fastify, state);
+  registerUserInfoRoute(fastify, state, publicBaseUrl);
+  registerContentPostingRoutes(fastify, state, publicBaseUrl);
+  registerVideoRoutes(fastify, state, publicBaseUrl);
+  registerUploadRoute(fastify, state);
+  registerAdminRoutes(fastify, state, options.enableControl ?? false);
+  registerVideoPage(fastify, state);
+};
+
+/** Forms, JSON as TikTok's SDKs send it, and video chunks left as streams. */
+async function registerBodyParsers(fastify: FastifyInstance): Promise<void> {
   // Parsers are scoped to this plugin; a host app may already parse forms its own way.
   if (!fastify.hasContentTypeParser('application/x-www-form-urlencoded')) {
     await fastify.register(formbody);
@@ -90,7 +110,10 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
   fastify.addContentTypeParser(VIDEO_CONTENT_TYPES, (_request, payload, done) => {
     done(null, payload);
   });
+}
 
+/** Test tooling's latency, injected failures and chaos, before an endpoint answers. */
+function injectFaults(fastify: FastifyInstance, state: SandboxState): void {
   fastify.addHook('onRequest', async (request, reply) => {
     const endpoint = request.routeOptions.config.tiktokSandboxEndpoint;
     if (endpoint === undefined) return;
@@ -111,7 +134,10 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
     const status = chaos.kind === 'rate_limit' ? 429 : chaos.status;
     return sendInjectedFailure(reply, state, endpoint, { type: 'http_error', status });
   });
+}
 
+/** Errors of every endpoint in its own shape (HTML page, OAuth JSON or v2 envelope). */
+function answerErrorsInTikTokShape(fastify: FastifyInstance, state: SandboxState): void {
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const endpoint = request.routeOptions.config.tiktokSandboxEndpoint;
     const status = error.statusCode ?? 500;
@@ -146,10 +172,4 @@ export const tiktokSandbox: FastifyPluginAsync<TikTokSandboxOptions> = async (fa
         );
     }
   });
-
-  registerOAuthRoutes(fastify, state);
-  registerApiRoutes(fastify, state, publicBaseUrl);
-  registerUploadRoute(fastify, state);
-  registerAdminRoutes(fastify, state, options.enableControl ?? false);
-  registerVideoPage(fastify, state);
-};
+}
