@@ -21,7 +21,7 @@ import {
   type AudienceProfile,
 } from '../../packages/tiktok-sandbox/src/audience-model.ts';
 import { seededRandom } from '../../packages/tiktok-sandbox/src/audience-model.ts';
-import { viewsAt24h } from '../../apps/server/src/modules/analytics/sync.ts';
+import { viewsAt24h } from '../../apps/server/src/modules/analytics/snapshot-schedule.ts';
 import { zonedDateTimeToUtc } from '../../packages/shared/src/schedule/planner.ts';
 
 const HOUR = 3_600_000;

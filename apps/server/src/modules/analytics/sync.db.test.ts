@@ -4,7 +4,8 @@ import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { connectTikTok, signUp, useScheduleTestApp, type TestUser } from '../schedules/test-kit.ts';
 import { createAnalyticsRepository } from './repository.ts';
-import { createAnalyticsSync, nextSnapshotAt, viewsAt24h, type AnalyticsSyncDeps } from './sync.ts';
+import { nextSnapshotAt, viewsAt24h } from './snapshot-schedule.ts';
+import { createAnalyticsSync, type AnalyticsSyncDeps } from './sync.ts';
 
 const HOUR = 3_600_000;
 const base = useScheduleTestApp('cadence-analytics-sync-');
