@@ -166,7 +166,7 @@ describe('places that upload', () => {
       .map(([path, text]) => ({ path, guarded: text.includes('useUploadGuard(') }));
     expect(places).toEqual([
       { path: '../features/memes/components/meme-form.tsx', guarded: true },
-      { path: '../features/scheduler/composer/schedule-form.tsx', guarded: true },
+      { path: '../features/scheduler/composer/use-schedule-form.ts', guarded: true },
       { path: '../features/stories/components/story-creator.tsx', guarded: true },
     ]);
   });
@@ -187,7 +187,7 @@ describe('places that upload', () => {
       });
     expect(places).toEqual([
       { path: '../features/memes/components/meme-form.tsx', shows: true },
-      { path: '../features/scheduler/composer/schedule-form.tsx', shows: true },
+      { path: '../features/scheduler/composer/use-schedule-form.ts', shows: true },
       { path: '../features/stories/components/story-creator.tsx', shows: true },
     ]);
   });
