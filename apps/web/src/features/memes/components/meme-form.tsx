@@ -108,19 +108,7 @@ export function MemeForm({
           disabled={busy}
         />
 
-        <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-          <p id={hintId} className="text-xs text-slate-500">
-            {!hasSource && !busy ? t('memes.form.needSource') : ''}
-          </p>
-          <button
-            type="submit"
-            disabled={busy || !hasSource}
-            className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-500 to-brand-600 px-5 py-3 text-sm font-semibold text-white shadow-sm shadow-brand-600/20 transition hover:from-brand-600 hover:to-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:from-slate-300 disabled:to-slate-300 disabled:shadow-none"
-          >
-            {busy ? <Spinner className="h-4 w-4" /> : <SparklesIcon className="h-4 w-4" />}
-            {busy ? t('memes.form.running') : t('memes.form.submit')}
-          </button>
-        </div>
+        <SubmitRow busy={busy} hasSource={hasSource} hintId={hintId} />
 
         {create.isError && !serverUrlError && (
           <div className="mt-4">
@@ -130,5 +118,33 @@ export function MemeForm({
       </form>
       {guard.dialog}
     </>
+  );
+}
+
+/** Why the form cannot be sent yet (no source), and 'Détecter les memes' or its progress. */
+function SubmitRow({
+  busy,
+  hasSource,
+  hintId,
+}: {
+  busy: boolean;
+  hasSource: boolean;
+  hintId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+      <p id={hintId} className="text-xs text-slate-500">
+        {!hasSource && !busy ? t('memes.form.needSource') : ''}
+      </p>
+      <button
+        type="submit"
+        disabled={busy || !hasSource}
+        className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-brand-500 to-brand-600 px-5 py-3 text-sm font-semibold text-white shadow-sm shadow-brand-600/20 transition hover:from-brand-600 hover:to-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:from-slate-300 disabled:to-slate-300 disabled:shadow-none"
+      >
+        {busy ? <Spinner className="h-4 w-4" /> : <SparklesIcon className="h-4 w-4" />}
+        {busy ? t('memes.form.running') : t('memes.form.submit')}
+      </button>
+    </div>
   );
 }

@@ -73,48 +73,20 @@ export function EmailChangeForm({ me }: { me: Me }) {
       </div>
       {sent && <Alert tone="success">{t('settings.email.sent')}</Alert>}
       {open ? (
-        <form
-          className="space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-inset ring-slate-200"
+        <NewEmailForm
+          newEmail={newEmail}
+          onNewEmailChange={setNewEmail}
+          password={password}
+          onPasswordChange={setPassword}
+          fields={fields}
+          refusal={refusal !== null ? errorText(refusal) : null}
+          pending={change.isPending}
           onSubmit={(event) => void onSubmit(event)}
-          noValidate
-        >
-          <TextField
-            id="settings-new-email"
-            name="newEmail"
-            type="email"
-            autoComplete="email"
-            label={t('settings.email.newEmail')}
-            value={newEmail}
-            error={fields.newEmail ? t(fields.newEmail) : null}
-            onChange={(event) => setNewEmail(event.target.value)}
-          />
-          <TextField
-            id="settings-email-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            label={t('settings.email.password')}
-            value={password}
-            error={fields.password ? t(fields.password) : null}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          {refusal !== null && <Alert tone="error">{errorText(refusal)}</Alert>}
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" pending={change.isPending}>
-              {t('settings.email.submit')}
-            </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => {
-                toggled.current = true;
-                setOpen(false);
-              }}
-            >
-              {t('settings.email.cancel')}
-            </Button>
-          </div>
-        </form>
+          onCancel={() => {
+            toggled.current = true;
+            setOpen(false);
+          }}
+        />
       ) : (
         <Button
           ref={changeButton}
@@ -130,5 +102,68 @@ export function EmailChangeForm({ me }: { me: Me }) {
         </Button>
       )}
     </div>
+  );
+}
+
+/** The new address and the password that confirms it; what is typed stays when cancelled. */
+function NewEmailForm({
+  newEmail,
+  onNewEmailChange,
+  password,
+  onPasswordChange,
+  fields,
+  refusal,
+  pending,
+  onSubmit,
+  onCancel,
+}: {
+  newEmail: string;
+  onNewEmailChange: (newEmail: string) => void;
+  password: string;
+  onPasswordChange: (password: string) => void;
+  fields: FieldErrors;
+  /** Why the server refused, other than a field's error. */
+  refusal: string | null;
+  pending: boolean;
+  onSubmit: (event: FormEvent) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <form
+      className="space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-inset ring-slate-200"
+      onSubmit={onSubmit}
+      noValidate
+    >
+      <TextField
+        id="settings-new-email"
+        name="newEmail"
+        type="email"
+        autoComplete="email"
+        label={t('settings.email.newEmail')}
+        value={newEmail}
+        error={fields.newEmail ? t(fields.newEmail) : null}
+        onChange={(event) => onNewEmailChange(event.target.value)}
+      />
+      <TextField
+        id="settings-email-password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        label={t('settings.email.password')}
+        value={password}
+        error={fields.password ? t(fields.password) : null}
+        onChange={(event) => onPasswordChange(event.target.value)}
+      />
+      {refusal !== null && <Alert tone="error">{refusal}</Alert>}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" pending={pending}>
+          {t('settings.email.submit')}
+        </Button>
+        <Button type="button" variant="ghost" onClick={onCancel}>
+          {t('settings.email.cancel')}
+        </Button>
+      </div>
+    </form>
   );
 }

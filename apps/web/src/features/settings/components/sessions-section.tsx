@@ -52,54 +52,24 @@ export function SessionsSection() {
       ) : (
         <div ref={submitFocus.container}>
           <ul aria-label={t('settings.sessions.listLabel')} className="divide-y divide-slate-100">
-            {list.map((session) => {
-              const current = session.id === currentId.data;
-              const device = deviceName(session);
-              const date = formatDateTime(session.createdAt, language, timeZone);
-              return (
-                <li
-                  key={session.id}
-                  className="flex flex-col gap-3 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between"
-                >
-                  <div className="min-w-0">
-                    <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                      {device}
-                      {current && (
-                        <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-700 ring-1 ring-inset ring-emerald-200">
-                          {t('settings.sessions.current')}
-                        </span>
-                      )}
-                    </p>
-                    <p className="mt-0.5 text-sm text-slate-600">
-                      {t('settings.sessions.signedInAt', { date })}
-                    </p>
-                    {session.ipAddress && (
-                      <p className="break-all text-sm text-slate-600">
-                        {t('settings.sessions.ip', { ip: session.ipAddress })}
-                      </p>
-                    )}
-                  </div>
-                  {!current && (
-                    <Button
-                      variant="secondary"
-                      className="shrink-0 self-start sm:self-auto"
-                      aria-label={t('settings.sessions.revokeLabel', { device, date })}
-                      pending={revokeSession.isPending}
-                      onClick={() => {
-                        setNotice(null);
-                        revokeSession.mutate(session.id, {
-                          onSuccess: () => setNotice('revoked'),
-                          onError: () => setNotice('failed'),
-                          onSettled: submitFocus.settled,
-                        });
-                      }}
-                    >
-                      {t('settings.sessions.revoke')}
-                    </Button>
-                  )}
-                </li>
-              );
-            })}
+            {list.map((session) => (
+              <SessionItem
+                key={session.id}
+                session={session}
+                current={session.id === currentId.data}
+                device={deviceName(session)}
+                date={formatDateTime(session.createdAt, language, timeZone)}
+                revoking={revokeSession.isPending}
+                onRevoke={() => {
+                  setNotice(null);
+                  revokeSession.mutate(session.id, {
+                    onSuccess: () => setNotice('revoked'),
+                    onError: () => setNotice('failed'),
+                    onSettled: submitFocus.settled,
+                  });
+                }}
+              />
+            ))}
           </ul>
           <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center">
             <Button
@@ -132,5 +102,57 @@ export function SessionsSection() {
         </div>
       )}
     </SettingsCard>
+  );
+}
+
+/** One session: its device, when it signed in and from where; 'Déconnecter' unless it is this one. */
+function SessionItem({
+  session,
+  current,
+  device,
+  date,
+  revoking,
+  onRevoke,
+}: {
+  session: AuthSession;
+  current: boolean;
+  device: string;
+  date: string;
+  revoking: boolean;
+  onRevoke: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <li className="flex flex-col gap-3 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+          {device}
+          {current && (
+            <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-700 ring-1 ring-inset ring-emerald-200">
+              {t('settings.sessions.current')}
+            </span>
+          )}
+        </p>
+        <p className="mt-0.5 text-sm text-slate-600">
+          {t('settings.sessions.signedInAt', { date })}
+        </p>
+        {session.ipAddress && (
+          <p className="break-all text-sm text-slate-600">
+            {t('settings.sessions.ip', { ip: session.ipAddress })}
+          </p>
+        )}
+      </div>
+      {!current && (
+        <Button
+          variant="secondary"
+          className="shrink-0 self-start sm:self-auto"
+          aria-label={t('settings.sessions.revokeLabel', { device, date })}
+          pending={revoking}
+          onClick={onRevoke}
+        >
+          {t('settings.sessions.revoke')}
+        </Button>
+      )}
+    </li>
   );
 }
