@@ -53,7 +53,6 @@ export function StoryCard({
   const { language, locale } = useLanguage();
   const percent = Math.round(story.progress * 100);
   const active = story.status === 'queued' || story.status === 'rendering';
-  const media = story.resultMedia;
   const statusText = t(statusKeys[story.status], { percent });
 
   return (
@@ -61,40 +60,7 @@ export function StoryCard({
       aria-label={t('stories.list.label', { number })}
       className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
     >
-      <div className="relative aspect-[9/16] bg-slate-900">
-        {story.status === 'completed' && media ? (
-          // A story is rendered from the user's own clips: there is no caption track to offer.
-          // eslint-disable-next-line jsx-a11y/media-has-caption
-          <video
-            src={media.fileUrl}
-            poster={media.thumbnailUrl ?? undefined}
-            controls
-            playsInline
-            preload="metadata"
-            className="h-full w-full object-contain"
-            aria-label={t('stories.preview', { number })}
-          />
-        ) : (
-          <div className="flex h-full w-full flex-col items-center justify-center gap-3 bg-gradient-to-b from-slate-800 to-slate-950 p-4 text-center text-white/80">
-            {active ? (
-              <Spinner className="h-8 w-8 text-brand-500" />
-            ) : (
-              <FilmIcon className="h-8 w-8" />
-            )}
-            {story.status === 'rendering' && (
-              <span className="text-2xl font-bold tabular-nums text-white">
-                {new Intl.NumberFormat(language, { style: 'percent' }).format(story.progress)}
-              </span>
-            )}
-          </div>
-        )}
-        <span
-          className={`absolute left-2 top-2 rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${badgeTone[story.status]}`}
-          aria-live="polite"
-        >
-          {statusText}
-        </span>
-      </div>
+      <StoryPreview story={story} number={number} active={active} statusText={statusText} />
 
       <div className="flex flex-1 flex-col gap-2 p-3">
         <div className="min-w-0 text-xs text-slate-600">
@@ -127,53 +93,14 @@ export function StoryCard({
         )}
         {story.failReason && <p className="text-xs text-red-700">{t(story.failReason)}</p>}
 
-        <div className="mt-auto flex flex-col gap-1.5 pt-1">
-          {story.status === 'completed' && media && (
-            <>
-              <a
-                href={`${media.fileUrl}?download=1`}
-                download
-                className={buttonClassName('primary', 'w-full px-3 py-2')}
-              >
-                <DownloadIcon className="h-4 w-4" />
-                {t('stories.actions.download')}
-              </a>
-              <Link
-                to={`/scheduler?media=${encodeURIComponent(media.id)}`}
-                className={buttonClassName('secondary', 'w-full px-3 py-2')}
-              >
-                <CalendarIcon className="h-4 w-4" />
-                {t('stories.actions.schedule')}
-              </Link>
-            </>
-          )}
-          {active ? (
-            <button
-              type="button"
-              onClick={onCancel}
-              disabled={busy}
-              aria-label={t('stories.actions.cancelLabel', { number })}
-              className={buttonClassName('secondary', 'w-full px-3 py-2')}
-            >
-              <XIcon className="h-4 w-4" />
-              {t('stories.actions.cancel')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              onClick={onDelete}
-              disabled={busy}
-              aria-label={t('stories.actions.deleteLabel', { number })}
-              className={buttonClassName(
-                'ghost',
-                'w-full px-3 py-2 text-red-700 hover:bg-red-50 hover:text-red-800',
-              )}
-            >
-              <TrashIcon className="h-4 w-4" />
-              {t('stories.actions.delete')}
-            </button>
-          )}
-        </div>
+        <StoryActions
+          story={story}
+          number={number}
+          active={active}
+          busy={busy}
+          onCancel={onCancel}
+          onDelete={onDelete}
+        />
       </div>
     </article>
   );
@@ -187,5 +114,127 @@ function SourceLine({ label, name }: { label: string; name: string | null }) {
     <p className="truncate" title={`${label} ${shown}`}>
       <span className="font-medium text-slate-700">{label}</span> {shown}
     </p>
+  );
+}
+
+/** The 9:16 frame: the playable story once rendered, else a spinner or the film icon; the status on top. */
+function StoryPreview({
+  story,
+  number,
+  active,
+  statusText,
+}: {
+  story: Story;
+  number: number;
+  active: boolean;
+  statusText: string;
+}) {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  const media = story.resultMedia;
+  return (
+    <div className="relative aspect-[9/16] bg-slate-900">
+      {story.status === 'completed' && media ? (
+        // A story is rendered from the user's own clips: there is no caption track to offer.
+        // eslint-disable-next-line jsx-a11y/media-has-caption
+        <video
+          src={media.fileUrl}
+          poster={media.thumbnailUrl ?? undefined}
+          controls
+          playsInline
+          preload="metadata"
+          className="h-full w-full object-contain"
+          aria-label={t('stories.preview', { number })}
+        />
+      ) : (
+        <div className="flex h-full w-full flex-col items-center justify-center gap-3 bg-gradient-to-b from-slate-800 to-slate-950 p-4 text-center text-white/80">
+          {active ? (
+            <Spinner className="h-8 w-8 text-brand-500" />
+          ) : (
+            <FilmIcon className="h-8 w-8" />
+          )}
+          {story.status === 'rendering' && (
+            <span className="text-2xl font-bold tabular-nums text-white">
+              {new Intl.NumberFormat(language, { style: 'percent' }).format(story.progress)}
+            </span>
+          )}
+        </div>
+      )}
+      <span
+        className={`absolute left-2 top-2 rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${badgeTone[story.status]}`}
+        aria-live="polite"
+      >
+        {statusText}
+      </span>
+    </div>
+  );
+}
+
+/** Download and schedule once rendered; cancel while queued or rendering, delete afterwards. */
+function StoryActions({
+  story,
+  number,
+  active,
+  busy,
+  onCancel,
+  onDelete,
+}: {
+  story: Story;
+  number: number;
+  active: boolean;
+  busy: boolean;
+  onCancel: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const media = story.resultMedia;
+  return (
+    <div className="mt-auto flex flex-col gap-1.5 pt-1">
+      {story.status === 'completed' && media && (
+        <>
+          <a
+            href={`${media.fileUrl}?download=1`}
+            download
+            className={buttonClassName('primary', 'w-full px-3 py-2')}
+          >
+            <DownloadIcon className="h-4 w-4" />
+            {t('stories.actions.download')}
+          </a>
+          <Link
+            to={`/scheduler?media=${encodeURIComponent(media.id)}`}
+            className={buttonClassName('secondary', 'w-full px-3 py-2')}
+          >
+            <CalendarIcon className="h-4 w-4" />
+            {t('stories.actions.schedule')}
+          </Link>
+        </>
+      )}
+      {active ? (
+        <button
+          type="button"
+          onClick={onCancel}
+          disabled={busy}
+          aria-label={t('stories.actions.cancelLabel', { number })}
+          className={buttonClassName('secondary', 'w-full px-3 py-2')}
+        >
+          <XIcon className="h-4 w-4" />
+          {t('stories.actions.cancel')}
+        </button>
+      ) : (
+        <button
+          type="button"
+          onClick={onDelete}
+          disabled={busy}
+          aria-label={t('stories.actions.deleteLabel', { number })}
+          className={buttonClassName(
+            'ghost',
+            'w-full px-3 py-2 text-red-700 hover:bg-red-50 hover:text-red-800',
+          )}
+        >
+          <TrashIcon className="h-4 w-4" />
+          {t('stories.actions.delete')}
+        </button>
+      )}
+    </div>
   );
 }

@@ -36,12 +36,9 @@ export function VideoPanel({
   onRemove: (key: string) => void;
 }) {
   const { t } = useTranslation();
-  const { language } = useLanguage();
   const uploadProblems = useUploadProblems();
   const headingId = useId();
   const inputId = useId();
-  const text = panelText[side];
-  const accent = side === 'top' ? 'from-brand-500 to-brand-600' : 'from-accent-500 to-sky-600';
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])];
@@ -61,53 +58,13 @@ export function VideoPanel({
       aria-labelledby={headingId}
       className="flex flex-col rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5"
     >
-      {/* The import button goes under the title when they would leave the hint a word a line
-          (320 px): the hint keeps at least 9rem. */}
-      <div className="flex flex-wrap items-start gap-3">
-        <span
-          className={`mt-0.5 flex h-9 w-9 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br text-white ${accent}`}
-          aria-hidden="true"
-        >
-          <span className="text-xs font-bold">{side === 'top' ? '1' : '2'}</span>
-        </span>
-        <div className="min-w-[9rem] flex-1">
-          <h2 id={headingId} className="text-base font-semibold text-slate-900">
-            {t(text.title)}
-          </h2>
-          <p className="text-sm text-slate-500">
-            {t(text.hint)}
-            {items.length > 0 && (
-              <>
-                {' · '}
-                <span className="font-medium text-slate-700">
-                  {t(
-                    plural(language, items.length) === 'one'
-                      ? 'stories.panels.countOne'
-                      : 'stories.panels.countOther',
-                    { count: items.length },
-                  )}
-                </span>
-              </>
-            )}
-          </p>
-        </div>
-        <label
-          htmlFor={inputId}
-          className="inline-flex shrink-0 cursor-pointer items-center gap-2 rounded-lg bg-slate-900 px-3.5 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-slate-800 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-500"
-        >
-          <UploadIcon className="h-4 w-4" />
-          {t('stories.panels.importButton')}
-          <input
-            id={inputId}
-            type="file"
-            accept="video/*"
-            multiple
-            onChange={onChange}
-            aria-label={t(text.importLabel)}
-            className="sr-only"
-          />
-        </label>
-      </div>
+      <PanelHeader
+        side={side}
+        headingId={headingId}
+        inputId={inputId}
+        count={items.length}
+        onChange={onChange}
+      />
 
       {items.length === 0 ? (
         <label
@@ -143,6 +100,75 @@ export function VideoPanel({
         </ul>
       )}
     </section>
+  );
+}
+
+/** The panel's number, title and hint (with how many videos it holds), and its import button. */
+function PanelHeader({
+  side,
+  headingId,
+  inputId,
+  count,
+  onChange,
+}: {
+  side: PanelSide;
+  headingId: string;
+  inputId: string;
+  count: number;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  const text = panelText[side];
+  const accent = side === 'top' ? 'from-brand-500 to-brand-600' : 'from-accent-500 to-sky-600';
+  // The import button goes under the title when they would leave the hint a word a line
+  // (320 px): the hint keeps at least 9rem.
+  return (
+    <div className="flex flex-wrap items-start gap-3">
+      <span
+        className={`mt-0.5 flex h-9 w-9 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br text-white ${accent}`}
+        aria-hidden="true"
+      >
+        <span className="text-xs font-bold">{side === 'top' ? '1' : '2'}</span>
+      </span>
+      <div className="min-w-[9rem] flex-1">
+        <h2 id={headingId} className="text-base font-semibold text-slate-900">
+          {t(text.title)}
+        </h2>
+        <p className="text-sm text-slate-500">
+          {t(text.hint)}
+          {count > 0 && (
+            <>
+              {' · '}
+              <span className="font-medium text-slate-700">
+                {t(
+                  plural(language, count) === 'one'
+                    ? 'stories.panels.countOne'
+                    : 'stories.panels.countOther',
+                  { count },
+                )}
+              </span>
+            </>
+          )}
+        </p>
+      </div>
+      <label
+        htmlFor={inputId}
+        className="inline-flex shrink-0 cursor-pointer items-center gap-2 rounded-lg bg-slate-900 px-3.5 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-slate-800 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-500"
+      >
+        <UploadIcon className="h-4 w-4" />
+        {t('stories.panels.importButton')}
+        <input
+          id={inputId}
+          type="file"
+          accept="video/*"
+          multiple
+          onChange={onChange}
+          aria-label={t(text.importLabel)}
+          className="sr-only"
+        />
+      </label>
+    </div>
   );
 }
 
