@@ -4,7 +4,7 @@ import {
   type UploadPurpose,
 } from '@cadence/shared/schemas/media';
 import { uploadFileNameSchema } from '@cadence/shared/schemas/upload';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type * as tus from 'tus-js-client';
 import { usePublicConfig } from './public-config.ts';
 import { remainingMs, trackTransfer, type TransferEstimate } from './upload-estimate.ts';
@@ -134,24 +134,119 @@ function release(upload: tus.Upload): void {
   for (const [url, owner] of urlsInUse) if (owner === upload) urlsInUse.delete(url);
 }
 
+/** What the hook's uploads share with the tus callbacks of each one. */
+interface SendContext {
+  purpose: UploadPurpose;
+  /** The tus uploads running, by item key; an item missing here was removed meanwhile. */
+  uploads: Map<string, tus.Upload>;
+  estimates: Map<string, TransferEstimate>;
+  update: (key: string, patch: Partial<UploadItem>) => void;
+  onAccepted: (item: UploadItem) => void;
+}
+
 /**
- * Resumable uploads to /api/uploads (tus). Each file shows its progress; a dropped connection or
- * a server restart resumes where it stopped (tus-js-client keeps the upload URL per file in
- * localStorage). A finished upload is a media id the scheduler, stories and memes can use.
- * `purpose` says which limits the server applies: TikTok's for 'post' (the default), any readable
- * video for 'source' (story and meme inputs).
+ * Sends `item` with the loaded tus client: resumes an unfinished upload of the same file that no
+ * other upload here is using, or starts a new one; reports progress, success and refusal.
  */
-export function useVideoUploads(
-  options: { purpose?: UploadPurpose; onAccepted?: (item: UploadItem) => void } = {},
-) {
-  const purpose = options.purpose ?? 'post';
+function sendWithTus(client: typeof tus, item: UploadItem, context: SendContext): void {
+  const { purpose, uploads, estimates, update } = context;
+  const upload = new client.Upload(item.file, {
+    endpoint: '/api/uploads',
+    chunkSize: 50 * 1024 * 1024,
+    retryDelays: [0, 1000, 3000, 5000, 10000],
+    storeFingerprintForResuming: true,
+    removeFingerprintOnSuccess: true,
+    metadata: { filename: item.file.name, filetype: item.file.type, purpose },
+    // A refusal (422: not a video, too long…) or a missing session is final; network trouble is not.
+    onShouldRetry: (error) => {
+      const status =
+        error instanceof client.DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
+      return status === 0 || status >= 500 || status === 409 || status === 423;
+    },
+    onUploadUrlAvailable: () => {
+      // A new upload (also when a resume found its old one gone): this is the URL it uses.
+      release(upload);
+      if (upload.url !== null) urlsInUse.set(upload.url, upload);
+    },
+    onProgress: (sent, total) => {
+      const estimate = trackTransfer(estimates.get(item.key) ?? null, performance.now(), sent);
+      estimates.set(item.key, estimate);
+      update(item.key, {
+        progress: total > 0 ? sent / total : 0,
+        transfer: { sentBytes: sent, totalBytes: total, msLeft: remainingMs(estimate, total) },
+      });
+    },
+    onSuccess: () => {
+      release(upload);
+      estimates.delete(item.key);
+      const mediaId = mediaIdFromUrl(upload.url);
+      update(item.key, { status: 'done', progress: 1, mediaId });
+      context.onAccepted({ ...item, status: 'done', progress: 1, mediaId });
+    },
+    onError: (error) => {
+      release(upload);
+      estimates.delete(item.key);
+      const rejection = rejectionFrom(error);
+      update(item.key, {
+        status: 'error',
+        rejection: rejection?.reasons ?? null,
+        maxBytes: rejection?.maxBytes ?? item.maxBytes,
+        failed: true,
+      });
+    },
+  });
+  uploads.set(item.key, upload);
+  void upload.findPreviousUploads().then((previous) => {
+    // Removed (or the page left) while looking: nothing to send.
+    if (uploads.get(item.key) !== upload) return;
+    const resumable = previous.find(
+      (candidate) => candidate.uploadUrl !== null && !urlsInUse.has(candidate.uploadUrl),
+    );
+    if (resumable?.uploadUrl) {
+      // Taken at once: another upload of the same file looking now starts a new one.
+      urlsInUse.set(resumable.uploadUrl, upload);
+      upload.resumeFromPreviousUpload(resumable);
+    }
+    upload.start();
+  });
+}
+
+/** Why `item` is refused before sending a byte, as the server would refuse it; null: it may go. */
+function refusalBeforeSending(item: UploadItem): UploadProblem | null {
+  // The server would answer 413 anyway.
+  if (item.maxBytes !== null && item.file.size > item.maxBytes) return 'file_too_big';
+  // The server's own check (it would answer 400): control characters, over 255 characters.
+  // A nameless file is sent as 'video'.
+  if (item.file.name !== '' && !uploadFileNameSchema.safeParse(item.file.name).success)
+    return 'invalid_file_name';
+  return null;
+}
+
+/** A new item for `file`, sending from the start. */
+function newUploadItem(file: File, maxBytes: number | null): UploadItem {
+  return {
+    key: `upload-${++counter}`,
+    file,
+    previewUrl: URL.createObjectURL(file),
+    progress: 0,
+    transfer: { sentBytes: 0, totalBytes: file.size, msLeft: null },
+    status: 'uploading',
+    mediaId: null,
+    rejection: null,
+    maxBytes,
+    failed: false,
+  };
+}
+
+/** The largest file `purpose` may upload: the server's limit, and TikTok's for a post. */
+function useMaxUploadBytes(purpose: UploadPurpose): number | null {
   const serverMax = usePublicConfig().data?.maxUploadBytes ?? null;
-  const maxBytes =
-    serverMax === null
-      ? null
-      : purpose === 'post'
-        ? Math.min(serverMax, TIKTOK_MAX_BYTES)
-        : serverMax;
+  if (serverMax === null) return null;
+  return purpose === 'post' ? Math.min(serverMax, TIKTOK_MAX_BYTES) : serverMax;
+}
+
+/** The items in React state, and as of the last change in `latest`; `update` patches one. */
+function useUploadItems() {
   const [items, setItemsState] = useState<UploadItem[]>([]);
   // The items as of the last change, read by remove/abandon/clear: their side effects (aborting,
   // deleting) run once, here and now, not inside a state updater React may call twice or, when
@@ -161,11 +256,6 @@ export function useVideoUploads(
     latest.current = next(latest.current);
     setItemsState(latest.current);
   }, []);
-  const uploads = useRef(new Map<string, tus.Upload>());
-  const estimates = useRef(new Map<string, TransferEstimate>());
-  const onAccepted = useRef(options.onAccepted);
-  onAccepted.current = options.onAccepted;
-
   const update = useCallback(
     (key: string, patch: Partial<UploadItem>) => {
       setItems((current) =>
@@ -174,6 +264,26 @@ export function useVideoUploads(
     },
     [setItems],
   );
+  return { items, latest, setItems, update };
+}
+
+/**
+ * The sending side: `start` checks an item and sends it once tus has loaded, `stopSending`
+ * stops one; leaving the page stops them all.
+ */
+function useUploadSending({
+  purpose,
+  latest,
+  update,
+  onAccepted,
+}: {
+  purpose: UploadPurpose;
+  latest: RefObject<UploadItem[]>;
+  update: (key: string, patch: Partial<UploadItem>) => void;
+  onAccepted: RefObject<((item: UploadItem) => void) | undefined>;
+}) {
+  const uploads = useRef(new Map<string, tus.Upload>());
+  const estimates = useRef(new Map<string, TransferEstimate>());
 
   /** Sends `item` with the loaded tus client, unless it was removed or cleared while tus loaded. */
   const send = useCallback(
@@ -182,84 +292,22 @@ export function useVideoUploads(
         (current) => current.key === item.key && current.status === 'uploading',
       );
       if (!wanted) return;
-      const upload = new client.Upload(item.file, {
-        endpoint: '/api/uploads',
-        chunkSize: 50 * 1024 * 1024,
-        retryDelays: [0, 1000, 3000, 5000, 10000],
-        storeFingerprintForResuming: true,
-        removeFingerprintOnSuccess: true,
-        metadata: { filename: item.file.name, filetype: item.file.type, purpose },
-        // A refusal (422: not a video, too long…) or a missing session is final; network trouble is not.
-        onShouldRetry: (error) => {
-          const status =
-            error instanceof client.DetailedError ? (error.originalResponse?.getStatus() ?? 0) : 0;
-          return status === 0 || status >= 500 || status === 409 || status === 423;
-        },
-        onUploadUrlAvailable: () => {
-          // A new upload (also when a resume found its old one gone): this is the URL it uses.
-          release(upload);
-          if (upload.url !== null) urlsInUse.set(upload.url, upload);
-        },
-        onProgress: (sent, total) => {
-          const estimate = trackTransfer(
-            estimates.current.get(item.key) ?? null,
-            performance.now(),
-            sent,
-          );
-          estimates.current.set(item.key, estimate);
-          update(item.key, {
-            progress: total > 0 ? sent / total : 0,
-            transfer: { sentBytes: sent, totalBytes: total, msLeft: remainingMs(estimate, total) },
-          });
-        },
-        onSuccess: () => {
-          release(upload);
-          estimates.current.delete(item.key);
-          const mediaId = mediaIdFromUrl(upload.url);
-          update(item.key, { status: 'done', progress: 1, mediaId });
-          onAccepted.current?.({ ...item, status: 'done', progress: 1, mediaId });
-        },
-        onError: (error) => {
-          release(upload);
-          estimates.current.delete(item.key);
-          const rejection = rejectionFrom(error);
-          update(item.key, {
-            status: 'error',
-            rejection: rejection?.reasons ?? null,
-            maxBytes: rejection?.maxBytes ?? item.maxBytes,
-            failed: true,
-          });
-        },
-      });
-      uploads.current.set(item.key, upload);
-      void upload.findPreviousUploads().then((previous) => {
-        // Removed (or the page left) while looking: nothing to send.
-        if (uploads.current.get(item.key) !== upload) return;
-        const resumable = previous.find(
-          (candidate) => candidate.uploadUrl !== null && !urlsInUse.has(candidate.uploadUrl),
-        );
-        if (resumable?.uploadUrl) {
-          // Taken at once: another upload of the same file looking now starts a new one.
-          urlsInUse.set(resumable.uploadUrl, upload);
-          upload.resumeFromPreviousUpload(resumable);
-        }
-        upload.start();
+      sendWithTus(client, item, {
+        purpose,
+        uploads: uploads.current,
+        estimates: estimates.current,
+        update,
+        onAccepted: (accepted) => onAccepted.current?.(accepted),
       });
     },
-    [update, purpose],
+    [latest, update, purpose, onAccepted],
   );
 
   const start = useCallback(
     (item: UploadItem) => {
-      if (item.maxBytes !== null && item.file.size > item.maxBytes) {
-        // Refused before sending a byte: the server would answer 413 anyway.
-        update(item.key, { status: 'error', rejection: ['file_too_big'], failed: true });
-        return;
-      }
-      if (item.file.name !== '' && !uploadFileNameSchema.safeParse(item.file.name).success) {
-        // The server's own check (it would answer 400): control characters, over 255 characters.
-        // A nameless file is sent as 'video'.
-        update(item.key, { status: 'error', rejection: ['invalid_file_name'], failed: true });
+      const refusal = refusalBeforeSending(item);
+      if (refusal !== null) {
+        update(item.key, { status: 'error', rejection: [refusal], failed: true });
         return;
       }
       void loadTus().then(
@@ -270,27 +318,6 @@ export function useVideoUploads(
       );
     },
     [send, update],
-  );
-
-  const add = useCallback(
-    (files: Iterable<File>) => {
-      const added: UploadItem[] = [...files].map((file) => ({
-        key: `upload-${++counter}`,
-        file,
-        previewUrl: URL.createObjectURL(file),
-        progress: 0,
-        transfer: { sentBytes: 0, totalBytes: file.size, msLeft: null },
-        status: 'uploading',
-        mediaId: null,
-        rejection: null,
-        maxBytes,
-        failed: false,
-      }));
-      setItems((current) => [...current, ...added]);
-      added.forEach(start);
-      return added;
-    },
-    [start, maxBytes, setItems],
   );
 
   /**
@@ -306,39 +333,6 @@ export function useVideoUploads(
     estimates.current.delete(item.key);
   }, []);
 
-  /** Stops the upload, releases the preview URL and deletes the stored video if it finished. */
-  const remove = useCallback(
-    (key: string) => {
-      const item = latest.current.find((candidate) => candidate.key === key);
-      if (!item) return;
-      stopSending(item);
-      URL.revokeObjectURL(item.previewUrl);
-      if (item.mediaId)
-        void fetch(`/api/media/${encodeURIComponent(item.mediaId)}`, { method: 'DELETE' });
-      setItems((current) => current.filter((candidate) => candidate.key !== key));
-    },
-    [stopSending, setItems],
-  );
-
-  /** Removes the videos still sending, as `remove` does; finished ones stay. */
-  const abandon = useCallback(() => {
-    latest.current
-      .filter((item) => item.status === 'uploading')
-      .forEach((item) => remove(item.key));
-  }, [remove]);
-
-  /**
-   * Forgets the items (after a successful schedule) without deleting their media. One still
-   * sending is stopped as `remove` stops it: left running, it would go on sending for nothing.
-   */
-  const clear = useCallback(() => {
-    latest.current.forEach((item) => {
-      stopSending(item);
-      URL.revokeObjectURL(item.previewUrl);
-    });
-    setItems(() => []);
-  }, [stopSending, setItems]);
-
   useEffect(() => {
     const running = uploads.current;
     return () => {
@@ -350,6 +344,69 @@ export function useVideoUploads(
       running.clear();
     };
   }, []);
+
+  return { start, stopSending };
+}
+
+/**
+ * Resumable uploads to /api/uploads (tus). Each file shows its progress; a dropped connection or
+ * a server restart resumes where it stopped (tus-js-client keeps the upload URL per file in
+ * localStorage). A finished upload is a media id the scheduler, stories and memes can use.
+ * `purpose` says which limits the server applies: TikTok's for 'post' (the default), any readable
+ * video for 'source' (story and meme inputs).
+ */
+export function useVideoUploads(
+  options: { purpose?: UploadPurpose; onAccepted?: (item: UploadItem) => void } = {},
+) {
+  const purpose = options.purpose ?? 'post';
+  const maxBytes = useMaxUploadBytes(purpose);
+  const { items, latest, setItems, update } = useUploadItems();
+  const onAccepted = useRef(options.onAccepted);
+  onAccepted.current = options.onAccepted;
+  const { start, stopSending } = useUploadSending({ purpose, latest, update, onAccepted });
+
+  const add = useCallback(
+    (files: Iterable<File>) => {
+      const added = [...files].map((file) => newUploadItem(file, maxBytes));
+      setItems((current) => [...current, ...added]);
+      added.forEach(start);
+      return added;
+    },
+    [start, maxBytes, setItems],
+  );
+
+  /** Stops the upload, releases the preview URL and deletes the stored video if it finished. */
+  const remove = useCallback(
+    (key: string) => {
+      const item = latest.current.find((candidate) => candidate.key === key);
+      if (!item) return;
+      stopSending(item);
+      URL.revokeObjectURL(item.previewUrl);
+      if (item.mediaId)
+        void fetch(`/api/media/${encodeURIComponent(item.mediaId)}`, { method: 'DELETE' });
+      setItems((current) => current.filter((candidate) => candidate.key !== key));
+    },
+    [latest, stopSending, setItems],
+  );
+
+  /** Removes the videos still sending, as `remove` does; finished ones stay. */
+  const abandon = useCallback(() => {
+    latest.current
+      .filter((item) => item.status === 'uploading')
+      .forEach((item) => remove(item.key));
+  }, [latest, remove]);
+
+  /**
+   * Forgets the items (after a successful schedule) without deleting their media. One still
+   * sending is stopped as `remove` stops it: left running, it would go on sending for nothing.
+   */
+  const clear = useCallback(() => {
+    latest.current.forEach((item) => {
+      stopSending(item);
+      URL.revokeObjectURL(item.previewUrl);
+    });
+    setItems(() => []);
+  }, [latest, stopSending, setItems]);
 
   return {
     items,
