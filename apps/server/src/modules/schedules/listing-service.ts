@@ -9,7 +9,7 @@ import {
   type PostListing,
 } from './post-listing.ts';
 import { postViewer, thumbnailUrl } from './post-view.ts';
-import type { PostViewRow } from './repository.ts';
+import type { PostViewRow } from './post-view-queries.ts';
 
 export interface PostListingServiceDeps {
   /** Where TikTok's video pages are: config.tiktok.authBase (the sandbox in sandbox mode). */

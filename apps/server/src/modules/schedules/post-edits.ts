@@ -8,7 +8,8 @@ import { askCreator, creatorOptionsAt } from './creator-rules.ts';
 import { capZone } from './daily-cap-planning.ts';
 import { scheduleServiceErrorKeys as keys } from './error-keys.ts';
 import { lockedKey, requireCanSucceed, requireFuture, wrongState } from './post-conflicts.ts';
-import type { PostSettings, PostViewRow } from './repository.ts';
+import type { PostSettings } from './pending-post-edits.ts';
+import type { PostViewRow } from './post-view-queries.ts';
 import {
   postAfterChange,
   requirePost,

@@ -1,5 +1,5 @@
 import type { Post } from '@cadence/shared/schemas/schedule';
-import type { PostViewRow } from './repository.ts';
+import type { PostViewRow } from './post-view-queries.ts';
 
 /**
  * The page of a published video: `{webBase}/@username/video/id`, where webBase is TikTok's web

@@ -13,7 +13,7 @@ import type { RequestKey } from '../../lib/idempotency.ts';
 import { askCreator, creatorOptionsAt } from './creator-rules.ts';
 import { capZone } from './daily-cap-planning.ts';
 import type { ScheduleKind } from './db-types.ts';
-import { DraftGoneError } from './repository.ts';
+import { DraftGoneError } from './schedule-inserts.ts';
 import type { AccountRow, ScheduleContext } from './service-context.ts';
 import {
   checkVideos,

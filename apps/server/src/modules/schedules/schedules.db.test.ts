@@ -14,7 +14,7 @@ import {
   useScheduleTestApp,
   type TestUser,
 } from './test-kit.ts';
-import { MAX_EVENT_STREAMS_PER_USER } from './routes.ts';
+import { MAX_EVENT_STREAMS_PER_USER } from './post-event-routes.ts';
 
 const kit = useScheduleTestApp('cadence-schedules-');
 const { sandbox } = kit;

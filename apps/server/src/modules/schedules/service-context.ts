@@ -13,7 +13,8 @@ import type { PostingSlotRepository } from '../slots/repository.ts';
 import type { UserRepository } from '../users/repository.ts';
 import { wrongState } from './post-conflicts.ts';
 import { postViewer, type PostViewer } from './post-view.ts';
-import type { PostViewRow, ScheduleRepository } from './repository.ts';
+import type { PostViewRow } from './post-view-queries.ts';
+import type { ScheduleRepository } from './repository.ts';
 
 export interface ScheduleServiceDeps {
   /** Where TikTok's video pages are: config.tiktok.authBase (the sandbox in sandbox mode). */
