@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { privacyLabelKeys } from '../../../lib/privacy-labels.ts';
 import type { ScheduleFormState } from './form-state.ts';
 import { checkboxClass, FieldError, inputClass, labelClass } from '../components/form-controls.tsx';
+import { CommercialContentField } from './commercial-content-field.tsx';
 
 const interactions = [
   {
@@ -180,33 +181,13 @@ export function TikTokOptions({
 }) {
   const { t } = useTranslation();
   const usualHintId = useId();
-  const commercialErrorId = useId();
-  const commercialHintId = useId();
-  const brandedRefusedId = useId();
-  const aigcHintId = useId();
   // Ticking 'Branded content' while 'Only me' is chosen is refused, and says why.
   const [brandedRefused, setBrandedRefused] = useState(false);
   const branded = state.commercialContent.enabled && state.commercialContent.brandedContent;
-  const { commercialContent } = state;
-  const privateChosen = state.privacyLevel === 'SELF_ONLY';
-  const privateForBranded = t('errors.brandedContentPrivate');
 
   return (
     <div className="space-y-5">
-      {!audited && (
-        <div
-          className="space-y-1 rounded-xl bg-amber-50 px-3.5 py-3 text-sm text-amber-950 ring-1 ring-inset ring-amber-200"
-          data-testid="unaudited-notice"
-        >
-          <p className="font-semibold">{t('scheduler.form.unaudited.title')}</p>
-          <p>{t('scheduler.form.unaudited.body')}</p>
-          {publicAccount && (
-            <p className="font-medium text-amber-900">
-              {t('scheduler.form.unaudited.publicAccount')}
-            </p>
-          )}
-        </div>
-      )}
+      {!audited && <UnauditedNotice publicAccount={publicAccount} />}
       {optionsNote}
       {!inbox && (
         <>
@@ -245,118 +226,61 @@ export function TikTokOptions({
 
       {!inbox && (
         <>
-          <div className="rounded-xl ring-1 ring-slate-200">
-            <label className="grid cursor-pointer grid-cols-[1fr_auto] gap-x-4 px-4 py-3">
-              <span className="text-sm font-medium text-slate-900">
-                {t('scheduler.form.commercial.toggle')}
-              </span>
-              <input
-                type="checkbox"
-                role="switch"
-                aria-label={t('scheduler.form.commercial.toggle')}
-                checked={commercialContent.enabled}
-                onChange={(event) =>
-                  onChange({
-                    commercialContent: event.target.checked
-                      ? { ...commercialContent, enabled: true }
-                      : { enabled: false, yourBrand: false, brandedContent: false },
-                  })
-                }
-                aria-describedby={
-                  errors.commercialContent
-                    ? `${commercialHintId} ${commercialErrorId}`
-                    : commercialHintId
-                }
-                className="relative col-start-2 row-span-2 row-start-1 mt-0.5 h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-slate-300 transition before:absolute before:left-0.5 before:top-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition checked:bg-brand-600 checked:before:translate-x-5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
-              />
-              <span id={commercialHintId} className="mt-0.5 text-xs text-slate-500">
-                {t('scheduler.form.commercial.hint')}
-              </span>
-            </label>
-            {commercialContent.enabled && (
-              <div className="space-y-3 border-t border-slate-100 px-4 py-3">
-                <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 text-sm">
-                  <input
-                    type="checkbox"
-                    checked={commercialContent.yourBrand}
-                    onChange={(event) =>
-                      onChange({
-                        commercialContent: {
-                          ...commercialContent,
-                          yourBrand: event.target.checked,
-                        },
-                      })
-                    }
-                    className={`${checkboxClass} row-span-2 mt-0.5`}
-                  />
-                  <span className="font-medium text-slate-900">
-                    {t('scheduler.form.commercial.yourBrand')}
-                  </span>
-                  <span className="col-start-2 text-xs text-slate-500">
-                    {t('scheduler.form.commercial.yourBrandHint')}
-                  </span>
-                </label>
-                <label
-                  className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 text-sm"
-                  title={privateChosen ? privateForBranded : undefined}
-                >
-                  <input
-                    type="checkbox"
-                    checked={commercialContent.brandedContent}
-                    onChange={(event) => {
-                      const brandedContent = event.target.checked;
-                      // Never change the creator's privacy behind their back: refuse, and say why.
-                      if (brandedContent && privateChosen) {
-                        setBrandedRefused(true);
-                        return;
-                      }
-                      setBrandedRefused(false);
-                      onChange({ commercialContent: { ...commercialContent, brandedContent } });
-                    }}
-                    aria-describedby={
-                      brandedRefused && privateChosen ? brandedRefusedId : undefined
-                    }
-                    className={`${checkboxClass} row-span-2 mt-0.5`}
-                  />
-                  <span className="font-medium text-slate-900">
-                    {t('scheduler.form.commercial.brandedContent')}
-                  </span>
-                  <span className="col-start-2 text-xs text-slate-500">
-                    {t('scheduler.form.commercial.brandedContentHint')}
-                  </span>
-                </label>
-                <p role="status" className="text-sm font-medium text-red-700 empty:hidden">
-                  {brandedRefused && privateChosen && (
-                    <span id={brandedRefusedId}>{privateForBranded}</span>
-                  )}
-                </p>
-                {(commercialContent.yourBrand || commercialContent.brandedContent) && (
-                  <p className="rounded-lg bg-sky-50 px-3 py-2 text-xs text-sky-900">
-                    {commercialContent.brandedContent
-                      ? t('scheduler.form.commercial.labelPaid')
-                      : t('scheduler.form.commercial.labelPromotional')}
-                  </p>
-                )}
-                <FieldError id={commercialErrorId}>{errors.commercialContent}</FieldError>
-              </div>
-            )}
-          </div>
-
-          <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
-            <input
-              type="checkbox"
-              checked={state.isAigc}
-              onChange={(event) => onChange({ isAigc: event.target.checked })}
-              aria-describedby={aigcHintId}
-              className={`${checkboxClass} row-span-2 mt-0.5`}
-            />
-            <span className="font-medium text-slate-900">{t('scheduler.form.aigc.label')}</span>
-            <span id={aigcHintId} className="col-start-2 text-xs text-slate-500">
-              {t('scheduler.form.aigc.hint')}
-            </span>
-          </label>
+          <CommercialContentField
+            commercialContent={state.commercialContent}
+            onChange={(commercialContent) => onChange({ commercialContent })}
+            error={errors.commercialContent}
+            privateChosen={state.privacyLevel === 'SELF_ONLY'}
+            refused={brandedRefused}
+            onRefused={setBrandedRefused}
+          />
+          <AigcField checked={state.isAigc} onChange={(isAigc) => onChange({ isAigc })} />
         </>
       )}
     </div>
+  );
+}
+
+/** What TikTok allows an app it has not reviewed (TIKTOK_APP_AUDITED=false). */
+function UnauditedNotice({ publicAccount }: { publicAccount: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="space-y-1 rounded-xl bg-amber-50 px-3.5 py-3 text-sm text-amber-950 ring-1 ring-inset ring-amber-200"
+      data-testid="unaudited-notice"
+    >
+      <p className="font-semibold">{t('scheduler.form.unaudited.title')}</p>
+      <p>{t('scheduler.form.unaudited.body')}</p>
+      {publicAccount && (
+        <p className="font-medium text-amber-900">{t('scheduler.form.unaudited.publicAccount')}</p>
+      )}
+    </div>
+  );
+}
+
+/** TikTok's 'AI-generated content' label. */
+function AigcField({
+  checked,
+  onChange,
+}: {
+  checked: boolean;
+  onChange: (isAigc: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const hintId = useId();
+  return (
+    <label className="grid cursor-pointer grid-cols-[auto_1fr] gap-x-3 rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={hintId}
+        className={`${checkboxClass} row-span-2 mt-0.5`}
+      />
+      <span className="font-medium text-slate-900">{t('scheduler.form.aigc.label')}</span>
+      <span id={hintId} className="col-start-2 text-xs text-slate-500">
+        {t('scheduler.form.aigc.hint')}
+      </span>
+    </label>
   );
 }
