@@ -6,7 +6,8 @@ import {
   type SandboxServer,
   type StartSandboxServerOptions,
 } from '@cadence/tiktok-sandbox';
-import { createTikTokClient, type TikTokClient, type TikTokScope } from './tiktok-client.ts';
+import { createTikTokClient, type TikTokClient } from './tiktok-client.ts';
+import type { TikTokScope } from './tiktok-oauth.ts';
 
 export const CLIENT_KEY = 'contract_client_key';
 export const CLIENT_SECRET = 'contract_client_secret';

@@ -5,7 +5,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from './sandbox-test-kit.ts';
-import { createTikTokClient, TIKTOK_CONNECTIONS_PER_ORIGIN } from './tiktok-client.ts';
+import { createTikTokClient } from './tiktok-client.ts';
+import { TIKTOK_CONNECTIONS_PER_ORIGIN } from './tiktok-http.ts';
 
 const creatorInfo = JSON.stringify({
   data: {

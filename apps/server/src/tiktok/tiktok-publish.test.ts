@@ -9,7 +9,8 @@ import {
   startSandboxKit,
   type SandboxKit,
 } from './sandbox-test-kit.ts';
-import type { DirectPostInfo, TikTokClient } from './tiktok-client.ts';
+import type { TikTokClient } from './tiktok-client.ts';
+import type { DirectPostInfo } from './tiktok-publish-api.ts';
 import { TikTokApiError } from './tiktok-error.ts';
 
 async function apiError(promise: Promise<unknown>): Promise<TikTokApiError> {

@@ -4,7 +4,8 @@ import type { Notify } from '../notifications/service.ts';
 import { newLease } from '../../db/lease.ts';
 import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
-import type { TikTokClient, TikTokTokenSet } from '../../tiktok/tiktok-client.ts';
+import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
+import type { TikTokTokenSet } from '../../tiktok/tiktok-oauth.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { AccountRepository, AccountRow, TokenUpdate } from './repository.ts';
 

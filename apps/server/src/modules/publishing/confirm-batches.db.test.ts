@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { api } from '../schedules/test-kit.ts';
 import { enqueuePublish } from './jobs.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
 import { createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -70,7 +71,7 @@ function publisherOn(db: ReturnType<typeof watchedDatabase>['db']) {
       confirmBatch: { windowMs: 300 },
       settleBatch: { windowMs: 300 },
     }),
-    tiktok: context.tiktok,
+    driver: createTikTokDriver(context.tiktok),
     tokens: context.tokens,
     storage: context.storage,
     wake: (postId, at) => enqueuePublish(context.boss, postId, at),

@@ -9,6 +9,7 @@ import type { CoalescerOptions } from '../../lib/coalescer.ts';
 import type { Database } from '../../db/schema.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
 import {
   createPublishingRepository,
@@ -117,7 +118,7 @@ describe('video init pacing', () => {
 
     const hammer: Publisher = createPublisher({
       repository: createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS }),
-      tiktok: context.tiktok,
+      driver: createTikTokDriver(context.tiktok),
       tokens: context.tokens,
       storage: context.storage,
       // Its wake-ups are ignored: it comes back every 250 ms anyway.

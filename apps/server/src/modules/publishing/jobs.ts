@@ -10,6 +10,8 @@ import { createDailyCapGuard } from './daily-cap.ts';
 import { createPublisher, type Publisher, type PublisherDeps } from './publisher.ts';
 import type { PullUrls } from './pull-urls.ts';
 import { createPublishingRepository } from './repository.ts';
+import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { startWakeTimers } from './wake-timers.ts';
 
 /** Wakes the publisher for one post: publish when due, resume an upload, poll TikTok's status. */
@@ -94,10 +96,9 @@ export interface PublishWorkerOptions {
 }
 
 /** What the publishing workers use, and nothing more. */
-export interface PublishingWorkerDeps extends Pick<
-  PublisherDeps,
-  'tiktok' | 'tokens' | 'storage' | 'notify'
-> {
+export interface PublishingWorkerDeps extends Pick<PublisherDeps, 'tokens' | 'storage' | 'notify'> {
+  /** The TikTok client the posts' platform driver calls (tiktok/tiktok-driver.ts). */
+  tiktok: TikTokClient;
   boss: PgBoss;
   db: Kysely<Database>;
   /** DatabaseHandle.urgentDb: the video init confirmations' lane. */
@@ -133,6 +134,9 @@ export async function startPublishingWorkers(
   });
   // Bound below, once the publisher they run exists.
   let timers: Awaited<ReturnType<typeof startWakeTimers>> | null = null;
+  const driver = createTikTokDriver(deps.tiktok, {
+    ...(deps.tiktokInitWindowMs !== undefined && { initWindowMs: deps.tiktokInitWindowMs }),
+  });
   const repository = createPublishingRepository(deps.db, {
     urgentDb: deps.urgentDb,
     ...(deps.tiktokInitWindowMs !== undefined && { tiktokInitWindowMs: deps.tiktokInitWindowMs }),
@@ -140,7 +144,7 @@ export async function startPublishingWorkers(
   const publisher = createPublisher({
     workerProcess,
     repository,
-    tiktok: deps.tiktok,
+    driver,
     tokens: deps.tokens,
     storage: deps.storage,
     // The timer is the precise wake-up (here: only this process knows of it), the job the

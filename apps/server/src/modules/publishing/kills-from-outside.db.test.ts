@@ -14,6 +14,7 @@ import { newLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { registerWorkerProcess } from '../../jobs/worker-process.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher, type AdvanceOutcome } from './publisher.ts';
 import { createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -54,7 +55,7 @@ async function registeredPublisher() {
   stops.push(() => workerProcess.stop());
   const publisher = createPublisher({
     repository: createPublishingRepository(context.database.db),
-    tiktok: context.tiktok,
+    driver: createTikTokDriver(context.tiktok),
     tokens: context.tokens,
     storage: context.storage,
     wake: async () => undefined,

@@ -6,6 +6,7 @@ import { newLease } from '../../db/lease.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { api } from '../schedules/test-kit.ts';
 import { enqueuePublish } from './jobs.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher, type PublisherDeps } from './publisher.ts';
 import { CONFIRM_LEAD_MS, createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -49,16 +50,16 @@ function readRow(id: string) {
 
 /**
  * A publisher of the test's own whose runs' timings (InitTimings) are kept; its wake-ups are
- * jobs. `overrides`: its repository and TikTok client, to watch or delay their calls.
+ * jobs. `overrides`: its repository and platform driver, to watch or delay their calls.
  */
-function timedPublisher(overrides: Partial<Pick<PublisherDeps, 'repository' | 'tiktok'>> = {}) {
+function timedPublisher(overrides: Partial<Pick<PublisherDeps, 'repository' | 'driver'>> = {}) {
   const phases: Record<string, number>[] = [];
   /** How late each prepared init left after the instant it waited for. */
   const sentLate: (number | undefined)[] = [];
   const { context } = kit.t;
   const publisher = createPublisher({
     repository: createPublishingRepository(context.database.db),
-    tiktok: context.tiktok,
+    driver: createTikTokDriver(context.tiktok),
     tokens: context.tokens,
     storage: context.storage,
     wake: (postId, at) => enqueuePublish(context.boss, postId, at),
@@ -148,7 +149,7 @@ describe('prepared runs', () => {
           return answer;
         },
       },
-      tiktok: {
+      driver: createTikTokDriver({
         ...context.tiktok,
         async initDirectPost(token, init, options) {
           sentTitles.push(init.postInfo.title ?? '');
@@ -160,7 +161,7 @@ describe('prepared runs', () => {
           traffic.push('upload');
           return context.tiktok.uploadChunk(uploadUrl, input);
         },
-      },
+      }),
     });
     // Started one after another: each account's posts take ranks 0, 1, 2 in its window.
     const runs: Promise<unknown>[] = [];

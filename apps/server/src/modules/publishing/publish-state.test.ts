@@ -1,20 +1,25 @@
 import { publishFailReasons } from '@cadence/shared/publish-fail-reasons';
 import { chunkRanges } from '@cadence/shared/tiktok-chunks';
 import { describe, expect, it } from 'vitest';
+import { retryDelayMs } from '../../platforms/backoff.ts';
+import type { PublishPhase } from '../../platforms/driver.ts';
 import { StorageError } from '../../storage/media-storage.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
+import { failReasonFromTikTok, reactToTikTokError } from '../../tiktok/tiktok-publish-errors.ts';
 import { AccountDeletedError, AccountNeedsReconnectError } from '../accounts/token-service.ts';
 import {
-  failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
   nextStep,
   pollDelayMs,
   postIdCheckDelayMs,
-  reactToError,
+  reactToError as reactToPostError,
   resumeChunkIndex,
-  retryDelayMs,
   sandboxFirstPostIdCheckMs,
 } from './publish-state.ts';
+
+/** The core's reaction for a post published through the TikTok driver. */
+const reactToError = (error: unknown, phase: PublishPhase, attempt: number) =>
+  reactToPostError(error, phase, attempt, reactToTikTokError);
 
 const apiError = (code: string, httpStatus: number | null, cause?: unknown) =>
   new TikTokApiError({ operation: 'video_init', code, httpStatus, cause });

@@ -3,6 +3,7 @@
 // of the lease it had just let go could still land. It now uses the one heartbeat (lib/heartbeat.ts).
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
 import { createPublishingRepository, type PublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -45,7 +46,7 @@ describe("the publisher's heartbeat", () => {
     const { context } = kit.t;
     const publisher = createPublisher({
       repository,
-      tiktok: context.tiktok,
+      driver: createTikTokDriver(context.tiktok),
       tokens: context.tokens,
       storage: context.storage,
       wake: async () => {
@@ -85,7 +86,7 @@ describe("the publisher's heartbeat", () => {
     const publisher = createPublisher({
       repository,
       // Each chunk takes longer than the lease: the work notices the unconfirmed lease.
-      tiktok: {
+      driver: createTikTokDriver({
         ...context.tiktok,
         uploadChunk: async (url, options) => {
           await new Promise((resolve, reject) => {
@@ -101,7 +102,7 @@ describe("the publisher's heartbeat", () => {
           });
           return context.tiktok.uploadChunk(url, options);
         },
-      },
+      }),
       tokens: context.tokens,
       storage: context.storage,
       wake: async (id) => {

@@ -1,30 +1,23 @@
 import type { PublishFailReason } from '@cadence/shared/publish-fail-reasons';
-import { privacyLevels } from '@cadence/shared/schemas/account';
 import { notificationCaption } from '@cadence/shared/schemas/notification';
-import { chunkRanges, planChunks } from '@cadence/shared/tiktok-chunks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { newLease, noLease } from '../../db/lease.ts';
 import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { createWorkerProcess, type WorkerProcess } from '../../jobs/worker-process.ts';
 import { leaseLoss, startHeartbeat } from '../../lib/heartbeat.ts';
+import type {
+  AttemptStatus,
+  PlatformDriver,
+  PreparedStart,
+  PublishPhase,
+} from '../../platforms/driver.ts';
 import type { MediaStorage } from '../../storage/media-storage.ts';
-import {
-  exceedsDurationLimit,
-  VIDEO_CONTENT_TYPES,
-  type DirectPostInfo,
-  type PostStatus,
-  type RequestOptions,
-  type TikTokClient,
-  type VideoContentType,
-} from '../../tiktok/tiktok-client.ts';
 import type { TranslationKey } from '@cadence/shared/translation-key';
-import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { TokenService } from '../accounts/token-service.ts';
 import type { DailyCapGuard } from './daily-cap.ts';
 import type { PullUrls } from './pull-urls.ts';
 import {
-  failReasonFromTikTok,
   INIT_OUTCOME_UNKNOWN,
   MAX_ATTEMPTS,
   MAX_POLLS,
@@ -34,7 +27,6 @@ import {
   postIdCheckDelayMs,
   reactToError,
   resumeChunkIndex,
-  type PublishPhase,
 } from './publish-state.ts';
 import type { Notify } from '../notifications/service.ts';
 import { createDepartures, type Flight } from './departures.ts';
@@ -60,17 +52,6 @@ class InitSlotLapsedError extends Error {
     super('init slot lapsed');
   }
 }
-
-/** What to send as the video init, or why the post cannot go (nothing is sent). */
-type PreparedInit =
-  | {
-      /** `options.onAnswer`: TikTok's answer started to arrive (the slot's stamp, decision 039). */
-      send: (
-        token: string,
-        options: RequestOptions,
-      ) => Promise<{ publishId: string; uploadUrl?: string }>;
-    }
-  | { refuse: PublishFailReason };
 
 /**
  * The init slot a run holds (repository.reserveInit): `sent` once the request may have left, so
@@ -123,18 +104,13 @@ function captionOf(post: PublishRow): { caption?: string } {
   return caption === undefined ? {} : { caption };
 }
 
-/** TikTok's upload_url lives one hour; stop using it a little earlier. */
-const UPLOAD_URL_TTL_MS = 55 * 60 * 1000;
 /** Short, because the heartbeat renews it every third: a dead worker's posts come back within seconds. */
 const DEFAULT_LEASE_MS = 10_000;
 
-function asVideoContentType(value: string): VideoContentType {
-  return VIDEO_CONTENT_TYPES.find((type) => type === value) ?? 'video/mp4';
-}
-
 export interface PublisherDeps {
   repository: PublishingRepository;
-  tiktok: TikTokClient;
+  /** Everything platform-specific: checks, the start, the media transfer, statuses, errors. */
+  driver: PlatformDriver;
   tokens: TokenService;
   storage: MediaStorage;
   /**
@@ -228,8 +204,8 @@ export type AdvanceOutcome =
 
 /** Why Cadence postponed a post (translation keys, shown with it). */
 export const postponeNotes = {
-  /** TikTok answered spam_risk_too_many_posts. */
-  refusedByTikTok: 'schedules.notes.postponedDailyCap',
+  /** The platform refused the post for the account's daily cap. */
+  refusedByPlatform: 'schedules.notes.postponedDailyCap',
   /** Cadence's own count (TIKTOK_DAILY_POST_CAP) says today is full. */
   cadenceCap: 'schedules.notes.postponedCadenceCap',
 } as const satisfies Record<string, TranslationKey>;
@@ -243,7 +219,7 @@ export const postponeNotes = {
 const QUARANTINE_CAP_MS = 6 * 60 * 60 * 1000;
 
 export function createPublisher(deps: PublisherDeps) {
-  const { repository, tiktok, tokens, storage, wake, logger } = deps;
+  const { repository, driver, tokens, storage, wake, logger } = deps;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const retryDelayCapMs = deps.retryDelayCapMs ?? Number.POSITIVE_INFINITY;
   const workerProcess = deps.workerProcess ?? createWorkerProcess();
@@ -404,11 +380,15 @@ export function createPublisher(deps: PublisherDeps) {
     return 'postponed';
   }
 
-  /** TikTok's status says FAILED: its fail_reason, or 'publish_failed' when it gives none. */
-  function failedOnTikTok(post: PublishRow, owner: string, tiktokFailReason: string | null) {
-    return tiktokFailReason === null
-      ? fail(post, owner, 'publish_failed')
-      : fail(post, owner, failReasonFromTikTok(tiktokFailReason), { tiktokFailReason });
+  /** The platform's status says the attempt failed: its reason (the platform's words logged). */
+  function failedOnPlatform(
+    post: PublishRow,
+    owner: string,
+    status: Extract<AttemptStatus, { state: 'failed' }>,
+  ) {
+    return status.platformReason === null
+      ? fail(post, owner, status.reason)
+      : fail(post, owner, status.reason, { platformFailReason: status.platformReason });
   }
 
   /** Applies an error's reaction; in the init phase a retry returns the post to 'pending'. */
@@ -418,7 +398,7 @@ export function createPublisher(deps: PublisherDeps) {
     error: unknown,
     phase: PublishPhase,
   ): Promise<AdvanceOutcome> {
-    const reaction = reactToError(error, phase, post.attempt);
+    const reaction = reactToError(error, phase, post.attempt, driver.reactToError);
     switch (reaction.action) {
       case 'postpone':
         return post.account_id === null
@@ -426,7 +406,7 @@ export function createPublisher(deps: PublisherDeps) {
           : postpone(
               { ...post, account_id: post.account_id },
               owner,
-              postponeNotes.refusedByTikTok,
+              postponeNotes.refusedByPlatform,
               reaction.reason,
             );
       case 'outcome_unknown':
@@ -461,63 +441,22 @@ export function createPublisher(deps: PublisherDeps) {
     held: HeldSlot,
     prepared: PreparedRun | null,
   ): Promise<AdvanceOutcome> {
+    // Inbox drafts are not posts: the daily post cap does not count them (the platform's own
+    // limits on pending drafts answer the start).
     const inbox = post.delivery === 'inbox';
-    // Inbox drafts are not posts: TikTok's daily post cap does not count them (its own 5 pending
-    // shares per 24 h does, answered by the inbox init).
     if (!inbox && deps.dailyCap && (await deps.dailyCap.reachedBefore(post, new Date()))) {
-      return postpone(post, owner, postponeNotes.cadenceCap, 'spam_risk_too_many_posts');
+      return postpone(post, owner, postponeNotes.cadenceCap, driver.limits.dailyCapReason);
     }
     lap(post.id, 'dailyCap');
-    // Before TikTok creates a post we could never upload to.
+    // Before the platform creates a post we could never send the media to.
     if ((await storage.stat(post.storage_key)) === null) return fail(post, owner, 'media_missing');
     lap(post.id, 'storage');
-    const plan = planChunks(post.size_bytes);
-    const filePlan = { videoSize: post.size_bytes, ...plan };
-    // TikTok pulls the video from a signed link (PULL_FROM_URL), or the worker uploads chunks.
-    const pull = deps.pullUrls ? { videoUrl: deps.pullUrls.urlFor(post.id) } : null;
-    if (inbox) {
-      // The creator chooses caption, privacy and interactions in the TikTok app.
-      return sendInit(post, owner, signal, plan, held, prepared, async () => ({
-        send: (token, options) =>
-          pull
-            ? tiktok.initInboxPostFromUrl(token, pull, options)
-            : tiktok.initInboxPost(token, filePlan, options),
-      }));
-    }
-    // creator_info and the init with one token read: TikTok's answer says how the post may go.
-    return sendInit(post, owner, signal, plan, held, prepared, async (token) => {
-      const creator = await tiktok.queryCreatorInfo(token);
-      lap(post.id, 'creatorInfo');
-      if (
-        post.privacy_level === null ||
-        !creator.privacyLevelOptions.includes(post.privacy_level)
-      ) {
-        return { refuse: 'privacy_level_option_mismatch' };
-      }
-      if (exceedsDurationLimit(post.duration_seconds, creator.maxVideoPostDurationSec)) {
-        return { refuse: 'video_too_long' };
-      }
-      const privacyLevel = privacyLevels.find((level) => level === post.privacy_level);
-      if (privacyLevel === undefined) return { refuse: 'privacy_level_option_mismatch' };
-      const postInfo: DirectPostInfo = {
-        title: post.title,
-        privacyLevel,
-        disableComment: !post.allow_comment || creator.commentDisabled,
-        disableDuet: !post.allow_duet || creator.duetDisabled,
-        disableStitch: !post.allow_stitch || creator.stitchDisabled,
-        brandContentToggle:
-          post.commercial_content.enabled && post.commercial_content.brandedContent,
-        brandOrganicToggle: post.commercial_content.enabled && post.commercial_content.yourBrand,
-        isAigc: post.is_aigc,
-        ...(post.cover_timestamp_ms !== null && { videoCoverTimestampMs: post.cover_timestamp_ms }),
-      };
-      return {
-        send: (token, options) =>
-          pull
-            ? tiktok.initDirectPostFromUrl(token, { ...pull, postInfo }, options)
-            : tiktok.initDirectPost(token, { ...filePlan, postInfo }, options),
-      };
-    });
+    // The platform pulls the media from a signed link when there is one, or the worker sends it.
+    const mediaUrl = deps.pullUrls ? deps.pullUrls.urlFor(post.id) : null;
+    // The checks and the start with one token read: the platform's answer says how the post may go.
+    return sendInit(post, owner, signal, held, prepared, (token) =>
+      driver.prepareStart(token, post, { mediaUrl, lap: (phase) => lap(post.id, phase) }),
+    );
   }
 
   /**
@@ -593,10 +532,9 @@ export function createPublisher(deps: PublisherDeps) {
     post: AccountPublishRow,
     owner: string,
     signal: AbortSignal,
-    plan: { chunkSize: number; totalChunkCount: number },
     held: HeldSlot,
     prepared: PreparedRun | null,
-    prepare: (token: string) => Promise<PreparedInit>,
+    prepare: (token: string) => Promise<PreparedStart>,
   ): Promise<AdvanceOutcome> {
     // The claim read the account's token: no query of its own between the claim and the init.
     const known =
@@ -682,8 +620,7 @@ export function createPublisher(deps: PublisherDeps) {
           } catch (error) {
             // No answer (timeout, connection lost): the request may still reach TikTok later than
             // now, so its stamp stays INIT_FLIGHT_MS after the send instead of moving to now.
-            answer =
-              error instanceof TikTokApiError && error.httpStatus !== null ? 'refused' : 'none';
+            answer = driver.wasAnswered(error) ? 'refused' : 'none';
             if (answer === 'refused') {
               refusal = error;
               leaving = false;
@@ -734,12 +671,12 @@ export function createPublisher(deps: PublisherDeps) {
     if ('refuse' in result) return fail(post, owner, result.refuse);
     // Logged once the run ends (advanceOnce), not amid a burst of inits.
     const timeline = timelines.get(post.id);
-    if (timeline) timeline.publishId = result.publishId;
-    if (result.uploadUrl === undefined) {
+    if (timeline) timeline.publishId = result.attemptId;
+    if (result.upload === null) {
       // PULL_FROM_URL: nothing to upload, TikTok downloads it (PROCESSING_DOWNLOAD) meanwhile.
       if (accepted) await settle(accepted);
       const pulled = {
-        publish_id: result.publishId,
+        publish_id: result.attemptId,
         video_size: post.size_bytes,
         uploaded_bytes: post.size_bytes,
         poll_count: 0,
@@ -749,19 +686,19 @@ export function createPublisher(deps: PublisherDeps) {
     const record: InitRecord = {
       postId: post.id,
       owner,
-      publishId: result.publishId,
-      uploadUrl: result.uploadUrl,
-      uploadUrlExpiresAt: new Date(Date.now() + UPLOAD_URL_TTL_MS),
+      publishId: result.attemptId,
+      uploadUrl: result.upload.url,
+      uploadUrlExpiresAt: result.upload.expiresAt,
       videoSize: post.size_bytes,
-      chunkSize: plan.chunkSize,
-      totalChunkCount: plan.totalChunkCount,
+      chunkSize: result.upload.chunkSize,
+      totalChunkCount: result.upload.totalChunkCount,
     };
     // The slot's settle and the publish id in one statement (batched with other answers'): a
     // failure leaves the post as a crash here would, its init's outcome unknown (never sent again).
     const settled = await repository.settleInit(held.slot, { ...accepted, record });
     if (!settled.recorded) {
       logger.error(
-        { postId: post.id, publishId: result.publishId },
+        { postId: post.id, publishId: result.attemptId },
         'lease lost right after video init',
       );
       return 'lease_lost';
@@ -811,19 +748,18 @@ export function createPublisher(deps: PublisherDeps) {
     if (resumed) {
       // TikTok may hold more than we recorded (a crash between its 206 and our write): ask it.
       const status = await tokens.withAccessToken(post.account_id, (token) =>
-        tiktok.fetchPostStatus(token, publishId),
+        driver.fetchStatus(token, publishId),
       );
-      if (status.status === 'FAILED') return failedOnTikTok(post, owner, status.failReason);
-      if (status.status !== 'PROCESSING_UPLOAD') offset = size;
-      else if (status.uploadedBytes !== null) offset = status.uploadedBytes;
+      if (status.state === 'failed') return failedOnPlatform(post, owner, status);
+      if (status.state !== 'receiving') offset = size;
+      else if (status.receivedBytes !== null) offset = status.receivedBytes;
     }
-    const chunks = chunkRanges(size, chunkSize, count);
+    const chunks = driver.chunks(size, chunkSize, count);
     const start = resumeChunkIndex(chunks, offset);
     if (start < 0) return fail(post, owner, 'upload_offset_mismatch');
     if (start < chunks.length && (post.upload_url_expires_at?.getTime() ?? 0) < Date.now()) {
       return fail(post, owner, 'upload_url_expired');
     }
-    const contentType = asVideoContentType(post.content_type);
     const last = chunks.at(-1);
     for (const chunk of chunks.slice(start)) {
       const body = await storage.createReadStream(post.storage_key, {
@@ -831,13 +767,13 @@ export function createPublisher(deps: PublisherDeps) {
         end: chunk.last,
       });
       try {
-        await tiktok.uploadChunk(uploadUrl, {
+        await driver.sendChunk(uploadUrl, {
           body,
           first: chunk.first,
           last: chunk.last,
           total: size,
-          contentType,
-          ...(signal && { signal }),
+          contentType: post.content_type,
+          signal,
         });
       } catch (error) {
         body.destroy();
@@ -861,21 +797,20 @@ export function createPublisher(deps: PublisherDeps) {
     const publishId = post.publish_id;
     if (publishId === null) return fail(post, owner, 'upload_state_missing');
     const status = await tokens.withAccessToken(post.account_id, (token) =>
-      tiktok.fetchPostStatus(token, publishId),
+      driver.fetchStatus(token, publishId),
     );
-    switch (status.status) {
-      case 'PUBLISH_COMPLETE': {
-        const tiktokPostId = status.publicPostIds[0] ?? null;
-        // TikTok lets the public id out once moderation is done, minutes to hours after
-        // PUBLISH_COMPLETE; posts only the creator sees never get one.
-        const awaitId = tiktokPostId === null && post.privacy_level !== 'SELF_ONLY';
+    switch (status.state) {
+      case 'published': {
+        const publicId = status.publicId;
+        // The platform may let the public id out later (moderation): the row says when to ask.
+        const awaitId = publicId === null && driver.awaitsPublicId(post);
         const checkAt = new Date(Date.now() + idCheckDelayMs(0));
         const kept = await repository.update(
           post.id,
           owner,
           {
             status: 'completed',
-            tiktok_post_id: tiktokPostId,
+            tiktok_post_id: publicId,
             published_at: new Date(),
             fail_reason: null,
             ...(awaitId && { post_id_checks: 0, wake_at: checkAt }),
@@ -893,9 +828,9 @@ export function createPublisher(deps: PublisherDeps) {
         if (awaitId) await wake(post.id, checkAt);
         return 'published';
       }
-      case 'FAILED':
-        return failedOnTikTok(post, owner, status.failReason);
-      case 'SEND_TO_USER_INBOX':
+      case 'failed':
+        return failedOnPlatform(post, owner, status);
+      case 'in_inbox':
         // An inbox draft is done once it is in the creator's inbox: they finish it in the app.
         if (post.delivery === 'inbox') {
           const kept = await repository.update(
@@ -905,7 +840,7 @@ export function createPublisher(deps: PublisherDeps) {
             { release: true },
           );
           if (!kept) return 'lease_lost';
-          logger.info({ postId: post.id, publishId }, 'draft sent to the TikTok inbox');
+          logger.info({ postId: post.id, publishId }, "draft sent to the creator's inbox");
           await deps.notify?.({
             userId: post.user_id,
             type: 'post_sent_to_inbox',
@@ -915,15 +850,15 @@ export function createPublisher(deps: PublisherDeps) {
           return 'published';
         }
         return pollAgain(post, owner, status);
-      case 'UNKNOWN':
-        // A status TikTok added since: not a failure (the post may well be published).
+      case 'unknown':
+        // A status the platform added since: not a failure (the post may well be published).
         logger.warn(
-          { postId: post.id, publishId, reportedStatus: status.reportedStatus },
-          'unknown publish status from TikTok: polling on',
+          { postId: post.id, publishId, reportedStatus: status.reported },
+          'unknown publish status from the platform: polling on',
         );
         return pollAgain(post, owner, status);
-      case 'PROCESSING_UPLOAD':
-      case 'PROCESSING_DOWNLOAD':
+      case 'receiving':
+      case 'processing':
         return pollAgain(post, owner, status);
     }
   }
@@ -932,10 +867,10 @@ export function createPublisher(deps: PublisherDeps) {
   async function pollAgain(
     post: AccountPublishRow,
     owner: string,
-    status: PostStatus,
+    status: AttemptStatus,
   ): Promise<AdvanceOutcome> {
     if (post.poll_count >= MAX_POLLS) {
-      return fail(post, owner, 'status_timeout', { lastStatus: status.reportedStatus });
+      return fail(post, owner, 'status_timeout', { lastStatus: status.reported });
     }
     const kept = await later(post, owner, pollDelayMs(post.poll_count + 1), {
       poll_count: post.poll_count + 1,
@@ -964,15 +899,15 @@ export function createPublisher(deps: PublisherDeps) {
         : 'lease_lost';
     const { account_id: accountId, publish_id: publishId } = post;
     if (accountId === null || publishId === null) return stopLooking();
-    let status: PostStatus | null = null;
+    let status: AttemptStatus | null = null;
     try {
       status = await tokens.withAccessToken(accountId, (token) =>
-        tiktok.fetchPostStatus(token, publishId),
+        driver.fetchStatus(token, publishId),
       );
     } catch (error) {
       logger.warn({ err: error, postId }, 'post id check failed: the next one tries again');
     }
-    const found = status?.status === 'PUBLISH_COMPLETE' ? status.publicPostIds[0] : undefined;
+    const found = status?.state === 'published' ? (status.publicId ?? undefined) : undefined;
     if (found !== undefined) {
       const kept = await repository.update(
         post.id,
@@ -984,8 +919,8 @@ export function createPublisher(deps: PublisherDeps) {
       return kept ? 'post_id_found' : 'lease_lost';
     }
     const publishedAt = post.published_at?.getTime() ?? 0;
-    if (status?.status === 'FAILED' || Date.now() - publishedAt >= POST_ID_WAIT_MS) {
-      logger.warn({ postId, status: status?.reportedStatus }, 'no public post id: checks stop');
+    if (status?.state === 'failed' || Date.now() - publishedAt >= POST_ID_WAIT_MS) {
+      logger.warn({ postId, status: status?.reported }, 'no public post id: checks stop');
       return stopLooking();
     }
     const checks = (post.post_id_checks ?? 0) + 1;

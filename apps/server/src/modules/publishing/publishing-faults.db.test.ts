@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import type { TokenService } from '../accounts/token-service.ts';
 import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
 import { createPublishingRepository, INITS_PER_WINDOW } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -58,7 +59,7 @@ function publisherOnRefusedToken(onRefused: () => Promise<void> | void) {
   };
   return createPublisher({
     repository: createPublishingRepository(context.database.db),
-    tiktok: context.tiktok,
+    driver: createTikTokDriver(context.tiktok),
     tokens,
     storage: context.storage,
     wake: async () => undefined,

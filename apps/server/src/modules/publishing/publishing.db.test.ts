@@ -2,6 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { enqueuePublish } from './jobs.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
 import { CONFIRM_LEAD_MS, createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
@@ -152,7 +153,7 @@ describe('publishing through the sandbox', () => {
       // the same (its timer and its job firing together).
       const other = createPublisher({
         repository: createPublishingRepository(kit.t.context.database.db),
-        tiktok: kit.t.context.tiktok,
+        driver: createTikTokDriver(kit.t.context.tiktok),
         tokens: kit.t.context.tokens,
         storage: kit.t.context.storage,
         // Another process's wake-ups are queue jobs too (its own timers are not there).

@@ -1,5 +1,4 @@
 import { sql, type Expression, type Kysely, type Updateable } from 'kysely';
-import type { CommercialContent, Delivery } from '@cadence/shared/schemas/schedule';
 import {
   heldBy,
   holdLease,
@@ -9,6 +8,7 @@ import {
   type Lease,
 } from '../../db/lease.ts';
 import { prepared } from '../../db/prepared.ts';
+import type { PostToPublish } from '../../platforms/driver.ts';
 import type { Database } from '../../db/schema.ts';
 import '../schedules/db-types.ts';
 import type { PostTable } from '../schedules/db-types.ts';
@@ -82,32 +82,23 @@ export interface InitSlot {
   rank?: number;
 }
 
-/** A claimed post with what publishing it needs: the video and the schedule's TikTok settings. */
-export type PublishRow = PostRow & {
-  storage_key: string;
-  content_type: string;
-  size_bytes: number;
-  duration_seconds: number;
-  /** Null for inbox drafts. */
-  privacy_level: string | null;
-  delivery: Delivery;
-  allow_comment: boolean;
-  allow_duet: boolean;
-  allow_stitch: boolean;
-  commercial_content: CommercialContent;
-  is_aigc: boolean;
-  /** Whose days the daily cap counts in: the user's time zone, else the schedule's. */
-  zone?: string;
-  /** The account's token columns as the claim read them (null: no account). */
-  account_status?: GrantSource['status'] | null;
-  access_token_enc?: string | null;
-  refresh_token_enc?: string | null;
-  access_token_expires_at?: Date | null;
-  /** The due time on the database's clock (epoch ms, to the microsecond), as the claim read it. */
-  due_at_ms?: number;
-  /** `updated_at` as the claim saw it, to the microsecond: an edit since changes it. */
-  seen_updated_at?: string;
-};
+/** A claimed post with what publishing it needs: the video and the schedule's settings. */
+export type PublishRow = PostRow &
+  PostToPublish & {
+    storage_key: string;
+    content_type: string;
+    /** Whose days the daily cap counts in: the user's time zone, else the schedule's. */
+    zone?: string;
+    /** The account's token columns as the claim read them (null: no account). */
+    account_status?: GrantSource['status'] | null;
+    access_token_enc?: string | null;
+    refresh_token_enc?: string | null;
+    access_token_expires_at?: Date | null;
+    /** The due time on the database's clock (epoch ms, to the microsecond), as the claim read it. */
+    due_at_ms?: number;
+    /** `updated_at` as the claim saw it, to the microsecond: an edit since changes it. */
+    seen_updated_at?: string;
+  };
 
 const now = () => sql<Date>`clock_timestamp()`;
 const ms = (value: number) => sql`${`${value} milliseconds`}::interval`;
