@@ -113,23 +113,30 @@ function kernel(a: number, b: number): number {
   return distance === 0 ? 1 : distance === 1 ? NEIGHBOUR_WEIGHT : 0;
 }
 
-/**
- * A weekday × hour heatmap of how the creator's audience responds: each video's views (at 24 h,
- * or settled for a history first seen older) relative to the median of its kind, in log space,
- * explained as hour + weekday + cell effects, each shrunk toward "typical" by how few videos back
- * it. Slots are the best hours by their own videos, at least 2 hours apart, each on its best day.
- * Defaults: 10 videos minimum, 3 slots, 2 videos at a slot's hour.
- */
-export function analyseBestTimes(
+/** A video's weekday and hour, and its views relative to the median of its kind, in log space. */
+interface LiftPoint {
+  weekday: number;
+  hour: number;
+  lift: number;
+}
+
+/** The hour effects: pooled over weekdays, and what backs each hour. */
+interface HourEffects {
+  /** Videos posted at each hour, any day. */
+  postsAt: number[];
+  /** Each hour's effect from its own videos alone (what slots are chosen by). */
+  ownEffect: number[];
+  /** Each hour's effect as shown: its own, or borrowed from the hours either side. */
+  hourEffect: number[];
+  /** How many videos back each hour, those of the hours either side counted at half. */
+  hourEvidence: number[];
+}
+
+/** The usable observations (finite, non-negative views) as lift points on `timeZone`'s clocks. */
+function liftPoints(
   observations: readonly BestTimeObservation[],
   timeZone: string,
-  options: BestTimesOptions = {},
-): BestTimesResult {
-  const minimumVideos = options.minimumVideos ?? 10;
-  const slotCount = options.slotCount ?? 3;
-  const spacing = options.slotSpacingHours ?? 2;
-  const minimumEvidence = options.minimumSlotEvidence ?? 2;
-
+): { usable: number; points: LiftPoint[] } {
   const usable = observations.filter((item) => Number.isFinite(item.views) && item.views >= 0);
   const medians = {
     '24h': median(usable.filter((item) => item.basis === '24h').map((item) => item.views)),
@@ -139,9 +146,14 @@ export function analyseBestTimes(
     const { weekday, hour } = zonedSlot(item.postedAt, timeZone);
     return { weekday, hour, lift: Math.log((item.views + 1) / (medians[item.basis] + 1)) };
   });
+  return { usable: usable.length, points };
+}
 
-  // Hour effect, pooled over weekdays: the hour's own videos, shrunk toward typical. An hour
-  // without videos borrows from the hours either side (shown, never suggested).
+/**
+ * Hour effect, pooled over weekdays: the hour's own videos, shrunk toward typical. An hour
+ * without videos borrows from the hours either side (shown, never suggested).
+ */
+function hourEffects(points: readonly LiftPoint[]): HourEffects {
   const postsAt = new Array<number>(24).fill(0);
   const liftAt = new Array<number>(24).fill(0);
   for (const point of points) {
@@ -162,14 +174,26 @@ export function analyseBestTimes(
     if ((postsAt[hour] ?? 0) > 0) return own;
     return evidence === 0 ? 0 : (NEIGHBOUR_WEIGHT * borrowed) / evidence;
   });
-  const weekdayEffect = Array.from({ length: 7 }, (_, weekday) => {
+  return { postsAt, ownEffect, hourEffect, hourEvidence };
+}
+
+/** Weekday effect: what the hour effect leaves unexplained on that day, shrunk toward typical. */
+function weekdayEffects(points: readonly LiftPoint[], hourEffect: readonly number[]): number[] {
+  return Array.from({ length: 7 }, (_, weekday) => {
     const residuals = points
       .filter((point) => point.weekday === weekday)
       .map((point) => point.lift - (hourEffect[point.hour] ?? 0));
     return residuals.reduce((sum, value) => sum + value, 0) / (residuals.length + WEEKDAY_PRIOR);
   });
+}
 
-  const byCell = new Map<number, typeof points>();
+/** The 168 cells, Monday 00:00 first: hour + weekday effects, plus the cell's own residual. */
+function heatmapCells(
+  points: readonly LiftPoint[],
+  hours: HourEffects,
+  weekdayEffect: readonly number[],
+): BestTimeCell[] {
+  const byCell = new Map<number, LiftPoint[]>();
   for (const point of points) {
     const key = point.weekday * 24 + point.hour;
     byCell.set(key, [...(byCell.get(key) ?? []), point]);
@@ -178,10 +202,10 @@ export function analyseBestTimes(
   for (let weekday = 0; weekday < 7; weekday++) {
     for (let hour = 0; hour < 24; hour++) {
       const own = byCell.get(weekday * 24 + hour) ?? [];
-      const base = (hourEffect[hour] ?? 0) + (weekdayEffect[weekday] ?? 0);
+      const base = (hours.hourEffect[hour] ?? 0) + (weekdayEffect[weekday] ?? 0);
       const residual =
         own.reduce((sum, point) => sum + point.lift - base, 0) / (own.length + CELL_PRIOR);
-      const evidence = hourEvidence[hour] ?? 0;
+      const evidence = hours.hourEvidence[hour] ?? 0;
       cells.push({
         weekday,
         hour,
@@ -193,39 +217,75 @@ export function analyseBestTimes(
       });
     }
   }
+  return cells;
+}
 
-  // Slots: the best hours first (their own videos only, at least `minimumEvidence` of them),
-  // spaced apart; each on its best day.
-  const status = usable.length >= minimumVideos ? 'ok' : 'not_enough_data';
+/**
+ * Slots: the best hours first (their own videos only, at least `minimumEvidence` of them),
+ * spaced apart; each on its best day.
+ */
+function chooseSlots(
+  cells: readonly BestTimeCell[],
+  { postsAt, ownEffect }: HourEffects,
+  {
+    slotCount,
+    spacing,
+    minimumEvidence,
+  }: { slotCount: number; spacing: number; minimumEvidence: number },
+): BestTimeSlot[] {
   const slots: BestTimeSlot[] = [];
-  if (status === 'ok') {
-    const hours = ownEffect
-      .map((effect, hour) => ({ hour, effect }))
-      .filter(({ hour }) => (postsAt[hour] ?? 0) >= minimumEvidence)
-      .sort((a, b) => b.effect - a.effect || (postsAt[b.hour] ?? 0) - (postsAt[a.hour] ?? 0));
-    for (const { hour } of hours) {
-      if (slots.length >= slotCount) break;
-      if (slots.some((slot) => hourDistance(slot.hour, hour) < spacing)) continue;
-      const atHour = cells.filter(
-        (cell): cell is BestTimeCell & { score: number } =>
-          cell.hour === hour && cell.score !== null,
-      );
-      const best = atHour.sort(
-        (a, b) => b.score - a.score || b.posts - a.posts || a.weekday - b.weekday,
-      )[0];
-      if (best) {
-        slots.push({
-          weekday: best.weekday,
-          hour,
-          score: best.score,
-          confidence: best.confidence,
-        });
-      }
+  const hours = ownEffect
+    .map((effect, hour) => ({ hour, effect }))
+    .filter(({ hour }) => (postsAt[hour] ?? 0) >= minimumEvidence)
+    .sort((a, b) => b.effect - a.effect || (postsAt[b.hour] ?? 0) - (postsAt[a.hour] ?? 0));
+  for (const { hour } of hours) {
+    if (slots.length >= slotCount) break;
+    if (slots.some((slot) => hourDistance(slot.hour, hour) < spacing)) continue;
+    const atHour = cells.filter(
+      (cell): cell is BestTimeCell & { score: number } => cell.hour === hour && cell.score !== null,
+    );
+    const best = atHour.sort(
+      (a, b) => b.score - a.score || b.posts - a.posts || a.weekday - b.weekday,
+    )[0];
+    if (best) {
+      slots.push({
+        weekday: best.weekday,
+        hour,
+        score: best.score,
+        confidence: best.confidence,
+      });
     }
   }
   // Chosen by hour, shown best first by the score of their day.
-  slots.sort((a, b) => b.score - a.score);
-  return { status, videosAnalysed: usable.length, minimumVideos, cells, slots };
+  return slots.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * A weekday × hour heatmap of how the creator's audience responds: each video's views (at 24 h,
+ * or settled for a history first seen older) relative to the median of its kind, in log space,
+ * explained as hour + weekday + cell effects, each shrunk toward "typical" by how few videos back
+ * it. Slots are the best hours by their own videos, at least 2 hours apart, each on its best day.
+ * Defaults: 10 videos minimum, 3 slots, 2 videos at a slot's hour.
+ */
+export function analyseBestTimes(
+  observations: readonly BestTimeObservation[],
+  timeZone: string,
+  options: BestTimesOptions = {},
+): BestTimesResult {
+  const minimumVideos = options.minimumVideos ?? 10;
+  const { usable, points } = liftPoints(observations, timeZone);
+  const hours = hourEffects(points);
+  const cells = heatmapCells(points, hours, weekdayEffects(points, hours.hourEffect));
+  const status = usable >= minimumVideos ? 'ok' : 'not_enough_data';
+  const slots =
+    status === 'ok'
+      ? chooseSlots(cells, hours, {
+          slotCount: options.slotCount ?? 3,
+          spacing: options.slotSpacingHours ?? 2,
+          minimumEvidence: options.minimumSlotEvidence ?? 2,
+        })
+      : [];
+  return { status, videosAnalysed: usable, minimumVideos, cells, slots };
 }
 
 /**
