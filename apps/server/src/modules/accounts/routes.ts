@@ -9,14 +9,15 @@ import {
   keptConnectionSchema,
   pendingConnectionSchema,
 } from '@cadence/shared/schemas/account';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn, userOf } from '../../auth/route-guards.ts';
 import { getSessionUser } from '../../auth/session.ts';
 import type { Auth } from '../../auth/auth.ts';
 import { noBody } from '../../openapi/plugin.ts';
-import { ConnectError, type AccountService } from './service.ts';
+import { ConnectError } from './connection-store.ts';
+import type { AccountService } from './service.ts';
 
 // TikTok's redirect is answered whatever its query holds: an unreadable one is no query at all.
 const callbackQuery = z
@@ -30,14 +31,21 @@ const callbackQuery = z
   .catch({});
 const removeReply = z.object({ cancelledPosts: z.number().int() });
 
-export async function accountRoutes(
-  fastify: FastifyInstance,
-  { service, auth }: { service: AccountService; auth: Auth },
-) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const preValidation = signedIn(fastify);
-  const tags = ['accounts'];
+const tags = ['accounts'];
 
+type AccountsApp = ReturnType<typeof typed>;
+interface RouteOptions {
+  app: AccountsApp;
+  service: AccountService;
+  preValidation: preValidationAsyncHookHandler;
+}
+
+function typed(fastify: FastifyInstance) {
+  return fastify.withTypeProvider<ZodTypeProvider>();
+}
+
+/** /api/accounts…: the user's account cards, their settings, connecting and creator info. */
+function registerAccountCardRoutes({ app, service, preValidation }: RouteOptions) {
   app.get(
     '/api/accounts',
     { preValidation, schema: { tags, response: { 200: accountListSchema } } },
@@ -90,8 +98,10 @@ export async function accountRoutes(
     { preValidation, schema: { tags, params: uuidParams, response: { 200: creatorInfoSchema } } },
     async (request) => service.creatorInfo(userOf(request).id, request.params.id),
   );
+}
 
-  // 'You authorised @x, but this card is @y': the choice, held server-side (single use, short-lived).
+/** 'You authorised @x, but this card is @y': the choice, held server-side (single use, short-lived). */
+function registerPendingConnectionRoutes({ app, service, preValidation }: RouteOptions) {
   app.get(
     '/api/pending-connections/:id',
     {
@@ -125,9 +135,13 @@ export async function accountRoutes(
       return reply.status(204).send();
     },
   );
+}
 
-  // TikTok redirects the browser here (PUBLIC_URL/auth/callback). The server finishes the exchange
-  // and sends the person back to the accounts page with the outcome in the query string.
+/**
+ * TikTok redirects the browser here (PUBLIC_URL/auth/callback). The server finishes the exchange
+ * and sends the person back to the accounts page with the outcome in the query string.
+ */
+function registerOAuthCallbackRoute(app: AccountsApp, service: AccountService, auth: Auth) {
   app.get(
     '/auth/callback',
     {
@@ -165,4 +179,15 @@ export async function accountRoutes(
       }
     },
   );
+}
+
+export async function accountRoutes(
+  fastify: FastifyInstance,
+  { service, auth }: { service: AccountService; auth: Auth },
+) {
+  const app = typed(fastify);
+  const options: RouteOptions = { app, service, preValidation: signedIn(fastify) };
+  registerAccountCardRoutes(options);
+  registerPendingConnectionRoutes(options);
+  registerOAuthCallbackRoute(app, service, auth);
 }
