@@ -1,11 +1,11 @@
-import { MAX_TITLE_LENGTH } from '@cadence/shared/schemas/schedule';
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon, XIcon } from '../../../components/ui/icons.tsx';
 import { useUploadProblems } from '../../../lib/error-text.ts';
 import { UploadProgress } from '../../../lib/upload-progress.tsx';
 import type { UploadProblem, UploadTransfer } from '../../../lib/upload.ts';
-import { FieldError, inputClass } from '../components/form-controls.tsx';
+import { FieldError } from '../components/form-controls.tsx';
+import { CaptionField } from './caption-field.tsx';
 import { CoverPicker } from './cover-picker.tsx';
 import { VideoThumb } from './video-thumb.tsx';
 
@@ -134,9 +134,6 @@ function VideoCard({
 }) {
   const { t } = useTranslation();
   const uploadProblems = useUploadProblems();
-  const captionId = useId();
-  const counterId = useId();
-  const captionErrorId = useId();
   const percent = Math.round(video.progress * 100);
   const rejected = video.status === 'error';
   const problems: string[] = [];
@@ -150,7 +147,6 @@ function VideoCard({
   if (video.tooLongFor !== null) {
     problems.push(t('scheduler.form.videos.tooLong', { max: video.tooLongFor }));
   }
-  const describedBy = [counterId, captionError ? captionErrorId : null].filter(Boolean).join(' ');
 
   return (
     <div
@@ -192,33 +188,12 @@ function VideoCard({
 
         {/* A refused file goes nowhere: no caption or cover to fill in, only why and the ✕. */}
         {!rejected && (
-          <>
-            <label htmlFor={captionId} className="sr-only">
-              {t('scheduler.form.videos.captionLabel', { name: video.name })}
-            </label>
-            <textarea
-              id={captionId}
-              value={caption}
-              rows={2}
-              placeholder={t('scheduler.form.videos.captionPlaceholder')}
-              onChange={(event) => onCaption(event.target.value)}
-              aria-describedby={describedBy}
-              aria-invalid={captionError ? true : undefined}
-              className={`${inputClass} mt-2 resize-y text-sm`}
-            />
-            <div className="mt-1 flex items-start justify-between gap-2">
-              <FieldError id={captionErrorId}>{captionError}</FieldError>
-              <p
-                id={counterId}
-                className={`ml-auto text-xs tabular-nums ${caption.length > MAX_TITLE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-500'}`}
-              >
-                {t('scheduler.form.videos.counter', {
-                  n: caption.length,
-                  max: MAX_TITLE_LENGTH,
-                })}
-              </p>
-            </div>
-          </>
+          <CaptionField
+            name={video.name}
+            caption={caption}
+            onChange={onCaption}
+            error={captionError}
+          />
         )}
       </div>
       {/* Under the card's whole width on a narrow phone, where the column beside the poster
