@@ -36,30 +36,29 @@ export interface DraftRow {
   }[];
 }
 
-/** SQL for drafts. Every query is scoped by user id. */
-export function createDraftRepository(db: Kysely<Database>) {
-  async function writeVideos(
-    trx: Transaction<Database>,
-    draftId: string,
-    videos: DraftContent['videos'],
-  ): Promise<void> {
-    await trx.deleteFrom('draft_videos').where('draft_id', '=', draftId).execute();
-    if (videos.length === 0) return;
-    await trx
-      .insertInto('draft_videos')
-      .values(
-        videos.map((video, position) => ({
-          draft_id: draftId,
-          position,
-          media_id: video.mediaId,
-          title: video.title,
-          cover_timestamp_ms: video.coverTimestampMs,
-        })),
-      )
-      .execute();
-  }
+async function writeVideos(
+  trx: Transaction<Database>,
+  draftId: string,
+  videos: DraftContent['videos'],
+): Promise<void> {
+  await trx.deleteFrom('draft_videos').where('draft_id', '=', draftId).execute();
+  if (videos.length === 0) return;
+  await trx
+    .insertInto('draft_videos')
+    .values(
+      videos.map((video, position) => ({
+        draft_id: draftId,
+        position,
+        media_id: video.mediaId,
+        title: video.title,
+        cover_timestamp_ms: video.coverTimestampMs,
+      })),
+    )
+    .execute();
+}
 
-  const settingsOf = (content: DraftContent) => ({
+function settingsOf(content: DraftContent) {
+  return {
     account_id: content.accountId,
     privacy_level: content.privacyLevel,
     allow_comment: content.allowComment,
@@ -68,85 +67,88 @@ export function createDraftRepository(db: Kysely<Database>) {
     commercial_content: JSON.stringify(content.commercialContent),
     is_aigc: content.isAigc,
     delivery: content.delivery,
-  });
+  };
+}
 
-  /**
-   * The drafts and their videos from one snapshot: read apart, a draft scheduled in between (its
-   * videos deleted with it) came back without videos, and a second click on 'Schedule' was told
-   * the draft was incomplete (400) instead of gone (404).
-   */
-  function rows(userId: string, id?: string, limit = 1): Promise<DraftRow[]> {
-    return db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute((trx) => rowsIn(trx, userId, id, limit));
-  }
+/**
+ * The drafts and their videos from one snapshot: read apart, a draft scheduled in between (its
+ * videos deleted with it) came back without videos, and a second click on 'Schedule' was told
+ * the draft was incomplete (400) instead of gone (404).
+ */
+function rows(db: Kysely<Database>, userId: string, id?: string, limit = 1): Promise<DraftRow[]> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => rowsIn(trx, userId, id, limit));
+}
 
-  async function rowsIn(
-    trx: Transaction<Database>,
-    userId: string,
-    id: string | undefined,
-    limit: number,
-  ): Promise<DraftRow[]> {
-    let query = trx
-      .selectFrom('drafts')
-      .select([
-        'drafts.id',
-        'drafts.account_id',
-        'drafts.privacy_level',
-        'drafts.allow_comment',
-        'drafts.allow_duet',
-        'drafts.allow_stitch',
-        'drafts.commercial_content',
-        'drafts.is_aigc',
-        'drafts.delivery',
-        'drafts.created_at',
-        'drafts.updated_at',
-      ])
-      .where('drafts.user_id', '=', userId);
-    if (id !== undefined) query = query.where('drafts.id', '=', id);
-    const drafts = await query
-      .orderBy('drafts.updated_at', 'desc')
-      .orderBy('drafts.id', 'desc')
-      .limit(limit)
-      .execute();
-    if (drafts.length === 0) return [];
-    const videos = await trx
-      .selectFrom('draft_videos')
-      .innerJoin('media', 'media.id', 'draft_videos.media_id')
-      .select([
-        'draft_videos.draft_id',
-        'draft_videos.media_id',
-        'draft_videos.title',
-        'draft_videos.cover_timestamp_ms',
-        'media.thumbnail_key',
-      ])
-      .where(
-        'draft_videos.draft_id',
-        'in',
-        drafts.map((draft) => draft.id),
-      )
-      .orderBy('draft_videos.position')
-      .execute();
-    return drafts.map((draft) => ({
-      ...draft,
-      videos: videos
-        .filter((video) => video.draft_id === draft.id)
-        .map(({ media_id, title, thumbnail_key, cover_timestamp_ms }) => ({
-          media_id,
-          title,
-          thumbnail_key,
-          cover_timestamp_ms,
-        })),
-    }));
-  }
+async function rowsIn(
+  trx: Transaction<Database>,
+  userId: string,
+  id: string | undefined,
+  limit: number,
+): Promise<DraftRow[]> {
+  let query = trx
+    .selectFrom('drafts')
+    .select([
+      'drafts.id',
+      'drafts.account_id',
+      'drafts.privacy_level',
+      'drafts.allow_comment',
+      'drafts.allow_duet',
+      'drafts.allow_stitch',
+      'drafts.commercial_content',
+      'drafts.is_aigc',
+      'drafts.delivery',
+      'drafts.created_at',
+      'drafts.updated_at',
+    ])
+    .where('drafts.user_id', '=', userId);
+  if (id !== undefined) query = query.where('drafts.id', '=', id);
+  const drafts = await query
+    .orderBy('drafts.updated_at', 'desc')
+    .orderBy('drafts.id', 'desc')
+    .limit(limit)
+    .execute();
+  if (drafts.length === 0) return [];
+  const videos = await trx
+    .selectFrom('draft_videos')
+    .innerJoin('media', 'media.id', 'draft_videos.media_id')
+    .select([
+      'draft_videos.draft_id',
+      'draft_videos.media_id',
+      'draft_videos.title',
+      'draft_videos.cover_timestamp_ms',
+      'media.thumbnail_key',
+    ])
+    .where(
+      'draft_videos.draft_id',
+      'in',
+      drafts.map((draft) => draft.id),
+    )
+    .orderBy('draft_videos.position')
+    .execute();
+  return drafts.map((draft) => ({
+    ...draft,
+    videos: videos
+      .filter((video) => video.draft_id === draft.id)
+      .map(({ media_id, title, thumbnail_key, cover_timestamp_ms }) => ({
+        media_id,
+        title,
+        thumbnail_key,
+        cover_timestamp_ms,
+      })),
+  }));
+}
 
+/** SQL for drafts. Every query is scoped by user id. */
+export function createDraftRepository(db: Kysely<Database>) {
   return {
     /** The user's drafts, most recently saved first, at most `limit`. */
-    list: (userId: string, limit: number) => rows(userId, undefined, limit),
+    list: (userId: string, limit: number) => rows(db, userId, undefined, limit),
 
     async find(userId: string, id: string): Promise<DraftRow | undefined> {
-      return (await rows(userId, id))[0];
+      return (await rows(db, userId, id))[0];
     },
 
     async count(userId: string): Promise<number> {

@@ -48,64 +48,90 @@ function toDraft(row: DraftRow): Draft {
   };
 }
 
+/** The body's content, once its account and videos are known to be the user's. */
+async function checkedContent(
+  deps: Pick<DraftServiceDeps, 'accounts' | 'media'>,
+  userId: string,
+  body: DraftBody,
+): Promise<DraftContent> {
+  const { accounts, media } = deps;
+  const { accountId = null, mediaIds, posts = [] } = body;
+  if (accountId !== null && !(await accounts.findForUser(userId, accountId))) {
+    throw new AppError('validation_failed', 'No such TikTok account', {
+      accountId: 'errors.selectTikTokAccount',
+    });
+  }
+  const found = await media.findMany(userId, mediaIds);
+  if (found.length !== new Set(mediaIds).size) {
+    throw new AppError('validation_failed', 'Unknown video', {
+      mediaIds: 'errors.invalidVideo',
+    });
+  }
+  const captions = new Map(posts.map((post) => [post.mediaId, post]));
+  return {
+    accountId,
+    videos: mediaIds.map((mediaId) => ({
+      mediaId,
+      title: captions.get(mediaId)?.title ?? '',
+      coverTimestampMs: captions.get(mediaId)?.coverTimestampMs ?? null,
+    })),
+    privacyLevel: body.privacyLevel ?? null,
+    allowComment: body.allowComment ?? false,
+    allowDuet: body.allowDuet ?? false,
+    allowStitch: body.allowStitch ?? false,
+    commercialContent: body.commercialContent ?? {
+      enabled: false,
+      yourBrand: false,
+      brandedContent: false,
+    },
+    isAigc: body.isAigc ?? false,
+    delivery: body.delivery ?? 'direct',
+  };
+}
+
+/** A video or account deleted between the check and the write: the same 400 as the check's. */
+async function writing<TResult>(write: () => Promise<TResult>): Promise<TResult> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) {
+      throw new AppError('validation_failed', 'A video or the account is gone', {
+        mediaIds: 'errors.invalidVideo',
+      });
+    }
+    throw error;
+  }
+}
+
+/** A draft's content as the form's request (its timing and draftId added by the caller). */
+function draftAsRequest(draft: DraftRow) {
+  return {
+    accountId: draft.account_id,
+    mediaIds: draft.videos.map((video) => video.media_id),
+    posts: draft.videos.map((video) => ({
+      mediaId: video.media_id,
+      title: video.title,
+      ...(video.cover_timestamp_ms !== null && { coverTimestampMs: video.cover_timestamp_ms }),
+    })),
+    // A draft without a privacy level gets that field's message (an inbox draft needs none).
+    privacyLevel: draft.privacy_level ?? undefined,
+    allowComment: draft.allow_comment,
+    allowDuet: draft.allow_duet,
+    allowStitch: draft.allow_stitch,
+    commercialContent: draft.commercial_content,
+    isAigc: draft.is_aigc,
+    delivery: draft.delivery,
+  };
+}
+
 /** Drafts: the schedule form saved without a time, and turned into a schedule once given one. */
 export function createDraftService(deps: DraftServiceDeps) {
-  const { repository, accounts, media, schedules } = deps;
+  const { repository, schedules } = deps;
 
   async function requireDraft(userId: string, id: string): Promise<DraftRow> {
     const row = await repository.find(userId, id);
     if (!row) throw new AppError('not_found', 'No such draft');
     return row;
-  }
-
-  /** The body's content, once its account and videos are known to be the user's. */
-  async function checkedContent(userId: string, body: DraftBody): Promise<DraftContent> {
-    const { accountId = null, mediaIds, posts = [] } = body;
-    if (accountId !== null && !(await accounts.findForUser(userId, accountId))) {
-      throw new AppError('validation_failed', 'No such TikTok account', {
-        accountId: 'errors.selectTikTokAccount',
-      });
-    }
-    const found = await media.findMany(userId, mediaIds);
-    if (found.length !== new Set(mediaIds).size) {
-      throw new AppError('validation_failed', 'Unknown video', {
-        mediaIds: 'errors.invalidVideo',
-      });
-    }
-    const captions = new Map(posts.map((post) => [post.mediaId, post]));
-    return {
-      accountId,
-      videos: mediaIds.map((mediaId) => ({
-        mediaId,
-        title: captions.get(mediaId)?.title ?? '',
-        coverTimestampMs: captions.get(mediaId)?.coverTimestampMs ?? null,
-      })),
-      privacyLevel: body.privacyLevel ?? null,
-      allowComment: body.allowComment ?? false,
-      allowDuet: body.allowDuet ?? false,
-      allowStitch: body.allowStitch ?? false,
-      commercialContent: body.commercialContent ?? {
-        enabled: false,
-        yourBrand: false,
-        brandedContent: false,
-      },
-      isAigc: body.isAigc ?? false,
-      delivery: body.delivery ?? 'direct',
-    };
-  }
-
-  /** A video or account deleted between the check and the write: the same 400 as the check's. */
-  async function writing<TResult>(write: () => Promise<TResult>): Promise<TResult> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isForeignKeyViolation(error)) {
-        throw new AppError('validation_failed', 'A video or the account is gone', {
-          mediaIds: 'errors.invalidVideo',
-        });
-      }
-      throw error;
-    }
   }
 
   return {
@@ -118,7 +144,7 @@ export function createDraftService(deps: DraftServiceDeps) {
     },
 
     async create(userId: string, body: DraftBody): Promise<Draft> {
-      const content = await checkedContent(userId, body);
+      const content = await checkedContent(deps, userId, body);
       if ((await repository.count(userId)) >= MAX_DRAFTS) {
         throw new AppError('conflict', 'Too many drafts', { _: draftErrorKeys.tooManyDrafts });
       }
@@ -128,7 +154,7 @@ export function createDraftService(deps: DraftServiceDeps) {
 
     async update(userId: string, id: string, body: DraftBody): Promise<Draft> {
       await requireDraft(userId, id);
-      const content = await checkedContent(userId, body);
+      const content = await checkedContent(deps, userId, body);
       if (!(await writing(() => repository.update(userId, id, content)))) {
         throw new AppError('not_found', 'No such draft');
       }
@@ -151,21 +177,7 @@ export function createDraftService(deps: DraftServiceDeps) {
     ): Promise<{ scheduleId: string; posts: Post[] }> {
       const draft = await requireDraft(userId, id);
       const request = createScheduleSchema.safeParse({
-        accountId: draft.account_id,
-        mediaIds: draft.videos.map((video) => video.media_id),
-        posts: draft.videos.map((video) => ({
-          mediaId: video.media_id,
-          title: video.title,
-          ...(video.cover_timestamp_ms !== null && { coverTimestampMs: video.cover_timestamp_ms }),
-        })),
-        // A draft without a privacy level gets that field's message (an inbox draft needs none).
-        privacyLevel: draft.privacy_level ?? undefined,
-        allowComment: draft.allow_comment,
-        allowDuet: draft.allow_duet,
-        allowStitch: draft.allow_stitch,
-        commercialContent: draft.commercial_content,
-        isAigc: draft.is_aigc,
-        delivery: draft.delivery,
+        ...draftAsRequest(draft),
         ...timing,
         draftId: id,
       });
