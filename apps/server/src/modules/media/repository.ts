@@ -17,37 +17,9 @@ async function bytesUsedQuery(db: Kysely<Database>, userId: string): Promise<num
   return Number(result.rows[0]?.total ?? 0);
 }
 
-export function createMediaRepository(db: Kysely<Database>) {
+/** Unfinished uploads' reservations of the user's quota: made, extended, found and expired. */
+function createUploadReservations(db: Kysely<Database>) {
   return {
-    insert(row: Insertable<MediaTable>) {
-      return db.insertInto('media').values(row).returningAll().executeTakeFirstOrThrow();
-    },
-
-    listForUser(userId: string, kind?: MediaKind) {
-      let query = db.selectFrom('media').selectAll().where('user_id', '=', userId);
-      if (kind) query = query.where('kind', '=', kind);
-      return query.orderBy('created_at', 'desc').limit(500).execute();
-    },
-
-    findForUser(userId: string, id: string) {
-      return db
-        .selectFrom('media')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-
-    findManyForUser(userId: string, ids: readonly string[]) {
-      if (ids.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('media')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', 'in', ids)
-        .execute();
-    },
-
     /** Media plus the space unfinished uploads hold (expired ones too, until they are deleted). */
     async bytesUsed(userId: string): Promise<number> {
       return bytesUsedQuery(db, userId);
@@ -141,6 +113,41 @@ export function createMediaRepository(db: Kysely<Database>) {
         .returning('upload_id')
         .execute();
       return rows.map((row) => row.upload_id);
+    },
+  };
+}
+
+export function createMediaRepository(db: Kysely<Database>) {
+  return {
+    ...createUploadReservations(db),
+
+    insert(row: Insertable<MediaTable>) {
+      return db.insertInto('media').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    listForUser(userId: string, kind?: MediaKind) {
+      let query = db.selectFrom('media').selectAll().where('user_id', '=', userId);
+      if (kind) query = query.where('kind', '=', kind);
+      return query.orderBy('created_at', 'desc').limit(500).execute();
+    },
+
+    findForUser(userId: string, id: string) {
+      return db
+        .selectFrom('media')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    findManyForUser(userId: string, ids: readonly string[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('media')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids)
+        .execute();
     },
 
     /** Records a finished upload's media and frees its reservation at once: no moment counts it twice or not at all. */
