@@ -379,7 +379,8 @@ function crossFieldProblems(source: NodeJS.ProcessEnv): string[] {
   return problems;
 }
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+/** The environment parsed, or a ConfigError naming every wrong variable at once. */
+function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = envSchema.safeParse(source);
   // Every wrong variable in one message, whether wrong alone or only together with another.
   const problems = [
@@ -393,14 +394,66 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success || problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  const env = parsed.data;
+  return parsed.data;
+}
+
+/** TikTok's app, or with no TIKTOK_CLIENT_KEY the sandbox the server mounts at /sandbox/tiktok. */
+function tiktokConfig(
+  env: Env,
+  sandboxClientSecret: string,
+  publicUrl: string,
+  pullFromUrlPrefix: string | null,
+): Config['tiktok'] {
+  const audited = env.TIKTOK_APP_AUDITED === 'true';
+  if (!env.TIKTOK_CLIENT_KEY) {
+    const sandboxBase = `${publicUrl}/sandbox/tiktok`;
+    return {
+      sandbox: true,
+      clientKey: 'cadence-sandbox',
+      clientSecret: sandboxClientSecret,
+      apiBase: sandboxBase,
+      authBase: sandboxBase,
+      audited,
+      sandboxPostIdDelayMs: env.TIKTOK_SANDBOX_POST_ID_DELAY_MS ?? null,
+      sandboxRateLimitWindowMs: env.TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS ?? null,
+      pullFromUrlPrefix,
+    };
+  }
+  return {
+    sandbox: false,
+    clientKey: env.TIKTOK_CLIENT_KEY,
+    clientSecret: env.TIKTOK_CLIENT_SECRET ?? '',
+    apiBase: env.TIKTOK_API_BASE ?? 'https://open.tiktokapis.com',
+    authBase: env.TIKTOK_AUTH_BASE ?? 'https://www.tiktok.com',
+    audited,
+    sandboxPostIdDelayMs: null,
+    sandboxRateLimitWindowMs: null,
+    pullFromUrlPrefix,
+  };
+}
+
+/** STORAGE=s3: the bucket and its credentials; otherwise files under DATA_DIR/media. */
+function storageConfig(env: Env, dataDir: string): Config['storage'] {
+  return env.STORAGE === 's3'
+    ? {
+        driver: 's3',
+        ...(env.S3_ENDPOINT && { endpoint: env.S3_ENDPOINT }),
+        region: env.S3_REGION,
+        bucket: env.S3_BUCKET ?? '',
+        accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+      }
+    : { driver: 'local', rootDir: path.join(dataDir, 'media') };
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const env = parseEnv(source);
 
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const secrets = loadOrCreateSecrets(dataDir);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-  const sandbox = !env.TIKTOK_CLIENT_KEY;
-  const sandboxBase = `${publicUrl}/sandbox/tiktok`;
   const pullFromUrlPrefix = env.TIKTOK_PULL_FROM_URL_PREFIX ?? null;
   // The signed links are PUBLIC_URL/api/pull-media/<post>?…: TikTok only pulls from the prefix.
   const pullBase = `${publicUrl}/api/pull-media/`;
@@ -424,29 +477,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
     tokenEncryptionKey: Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? secrets.tokenEncryptionKey, 'hex'),
     adminToken: secrets.adminToken,
-    tiktok: sandbox
-      ? {
-          sandbox: true,
-          clientKey: 'cadence-sandbox',
-          clientSecret: secrets.sandboxClientSecret,
-          apiBase: sandboxBase,
-          authBase: sandboxBase,
-          audited: env.TIKTOK_APP_AUDITED === 'true',
-          sandboxPostIdDelayMs: env.TIKTOK_SANDBOX_POST_ID_DELAY_MS ?? null,
-          sandboxRateLimitWindowMs: env.TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS ?? null,
-          pullFromUrlPrefix,
-        }
-      : {
-          sandbox: false,
-          clientKey: env.TIKTOK_CLIENT_KEY ?? '',
-          clientSecret: env.TIKTOK_CLIENT_SECRET ?? '',
-          apiBase: env.TIKTOK_API_BASE ?? 'https://open.tiktokapis.com',
-          authBase: env.TIKTOK_AUTH_BASE ?? 'https://www.tiktok.com',
-          audited: env.TIKTOK_APP_AUDITED === 'true',
-          sandboxPostIdDelayMs: null,
-          sandboxRateLimitWindowMs: null,
-          pullFromUrlPrefix,
-        },
+    tiktok: tiktokConfig(env, secrets.sandboxClientSecret, publicUrl, pullFromUrlPrefix),
     worker: {
       embedded: env.WORKER === 'embedded',
       concurrency: env.WORKER_CONCURRENCY,
@@ -470,18 +501,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       ffprobePath: env.FFPROBE_PATH,
       ytDlpPath: env.YTDLP_PATH,
     },
-    storage:
-      env.STORAGE === 's3'
-        ? {
-            driver: 's3',
-            ...(env.S3_ENDPOINT && { endpoint: env.S3_ENDPOINT }),
-            region: env.S3_REGION,
-            bucket: env.S3_BUCKET ?? '',
-            accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
-            secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
-            forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
-          }
-        : { driver: 'local', rootDir: path.join(dataDir, 'media') },
+    storage: storageConfig(env, dataDir),
     uploads: {
       maxBytes: env.MAX_UPLOAD_BYTES,
       userQuotaBytes: env.USER_QUOTA_BYTES,
