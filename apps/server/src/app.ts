@@ -88,10 +88,36 @@ export async function buildApp(
   logger: FastifyBaseLogger,
 ): Promise<FastifyInstance> {
   const securityHeaders = securityHeaderOptions(context);
+  const app = createFastify(context, logger, securityHeaders);
+  registerErrorHandler(app);
+  registerJsonBodyParser(app);
+  addRequestGuards(app, context);
+  await registerHttpPlugins(app, context, securityHeaders);
+  await registerRoutes(app, context);
+  registerPublicConfigRoute(app, context);
+
+  // No cookie, no session to look up; a failed look-up only costs the page its data preloads.
+  await registerSpa(app, webDistDir, (request) =>
+    request.headers.cookie === undefined
+      ? Promise.resolve(false)
+      : getSessionUser(context.auth, request).then(
+          (user) => user !== null,
+          () => false,
+        ),
+  );
+  return app;
+}
+
+/** The Fastify instance with its limits, and security headers on its own refusals too. */
+function createFastify(
+  context: AppContext,
+  logger: FastifyBaseLogger,
+  securityHeaders: FastifyHelmetOptions,
+): FastifyInstance {
   // The same options: @fastify/helmet reads helmet's CommonJS declarations, this import its ES
   // module ones, which TypeScript takes for two unrelated types.
   const applySecurityHeaders = helmet(securityHeaders as HelmetOptions);
-  const app: FastifyInstance = Fastify({
+  return Fastify({
     loggerInstance: logger,
     // Never `true`: X-Forwarded-For's left-most entry is whatever the client wrote (TRUST_PROXY).
     trustProxy: trustedProxies(context.config.trustProxy),
@@ -105,9 +131,10 @@ export async function buildApp(
       applySecurityHeaders(request.raw, reply.raw, () => undefined),
     ),
   });
+}
 
-  registerErrorHandler(app);
-  registerJsonBodyParser(app);
+/** Checks every request passes before its route: same origin, no NUL byte; API answers uncached. */
+function addRequestGuards(app: FastifyInstance, context: AppContext): void {
   // CSRF: one check for every state-changing route of Cadence (API, uploads). The sandbox stands
   // in for TikTok, another site: its consent page posts with `Origin: null` (no-referrer), as
   // TikTok's own does, and is protected by OAuth's state and PKCE instead.
@@ -136,6 +163,14 @@ export async function buildApp(
       throw new AppError('validation_failed', 'NUL bytes are not allowed');
     }
   });
+}
+
+/** Security headers, compression, `requireUser`, the OpenAPI document, the publishing guard. */
+async function registerHttpPlugins(
+  app: FastifyInstance,
+  context: AppContext,
+  securityHeaders: FastifyHelmetOptions,
+): Promise<void> {
   await app.register(fastifyHelmet, securityHeaders);
 
   // API answers (JSON, the OpenAPI document) are compressed when the client accepts it; the web
@@ -157,7 +192,10 @@ export async function buildApp(
   await registerOpenApi(app);
   // Before the routes: REQUIRE_EMAIL_VERIFICATION holds the publishing routes back.
   requireVerifiedEmailToPublish(app, context.emailVerification);
+}
 
+/** Every module's routes, each given its service; the TikTok sandbox when it stands in for TikTok. */
+async function registerRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   await app.register(authRoutes, {
     auth: context.auth,
     loginRateLimitPerMinute: context.config.loginRateLimitPerMinute,
@@ -216,7 +254,10 @@ export async function buildApp(
       enableControl: context.config.env === 'test',
     });
   }
+}
 
+/** GET /api/public-config: what the browser may know of the configuration (an allow-list). */
+function registerPublicConfigRoute(app: FastifyInstance, context: AppContext): void {
   app.get(
     '/api/public-config',
     { schema: { tags: ['config'], response: { 200: publicConfigSchema } } },
@@ -230,17 +271,6 @@ export async function buildApp(
         requireEmailVerification: context.config.requireEmailVerification,
       }),
   );
-
-  // No cookie, no session to look up; a failed look-up only costs the page its data preloads.
-  await registerSpa(app, webDistDir, (request) =>
-    request.headers.cookie === undefined
-      ? Promise.resolve(false)
-      : getSessionUser(context.auth, request).then(
-          (user) => user !== null,
-          () => false,
-        ),
-  );
-  return app;
 }
 
 /** Walks parsed JSON (and query/params) only: streamed bodies (uploads) are not plain data. */
