@@ -75,14 +75,8 @@ export interface LeasedWorkRules<TTable extends LeasedWorkTableName> {
   list: { thenBy: string & keyof Database[TTable]; limit: number };
 }
 
-/**
- * The statements of a work table `table`, as `rules` say:
- * - `common`: what a repository of such a table offers as it is — a user's list, one row,
- *   cancel; a job's lease renewal, progress, completion, hand-back, failure; the active rows a
- *   restart must re-queue.
- * - `insertWithinLimit`, `claim`, `heldBy`, `failIn`: for the repository's own statements.
- */
-export function leasedWorkTable<TTable extends LeasedWorkTableName>(
+/** The SQL every statement of work table `table` is made of, as `rules` say. */
+function workTableSql<TTable extends LeasedWorkTableName>(
   db: Kysely<Database>,
   table: TTable,
   rules: LeasedWorkRules<TTable>,
@@ -94,9 +88,7 @@ export function leasedWorkTable<TTable extends LeasedWorkTableName>(
   const target = sql.table(table);
   const statusIn = (statuses: readonly Status[]) =>
     statuses.length === 0 ? sql<boolean>`false` : sql<boolean>`status in (${sql.join(statuses)})`;
-  const active = statusIn(rules.active);
   const running = statusIn(rules.running);
-  const leases = leaseStatements(db, table, 'id', { heldWhile: running });
 
   /** WHERE: the claim that got `owner` still holds the row, and the row is still running. */
   const heldWhileRunning = (owner: string) => sql<boolean>`${heldBy(owner)} and ${running}`;
@@ -127,7 +119,30 @@ export function leasedWorkTable<TTable extends LeasedWorkTableName>(
     `.execute(db);
   }
 
-  const common = {
+  return {
+    db,
+    table,
+    rules,
+    target,
+    statusIn,
+    active: statusIn(rules.active),
+    leases: leaseStatements(db, table, 'id', { heldWhile: running }),
+    heldWhileRunning,
+    runEnded,
+    failed,
+    updateHeld,
+    firstRow,
+    failIn,
+  };
+}
+
+type WorkTableSql<TTable extends LeasedWorkTableName> = ReturnType<typeof workTableSql<TTable>>;
+
+/** A user's own rows: their list, one row, and cancelling an active one. */
+function userStatements<TTable extends LeasedWorkTableName>(work: WorkTableSql<TTable>) {
+  type Row = Selectable<Database[TTable]>;
+  const { db, rules, target, active, runEnded, firstRow } = work;
+  return {
     async listForUser(userId: string): Promise<Row[]> {
       const result = await sql<Row>`
         select * from ${target} where user_id = ${userId}
@@ -149,7 +164,15 @@ export function leasedWorkTable<TTable extends LeasedWorkTableName>(
         returning *
       `);
     },
+  };
+}
 
+/** A job's run of a row: its lease, progress and end; and the rows a restart must re-queue. */
+function runStatements<TTable extends LeasedWorkTableName>(work: WorkTableSql<TTable>) {
+  type Status = StatusOf<TTable>;
+  type FailReason = FailReasonOf<TTable>;
+  const { db, rules, target, active, leases, runEnded, updateHeld, failed, failIn } = work;
+  return {
     /** Extends the run's lease; false once it is lost (cancelled, deleted, taken over…). */
     renewLease: (id: string, lease: Lease): Promise<boolean> => leases.renew(id, lease),
 
@@ -197,64 +220,95 @@ export function leasedWorkTable<TTable extends LeasedWorkTableName>(
       return result.rows;
     },
   };
+}
 
+/**
+ * Runs `insert` (`adding` rows of `userId`) unless the user would then have more than `limit`
+ * active rows; null when refused. The user's advisory lock makes two simultaneous requests
+ * count one after the other.
+ */
+function insertWithinLimitStatement<TTable extends LeasedWorkTableName>({
+  db,
+  table,
+  rules,
+  target,
+  active,
+}: WorkTableSql<TTable>) {
+  return <TInserted>(
+    userId: string,
+    adding: number,
+    limit: number,
+    insert: (trx: Transaction<Database>) => Promise<TInserted>,
+  ): Promise<TInserted | null> =>
+    db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`${rules.limitLock}:${userId}`}))`.execute(
+        trx,
+      );
+      const { rows } = await sql<{ count: number }>`
+        select count(*)::integer as count from ${target} where user_id = ${userId} and ${active}
+      `.execute(trx);
+      const count = rows[0]?.count;
+      if (count === undefined) throw new Error(`no count of active ${table}`);
+      return count + adding > limit ? null : insert(trx);
+    });
+}
+
+/**
+ * Takes row `id` for a run under `lease`, moving it to `claimed.as` (a status, or SQL that
+ * picks one): when its status is one of `claimed.from`, or one of `claimed.orUnleasedIn` and
+ * its lease is free (handed back, or its worker died and the lease ran out: the run starts
+ * again). The run is counted until one finishes (`unfinished_runs`). Undefined otherwise: a
+ * duplicate or late job does nothing.
+ */
+function claimStatement<TTable extends LeasedWorkTableName>({
+  target,
+  statusIn,
+  firstRow,
+}: WorkTableSql<TTable>) {
+  type Row = Selectable<Database[TTable]>;
+  type Status = StatusOf<TTable>;
+  return (
+    id: string,
+    lease: Lease,
+    claimed: {
+      from: readonly Status[];
+      orUnleasedIn: readonly Status[];
+      as: Status | RawBuilder<Status>;
+    },
+  ): Promise<Row | undefined> =>
+    firstRow(sql<Row>`
+      update ${target}
+      set status = ${claimed.as}, progress = 0, fail_reason = null,
+        lease_owner = ${lease.owner}, lease_until = ${leaseEnd(lease.ms)},
+        unfinished_runs = unfinished_runs + 1
+      where id = ${id}
+        and (${statusIn(claimed.from)} or (${statusIn(claimed.orUnleasedIn)} and ${leaseFree()}))
+      returning *
+    `);
+}
+
+/**
+ * The statements of a work table `table`, as `rules` say:
+ * - `common`: what a repository of such a table offers as it is — a user's list, one row,
+ *   cancel; a job's lease renewal, progress, completion, hand-back, failure; the active rows a
+ *   restart must re-queue.
+ * - `insertWithinLimit`, `claim`, `heldBy`, `failIn`: for the repository's own statements.
+ */
+export function leasedWorkTable<TTable extends LeasedWorkTableName>(
+  db: Kysely<Database>,
+  table: TTable,
+  rules: LeasedWorkRules<TTable>,
+) {
+  const work = workTableSql(db, table, rules);
   return {
-    common,
+    common: { ...userStatements(work), ...runStatements(work) },
 
-    /**
-     * Runs `insert` (`adding` rows of `userId`) unless the user would then have more than `limit`
-     * active rows; null when refused. The user's advisory lock makes two simultaneous requests
-     * count one after the other.
-     */
-    insertWithinLimit<TInserted>(
-      userId: string,
-      adding: number,
-      limit: number,
-      insert: (trx: Transaction<Database>) => Promise<TInserted>,
-    ): Promise<TInserted | null> {
-      return db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${`${rules.limitLock}:${userId}`}))`.execute(
-          trx,
-        );
-        const { rows } = await sql<{ count: number }>`
-          select count(*)::integer as count from ${target} where user_id = ${userId} and ${active}
-        `.execute(trx);
-        const count = rows[0]?.count;
-        if (count === undefined) throw new Error(`no count of active ${table}`);
-        return count + adding > limit ? null : insert(trx);
-      });
-    },
-
-    /**
-     * Takes row `id` for a run under `lease`, moving it to `claimed.as` (a status, or SQL that
-     * picks one): when its status is one of `claimed.from`, or one of `claimed.orUnleasedIn` and
-     * its lease is free (handed back, or its worker died and the lease ran out: the run starts
-     * again). The run is counted until one finishes (`unfinished_runs`). Undefined otherwise: a
-     * duplicate or late job does nothing.
-     */
-    claim(
-      id: string,
-      lease: Lease,
-      claimed: {
-        from: readonly Status[];
-        orUnleasedIn: readonly Status[];
-        as: Status | RawBuilder<Status>;
-      },
-    ): Promise<Row | undefined> {
-      return firstRow(sql<Row>`
-        update ${target}
-        set status = ${claimed.as}, progress = 0, fail_reason = null,
-          lease_owner = ${lease.owner}, lease_until = ${leaseEnd(lease.ms)},
-          unfinished_runs = unfinished_runs + 1
-        where id = ${id}
-          and (${statusIn(claimed.from)} or (${statusIn(claimed.orUnleasedIn)} and ${leaseFree()}))
-        returning *
-      `);
-    },
+    insertWithinLimit: insertWithinLimitStatement(work),
+    claim: claimStatement(work),
 
     /** WHERE for the repository's own leased writes: as `common`'s, held by `owner`, running. */
-    heldBy: heldWhileRunning,
+    heldBy: work.heldWhileRunning,
 
-    failIn,
+    failIn: work.failIn,
   };
 }
