@@ -6,9 +6,9 @@ import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
 import type { TikTokTokenSet } from '../../tiktok/tiktok-oauth.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import { requireOwnedAccount } from './account-access.ts';
+import { tokenUpdateFrom } from './account-grant.ts';
 import { ConnectError, type ConnectionStore } from './connection-store.ts';
 import type { AccountRepository, AccountRow, AuthorisedProfile } from './repository.ts';
-import { tokenUpdateFrom } from './token-service.ts';
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 /** How long the 'you authorised another account' choice waits for an answer. */

@@ -5,13 +5,14 @@ import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
 import { requireOwnedAccount } from './account-access.ts';
+import { AccountNeedsReconnectError } from './account-grant.ts';
 import { toAccount } from './account-view.ts';
 import { createConnectionStore } from './connection-store.ts';
 import { createCreatorInfoReader } from './creator-info.ts';
 import { createOAuthConnect } from './oauth-connect.ts';
 import { createPendingConnections } from './pending-connections.ts';
 import type { AccountRepository } from './repository.ts';
-import { AccountNeedsReconnectError, type TokenService } from './token-service.ts';
+import type { TokenService } from './token-service.ts';
 
 // The schedules module asks creator_info at submit with the same memory of TikTok's answers.
 export {

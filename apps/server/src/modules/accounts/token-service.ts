@@ -1,19 +1,19 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Notify } from '../notifications/service.ts';
-import { newLease } from '../../db/lease.ts';
-import { LeaseLostError, startHeartbeat } from '../../lib/heartbeat.ts';
 import type { TokenCipher } from '../../lib/token-cipher.ts';
 import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
-import type { TikTokTokenSet } from '../../tiktok/tiktok-oauth.ts';
 import { TikTokApiError } from '../../tiktok/tiktok-error.ts';
-import type { AccountRepository, AccountRow, TokenUpdate } from './repository.ts';
+import { AccountNeedsReconnectError, usableGrant, type GrantSource } from './account-grant.ts';
+import type { AccountRepository } from './repository.ts';
+import { createTokenRefresher } from './token-refresh.ts';
 
-/** The columns of an account a grant is read from. */
-export type GrantSource = Pick<
-  AccountRow,
-  'status' | 'access_token_enc' | 'refresh_token_enc' | 'access_token_expires_at'
->;
+// Other modules (publishing, schedules, analytics) tell a lost grant apart through these.
+export {
+  AccountDeletedError,
+  AccountNeedsReconnectError,
+  tokenUpdateFrom,
+  type GrantSource,
+} from './account-grant.ts';
 
 /** Refresh this long before expiry, so a publish never starts with a token about to die. */
 export const REFRESH_AHEAD_MS = 10 * 60 * 1000;
@@ -24,48 +24,6 @@ export const REFRESH_AHEAD_MS = 10 * 60 * 1000;
  */
 export const REFRESH_LOCK_MS = 45_000;
 
-export class AccountNeedsReconnectError extends Error {
-  override name = 'AccountNeedsReconnectError';
-  constructor(readonly accountId: string) {
-    super(`TikTok account ${accountId} must be reconnected`);
-  }
-}
-
-/**
- * The account was deleted (its posts stay, detached from it). A deleted account can no more be
- * used than one needing reconnection, so this is one; the publisher tells the two apart.
- */
-export class AccountDeletedError extends AccountNeedsReconnectError {
-  override name = 'AccountDeletedError';
-  constructor(accountId: string) {
-    super(accountId);
-    this.message = `TikTok account ${accountId} was deleted`;
-  }
-}
-
-export function tokenUpdateFrom(
-  cipher: TokenCipher,
-  tokens: TikTokTokenSet,
-  now = Date.now(),
-): TokenUpdate {
-  return {
-    accessTokenEnc: cipher.encrypt(tokens.accessToken),
-    refreshTokenEnc: cipher.encrypt(tokens.refreshToken),
-    accessTokenExpiresAt: new Date(now + tokens.expiresIn * 1000),
-    refreshTokenExpiresAt: new Date(now + tokens.refreshExpiresIn * 1000),
-    scopes: tokens.scopes,
-  };
-}
-
-/**
- * An access token and the stored refresh token (ciphertext) it goes with. Every refresh and
- * reconnect stores a new ciphertext, so it tells whether the tokens changed since they were read.
- */
-interface Grant {
-  accessToken: string;
-  refreshTokenEnc: string;
-}
-
 /**
  * Hands out fresh access tokens. Refreshes ahead of expiry and after a 401, always storing the
  * rotated refresh token (TikTok invalidates the previous one). A refused refresh marks the account
@@ -74,7 +32,7 @@ interface Grant {
  * Several processes (API, `npm run worker`) share the accounts: one refresh per account at a time
  * across all of them, under a lock row in the database. Whoever waited for the lock then uses the
  * tokens the holder stored instead of refreshing again with a refresh token that is already dead.
- * Concurrent refreshes of one account in this process also share one request.
+ * Concurrent refreshes of one account in this process also share one request (token-refresh.ts).
  */
 export function createTokenService(deps: {
   accounts: AccountRepository;
@@ -92,13 +50,16 @@ export function createTokenService(deps: {
   /** Tells the account's owner it needs reconnecting, or that a refresh ahead of expiry failed. */
   notify?: Notify;
 }) {
-  const { accounts, cipher, tiktok } = deps;
+  const { accounts, cipher } = deps;
   const now = deps.now ?? Date.now;
-  const lockMs = deps.lockMs ?? REFRESH_LOCK_MS;
-  const lockPollMs = deps.lockPollMs ?? 100;
-  // A live holder keeps renewing its lock, so this bounds only a refresh that hangs.
-  const lockWaitMs = deps.lockWaitMs ?? 2 * REFRESH_LOCK_MS;
-  const inFlight = new Map<string, Promise<Grant>>();
+  const refresh = createTokenRefresher({
+    ...deps,
+    now,
+    lockMs: deps.lockMs ?? REFRESH_LOCK_MS,
+    lockPollMs: deps.lockPollMs ?? 100,
+    // A live holder keeps renewing its lock, so this bounds only a refresh that hangs.
+    lockWaitMs: deps.lockWaitMs ?? 2 * REFRESH_LOCK_MS,
+  });
 
   async function notifyRefreshFailed(accountId: string): Promise<void> {
     if (!deps.notify) return;
@@ -113,123 +74,9 @@ export function createTokenService(deps: {
     });
   }
 
-  /** The account's stored grant, or why there is none to use. */
-  function usableGrant(accountId: string, account: GrantSource | undefined): Grant {
-    if (!account) throw new AccountDeletedError(accountId);
-    if (account.status !== 'connected' || !account.access_token_enc || !account.refresh_token_enc)
-      throw new AccountNeedsReconnectError(accountId);
-    return {
-      accessToken: cipher.decrypt(account.access_token_enc),
-      refreshTokenEnc: account.refresh_token_enc,
-    };
-  }
-
-  /**
-   * Refreshes at TikTok; the caller holds the account's refresh lock while `lock` is not aborted.
-   * Once TikTok is asked, the answer is stored whatever happens to the lock: TikTok has rotated
-   * the refresh token, and the store's own condition keeps a newer grant.
-   */
-  async function refreshLocked(
-    accountId: string,
-    seen: string | null,
-    lock: AbortSignal,
-  ): Promise<Grant> {
-    const account = await accounts.findById(accountId);
-    if (!account) throw new AccountDeletedError(accountId);
-    if (!account.refresh_token_enc || account.status === 'not_connected')
-      throw new AccountNeedsReconnectError(accountId);
-    // Another process refreshed (or the person reconnected) since the caller read the tokens.
-    if (seen !== null && account.refresh_token_enc !== seen && account.status === 'connected')
-      return usableGrant(accountId, account);
-    const used = account.refresh_token_enc;
-    // This process stalled past the lock's lease and another took it: that one refreshes.
-    lock.throwIfAborted();
-    let tokens: TikTokTokenSet;
-    try {
-      tokens = await tiktok.refreshToken(cipher.decrypt(used));
-    } catch (error) {
-      if (
-        error instanceof TikTokApiError &&
-        (error.kind === 'permanent' || error.kind === 'auth')
-      ) {
-        // Refused: only the refresh token we used is proven dead, not one stored since.
-        if (await accounts.markReconnectNeeded(accountId, used)) {
-          // Marked by this call alone (conditional on the token it used): one event per grant lost.
-          await deps.notify?.({
-            userId: account.user_id,
-            type: 'account_reconnect_needed',
-            dedupeKey: `account_reconnect_needed:${accountId}:${used.slice(-24)}`,
-            data: { account: account.username },
-          });
-          throw new AccountNeedsReconnectError(accountId);
-        }
-        return usableGrant(accountId, await accounts.findById(accountId));
-      }
-      throw error;
-    }
-    const update = tokenUpdateFrom(cipher, tokens, now());
-    if (await accounts.storeRefreshedTokens(accountId, used, update))
-      return { accessToken: tokens.accessToken, refreshTokenEnc: update.refreshTokenEnc };
-    // A reconnect stored a newer grant while TikTok answered: that one is the account's now.
-    return usableGrant(accountId, await accounts.findById(accountId));
-  }
-
-  /**
-   * Refreshes the account's tokens unless they changed since the caller saw the refresh token
-   * `seen` (null: refresh in any case), and returns the grant to use.
-   */
-  async function refreshAcrossProcesses(accountId: string, seen: string | null): Promise<Grant> {
-    const deadline = Date.now() + lockWaitMs;
-    for (;;) {
-      const lease = newLease(lockMs);
-      if (await accounts.tryLockRefresh(accountId, lease)) {
-        const heartbeat = startHeartbeat({
-          intervalMs: lockMs / 3,
-          renew: () => accounts.renewRefreshLock(accountId, lease),
-          lostAfterMs: lockMs,
-          since: lease.claimedAt,
-          onError: (error) =>
-            deps.logger?.warn({ err: error, accountId }, 'token refresh lock renewal failed'),
-        });
-        try {
-          return await refreshLocked(accountId, seen, heartbeat.signal);
-        } catch (error) {
-          if (!(error instanceof LeaseLostError)) throw error;
-          // Lost before TikTok was asked: wait for the new holder below, like any waiter.
-        } finally {
-          await heartbeat.stop();
-          await accounts.unlockRefresh(accountId, lease.owner);
-        }
-      }
-      // Another process is refreshing this account: wait for it, then take what it stored.
-      while (await accounts.refreshLocked(accountId)) {
-        if (Date.now() > deadline)
-          throw new Error(`TikTok account ${accountId}: token refresh lock not released`);
-        await sleep(lockPollMs);
-      }
-      const account = await accounts.findById(accountId);
-      if (account?.status === 'reconnect_needed') throw new AccountNeedsReconnectError(accountId);
-      const grant = usableGrant(accountId, account);
-      if (seen !== null && grant.refreshTokenEnc !== seen) return grant;
-      // The other process failed (TikTok unreachable): try ourselves.
-    }
-  }
-
-  async function refresh(accountId: string, seen: string | null): Promise<Grant> {
-    const running = inFlight.get(accountId);
-    if (running) return running;
-    const task = refreshAcrossProcesses(accountId, seen);
-    inFlight.set(accountId, task);
-    try {
-      return await task;
-    } finally {
-      inFlight.delete(accountId);
-    }
-  }
-
-  async function freshGrant(accountId: string, known?: GrantSource): Promise<Grant> {
+  async function freshGrant(accountId: string, known?: GrantSource) {
     const account = known ?? (await accounts.findById(accountId));
-    const grant = usableGrant(accountId, account);
+    const grant = usableGrant(cipher, accountId, account);
     const expiresAt = account?.access_token_expires_at?.getTime() ?? 0;
     if (expiresAt - now() > REFRESH_AHEAD_MS) return grant;
     return refresh(accountId, grant.refreshTokenEnc);
