@@ -164,6 +164,124 @@ function batchFailure(failures: JobFailure[]): Error {
   return new Error([...new Set(messages)].join('; '));
 }
 
+/** Runs one job of a batch: undefined when it succeeded, else why it failed. */
+async function runJob<TPayload>(
+  spec: QueueSpec<TPayload>,
+  handler: QueueHandler<TPayload>,
+  logger: Logger,
+  job: PgBoss.JobWithMetadata<unknown>,
+): Promise<JobFailure | undefined> {
+  const attempt = job.retryCount + 1;
+  const context = { queue: spec.name, jobId: job.id, attempt };
+  const parsed = spec.payload.safeParse(job.data);
+  if (!parsed.success) {
+    // No retry can fix a payload: say so, and let pg-boss complete the job.
+    logger.warn(
+      { ...context, data: preview(job.data), issues: parsed.error.issues },
+      'malformed job payload dropped',
+    );
+    return undefined;
+  }
+  const payload = parsed.data;
+  const fields = { ...context, ...spec.describe?.(payload) };
+  const controller = new AbortController();
+  let abandon: (error: unknown) => void = () => undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = (error) => {
+      controller.abort(error);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+  });
+  // The race below may have settled first; an abandon after that must not look unhandled.
+  abandoned.catch(() => undefined);
+  try {
+    await Promise.race([
+      runningJob.run({ fields, abandon }, () =>
+        handler.run(payload, { id: job.id, attempt, signal: controller.signal }),
+      ),
+      abandoned,
+    ]);
+    return undefined;
+  } catch (error) {
+    controller.abort(error);
+    if (attempt < MAX_JOB_ATTEMPTS) {
+      logger.error({ ...fields, err: error }, 'job failed: it will be retried');
+    } else {
+      logger.error({ ...fields, err: error }, 'job failed for the last time: given up');
+      try {
+        await handler.giveUp?.(payload, error);
+      } catch (recordError) {
+        logger.error({ ...fields, err: recordError }, 'could not record why a job gave up');
+      }
+    }
+    return { jobId: job.id, error };
+  }
+}
+
+/**
+ * Runs a fetched batch of `queue`, each job on its own; pg-boss completes the batch, or, when
+ * some failed, fails what this leaves active. `workerId` is the fetch loop that got the batch.
+ */
+async function runBatch<TPayload>(
+  boss: PgBoss,
+  spec: QueueSpec<TPayload>,
+  handler: QueueHandler<TPayload>,
+  logger: Logger,
+  jobs: PgBoss.JobWithMetadata<unknown>[],
+  workerId: string | undefined,
+): Promise<void> {
+  const failures = (
+    await Promise.all(
+      jobs.map((job) =>
+        runJob(spec, handler, logger, job).catch((error: unknown): JobFailure => {
+          // Only a throw outside the handler lands here (e.g. `describe`): say so.
+          logger.error({ queue: spec.name, jobId: job.id, err: error }, 'job failed');
+          return { jobId: job.id, error };
+        }),
+      ),
+    )
+  ).filter((failure) => failure !== undefined);
+  // pg-boss 10 waits the polling interval after a batch even when jobs remain (it calls
+  // this only with jobs): a loop that found work looks again at once, so a backlog
+  // drains at the pace of the work, and only an empty fetch waits. The batch's jobs stay
+  // 'active' until pg-boss settles them below, so that fetch cannot take one again.
+  if (workerId !== undefined) boss.notifyWorker(workerId);
+  if (failures.length === 0) return; // pg-boss completes the batch
+  // Fails the failed jobs only: the others are completed here first, then the throw
+  // has pg-boss fail what is still active (retried up to MAX_JOB_ATTEMPTS). Failing a
+  // job here instead would race pg-boss's own completion of the batch, which it sends
+  // without waiting: a retried job fetched again in between was marked completed.
+  const failed = new Set(failures.map((failure) => failure.jobId));
+  const succeeded = jobs.filter((job) => !failed.has(job.id)).map((job) => job.id);
+  if (succeeded.length > 0) await boss.complete(spec.name, succeeded);
+  throw batchFailure(failures);
+}
+
+/** Starts the queue's fetch loops in this process, known to local sends (wakeLocalWorkers). */
+async function startFetchLoops<TPayload>(
+  boss: PgBoss,
+  spec: QueueSpec<TPayload>,
+  handler: QueueHandler<TPayload>,
+  logger: Logger,
+): Promise<void> {
+  const byQueue = localWorkers.get(boss) ?? new Map<string, string[]>();
+  localWorkers.set(boss, byQueue);
+  for (const batchSize of fetchLoops(handler.concurrency)) {
+    // Filled once pg-boss names the worker; its first batch can only arrive after that.
+    const worker: { id?: string } = {};
+    worker.id = await boss.work<unknown>(
+      spec.name,
+      {
+        batchSize,
+        includeMetadata: true,
+        pollingIntervalSeconds: handler.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS,
+      },
+      (jobs) => runBatch(boss, spec, handler, logger, jobs, worker.id),
+    );
+    byQueue.set(spec.name, [...(byQueue.get(spec.name) ?? []), worker.id]);
+  }
+}
+
 /** The queue mechanism every pg-boss queue of Cadence goes through. */
 export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
   // Names are constants of the code; the check keeps them fit for the SQL that creates them.
@@ -215,98 +333,7 @@ export function defineQueue<TPayload>(spec: QueueSpec<TPayload>) {
     async work(boss: PgBoss, logger: Logger, handler: QueueHandler<TPayload>): Promise<void> {
       await ensure(boss);
       if (spec.cron) await boss.schedule(spec.name, spec.cron, undefined, policy);
-
-      /** Runs one job of a batch: undefined when it succeeded, else why it failed. */
-      async function runJob(job: PgBoss.JobWithMetadata<unknown>): Promise<JobFailure | undefined> {
-        const attempt = job.retryCount + 1;
-        const context = { queue: spec.name, jobId: job.id, attempt };
-        const parsed = spec.payload.safeParse(job.data);
-        if (!parsed.success) {
-          // No retry can fix a payload: say so, and let pg-boss complete the job.
-          logger.warn(
-            { ...context, data: preview(job.data), issues: parsed.error.issues },
-            'malformed job payload dropped',
-          );
-          return undefined;
-        }
-        const payload = parsed.data;
-        const fields = { ...context, ...spec.describe?.(payload) };
-        const controller = new AbortController();
-        let abandon: (error: unknown) => void = () => undefined;
-        const abandoned = new Promise<never>((_, reject) => {
-          abandon = (error) => {
-            controller.abort(error);
-            reject(error instanceof Error ? error : new Error(String(error)));
-          };
-        });
-        // The race below may have settled first; an abandon after that must not look unhandled.
-        abandoned.catch(() => undefined);
-        try {
-          await Promise.race([
-            runningJob.run({ fields, abandon }, () =>
-              handler.run(payload, { id: job.id, attempt, signal: controller.signal }),
-            ),
-            abandoned,
-          ]);
-          return undefined;
-        } catch (error) {
-          controller.abort(error);
-          if (attempt < MAX_JOB_ATTEMPTS) {
-            logger.error({ ...fields, err: error }, 'job failed: it will be retried');
-          } else {
-            logger.error({ ...fields, err: error }, 'job failed for the last time: given up');
-            try {
-              await handler.giveUp?.(payload, error);
-            } catch (recordError) {
-              logger.error({ ...fields, err: recordError }, 'could not record why a job gave up');
-            }
-          }
-          return { jobId: job.id, error };
-        }
-      }
-
-      const byQueue = localWorkers.get(boss) ?? new Map<string, string[]>();
-      localWorkers.set(boss, byQueue);
-      for (const batchSize of fetchLoops(handler.concurrency)) {
-        // Filled once pg-boss names the worker; its first batch can only arrive after that.
-        const worker: { id?: string } = {};
-        worker.id = await boss.work<unknown>(
-          spec.name,
-          {
-            batchSize,
-            includeMetadata: true,
-            pollingIntervalSeconds: handler.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS,
-          },
-          async (jobs) => {
-            const failures = (
-              await Promise.all(
-                jobs.map((job) =>
-                  runJob(job).catch((error: unknown): JobFailure => {
-                    // Only a throw outside the handler lands here (e.g. `describe`): say so.
-                    logger.error({ queue: spec.name, jobId: job.id, err: error }, 'job failed');
-                    return { jobId: job.id, error };
-                  }),
-                ),
-              )
-            ).filter((failure) => failure !== undefined);
-            // pg-boss 10 waits the polling interval after a batch even when jobs remain (it calls
-            // this only with jobs): a loop that found work looks again at once, so a backlog
-            // drains at the pace of the work, and only an empty fetch waits. The batch's jobs stay
-            // 'active' until pg-boss settles them below, so that fetch cannot take one again.
-            if (worker.id !== undefined) boss.notifyWorker(worker.id);
-            if (failures.length === 0) return; // pg-boss completes the batch
-            // Fails the failed jobs only: the others are completed here first, then the throw
-            // has pg-boss fail what is still active (retried up to MAX_JOB_ATTEMPTS). Failing a
-            // job here instead would race pg-boss's own completion of the batch, which it sends
-            // without waiting: a retried job fetched again in between was marked completed.
-            const failed = new Set(failures.map((failure) => failure.jobId));
-            const succeeded = jobs.filter((job) => !failed.has(job.id)).map((job) => job.id);
-            if (succeeded.length > 0) await boss.complete(spec.name, succeeded);
-            throw batchFailure(failures);
-          },
-        );
-        byQueue.set(spec.name, [...(byQueue.get(spec.name) ?? []), worker.id]);
-      }
+      await startFetchLoops(boss, spec, handler, logger);
     },
   };
 }
