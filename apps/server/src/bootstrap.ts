@@ -25,7 +25,11 @@ export interface BootstrapOptions {
   database?: DatabaseHandle;
 }
 
-/** Opens the database, applies migrations, starts pg-boss; the caller owns `shutdown`. */
+/**
+ * The composition root: opens the database, applies migrations, starts pg-boss, then builds every
+ * repository and service once (each step in bootstrap/) and, when asked, starts the workers. The
+ * caller owns `shutdown`.
+ */
 export async function bootstrap(
   config: Config,
   options: BootstrapOptions,
