@@ -153,34 +153,32 @@ function hasStatusCode(error: unknown): error is { status_code: number; body: st
   );
 }
 
+type RequestContexts = WeakMap<IncomingMessage | object, RequestContext>;
+
+/** What the route handler learnt of a request tus is handling (its user, its logger). */
+function contextOf(contexts: RequestContexts, req: TusRequest): RequestContext {
+  const nodeRequest = req.runtime?.node?.req;
+  const context = nodeRequest ? contexts.get(nodeRequest) : undefined;
+  // Only reachable if a request got to tus without passing through our route handler.
+  if (!context) throw new TusHookError(500, 'Internal Server Error\n');
+  return context;
+}
+
+function requireUser(contexts: RequestContexts, req: TusRequest): string {
+  const { userId } = contextOf(contexts, req);
+  if (userId === null) throw new TusHookError(401, 'Unauthorized\n');
+  return userId;
+}
+
 /**
- * Fastify plugin serving tus 1.0 (creation, creation-with-upload, termination) at `path` and
- * `path/*`. Register it without fastify-plugin: its body parsers must stay inside this scope.
- * Unauthenticated → 401; another user's upload → 403; Upload-Defer-Length and Upload-Concat → 400.
+ * The datastore as tus sees it: without the extensions we refuse, telling onUploadTerminated of
+ * each removal, and holding the writes still flushing in `pendingWrites`.
  */
-export async function tusUploads(app: FastifyInstance, options: TusUploadsOptions): Promise<void> {
-  const contexts = new WeakMap<IncomingMessage | object, RequestContext>();
-  const randomSuffix = options.randomSuffix ?? defaultSuffix;
-  const mountPath = `${app.prefix}${options.path}`;
-
-  const contextOf = (req: TusRequest): RequestContext => {
-    const nodeRequest = req.runtime?.node?.req;
-    const context = nodeRequest ? contexts.get(nodeRequest) : undefined;
-    // Only reachable if a request got to tus without passing through our route handler.
-    if (!context) throw new TusHookError(500, 'Internal Server Error\n');
-    return context;
-  };
-
-  const requireUser = (req: TusRequest): string => {
-    const { userId } = contextOf(req);
-    if (userId === null) throw new TusHookError(401, 'Unauthorized\n');
-    return userId;
-  };
-
-  // A client that vanishes mid-chunk leaves a write still flushing to the datastore; closing the
-  // app waits for those, so the next start resumes from a final, consistent offset.
-  const pendingWrites = new Set<Promise<number>>();
-  const datastore = new Proxy(options.datastore, {
+function guardedDatastore(
+  options: Pick<TusUploadsOptions, 'datastore' | 'onUploadTerminated'>,
+  pendingWrites: Set<Promise<number>>,
+): DataStore {
+  return new Proxy(options.datastore, {
     get(target, property, receiver) {
       if (property === 'extensions') {
         // What OPTIONS advertises (Tus-Extension) and what tus's handlers accept.
@@ -203,24 +201,31 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
       };
     },
   });
-  app.addHook('onClose', async () => {
-    await Promise.allSettled([...pendingWrites]);
-  });
+}
 
-  // tus compares Upload-Offset with the stored offset only after onIncomingRequest, so a hook's
-  // own refusal (e.g. the quota's 413 for offset + body > declared length) would answer a resume
-  // from a stale offset instead of the protocol's 409 Conflict, which tells the client to HEAD and
-  // resume. Same comparison as tus's (parseInt); tus repeats it under the upload's lock. An upload
-  // the datastore no longer has is left to the hooks and tus (410/404).
-  const refuseWrongOffset = async (req: TusRequest, uploadId: string) => {
-    const stored = await options.datastore.getUpload(uploadId).catch(() => null);
-    const sent = Number.parseInt(req.headers.get('upload-offset') ?? '', 10);
-    if (stored !== null && stored.offset !== sent) {
-      throw new TusHookError(ERRORS.INVALID_OFFSET.status_code, ERRORS.INVALID_OFFSET.body);
-    }
-  };
+// tus compares Upload-Offset with the stored offset only after onIncomingRequest, so a hook's
+// own refusal (e.g. the quota's 413 for offset + body > declared length) would answer a resume
+// from a stale offset instead of the protocol's 409 Conflict, which tells the client to HEAD and
+// resume. Same comparison as tus's (parseInt); tus repeats it under the upload's lock. An upload
+// the datastore no longer has is left to the hooks and tus (410/404).
+async function refuseWrongOffset(datastore: DataStore, req: TusRequest, uploadId: string) {
+  const stored = await datastore.getUpload(uploadId).catch(() => null);
+  const sent = Number.parseInt(req.headers.get('upload-offset') ?? '', 10);
+  if (stored !== null && stored.offset !== sent) {
+    throw new TusHookError(ERRORS.INVALID_OFFSET.status_code, ERRORS.INVALID_OFFSET.body);
+  }
+}
 
-  const tus = new Server({
+/** tus's server at `mountPath`, its hooks calling the options' with the request's user. */
+function createTusServer(
+  options: TusUploadsOptions,
+  mountPath: string,
+  datastore: DataStore,
+  contexts: RequestContexts,
+): Server {
+  const randomSuffix = options.randomSuffix ?? defaultSuffix;
+  const userOf = (req: TusRequest) => requireUser(contexts, req);
+  return new Server({
     path: mountPath,
     datastore,
     ...(options.locker && { locker: options.locker }),
@@ -229,13 +234,13 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
     relativeLocation: true,
     // Same-origin only: the session cookie is the credential, no cross-site uploads.
     allowedOrigins: [],
-    namingFunction: (req) => uploadIdFor(requireUser(req), randomSuffix()),
+    namingFunction: (req) => uploadIdFor(userOf(req), randomSuffix()),
     // tus awaits the hooks inside its own async handlers, so a synchronous throw is a refusal too.
     onIncomingRequest: async (req, uploadId) => {
-      const userId = requireUser(req);
+      const userId = userOf(req);
       if (ownerOfUpload(uploadId) !== userId) throw new TusHookError(403, 'Forbidden\n');
       if (req.method === 'PATCH') {
-        await refuseWrongOffset(req, uploadId);
+        await refuseWrongOffset(options.datastore, req, uploadId);
         await options.onUploadWrite?.(userId, uploadId, {
           offset: offsetHeader(req.headers.get('upload-offset')),
           length: lengthHeader(req.headers.get('content-length')),
@@ -245,11 +250,11 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
       }
     },
     onUploadCreate: async (req, upload) => {
-      const metadata = await options.onUploadCreate?.(requireUser(req), upload);
+      const metadata = await options.onUploadCreate?.(userOf(req), upload);
       return metadata ? { metadata } : {};
     },
     onUploadFinish: async (req, upload) => {
-      await options.onUploadFinished(requireUser(req), upload);
+      await options.onUploadFinished(userOf(req), upload);
       return {};
     },
     onResponseError: (req, error) => {
@@ -257,18 +262,19 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
         return Promise.resolve(clientFacingStatus(error, options) ?? undefined);
       }
       // tus would put error.message in the body; internals stay in the log.
-      contextOf(req).log.error({ err: error }, 'upload request failed');
+      contextOf(contexts, req).log.error({ err: error }, 'upload request failed');
       return Promise.resolve({ status_code: 500, body: 'Internal Server Error\n' });
     },
   });
+}
 
-  // Leave every body untouched for tus to stream: no JSON/text parsing, no bodyLimit buffering.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => {
-    done(null);
-  });
-
-  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+/** The route handler: authenticates, refuses protocol mistakes, then hands the request to tus. */
+function tusRequestHandler(
+  options: Pick<TusUploadsOptions, 'getUserId'>,
+  contexts: RequestContexts,
+  tus: Server,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     // CORS preflights never carry cookies, and OPTIONS only describes the server.
     const userId = request.method === 'OPTIONS' ? null : await options.getUserId(request);
     // Before hijacking, so the app's error handler answers it like any other 401.
@@ -292,7 +298,31 @@ export async function tusUploads(app: FastifyInstance, options: TusUploadsOption
     // on a dead socket), so the closed connection also counts as done.
     await Promise.race([handled, closed]);
   };
+}
 
+/**
+ * Fastify plugin serving tus 1.0 (creation, creation-with-upload, termination) at `path` and
+ * `path/*`. Register it without fastify-plugin: its body parsers must stay inside this scope.
+ * Unauthenticated → 401; another user's upload → 403; Upload-Defer-Length and Upload-Concat → 400.
+ */
+export async function tusUploads(app: FastifyInstance, options: TusUploadsOptions): Promise<void> {
+  const contexts: RequestContexts = new WeakMap();
+  // A client that vanishes mid-chunk leaves a write still flushing to the datastore; closing the
+  // app waits for those, so the next start resumes from a final, consistent offset.
+  const pendingWrites = new Set<Promise<number>>();
+  const datastore = guardedDatastore(options, pendingWrites);
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pendingWrites]);
+  });
+  const tus = createTusServer(options, `${app.prefix}${options.path}`, datastore, contexts);
+
+  // Leave every body untouched for tus to stream: no JSON/text parsing, no bodyLimit buffering.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => {
+    done(null);
+  });
+
+  const handle = tusRequestHandler(options, contexts, tus);
   const methods = ['POST', 'HEAD', 'PATCH', 'OPTIONS', 'DELETE'];
   app.route({ method: methods, url: options.path, handler: handle });
   app.route({ method: methods, url: `${options.path}/*`, handler: handle });
