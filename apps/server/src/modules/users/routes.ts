@@ -17,32 +17,28 @@ import type { EmailChangeService } from './email-change.ts';
 import type { EmailVerification } from './email-verification.ts';
 import type { UserRepository } from './repository.ts';
 
-export async function userRoutes(
-  fastify: FastifyInstance,
-  {
-    users,
-    auth,
-    emailChange,
-    emailVerification,
-  }: {
-    users: UserRepository;
-    auth: Auth;
-    emailChange: EmailChangeService;
-    emailVerification: EmailVerification;
-  },
-) {
+interface UserRoutesOptions {
+  users: UserRepository;
+  auth: Auth;
+  emailChange: EmailChangeService;
+  emailVerification: EmailVerification;
+}
+
+const tags = ['me'];
+
+async function loadMe(users: UserRepository, id: string): Promise<Me> {
+  const [row, pendingEmail] = await Promise.all([users.findById(id), users.pendingEmailOf(id)]);
+  if (!row) throw new AppError('unauthenticated', 'Sign in first');
+  return { ...row, pendingEmail, createdAt: row.createdAt.toISOString() };
+}
+
+/** GET and PATCH /api/me: who I am, my language and my time zone. */
+function registerProfileRoutes(fastify: FastifyInstance, users: UserRepository) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const preValidation = signedIn(fastify);
-  const tags = ['me'];
-
-  async function loadMe(id: string): Promise<Me> {
-    const [row, pendingEmail] = await Promise.all([users.findById(id), users.pendingEmailOf(id)]);
-    if (!row) throw new AppError('unauthenticated', 'Sign in first');
-    return { ...row, pendingEmail, createdAt: row.createdAt.toISOString() };
-  }
 
   app.get('/api/me', { preValidation, schema: { tags, response: { 200: meSchema } } }, (request) =>
-    loadMe(userOf(request).id),
+    loadMe(users, userOf(request).id),
   );
 
   app.patch(
@@ -61,9 +57,16 @@ export async function userRoutes(
       const { preferredLanguage, timeZone } = request.body;
       if (preferredLanguage !== undefined) await users.setLanguage(id, preferredLanguage);
       if (timeZone !== undefined) await users.setTimeZone(id, timeZone);
-      return loadMe(id);
+      return loadMe(users, id);
     },
   );
+}
+
+/** My address: changing it (a link to the new one) and confirming it (REQUIRE_EMAIL_VERIFICATION). */
+function registerEmailRoutes(fastify: FastifyInstance, options: UserRoutesOptions) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const preValidation = signedIn(fastify);
+  const { users, auth, emailChange, emailVerification } = options;
 
   app.post(
     '/api/me/email',
@@ -81,7 +84,7 @@ export async function userRoutes(
       const { id } = userOf(request);
       await checkPasswordAgain(auth, request, request.body.password);
       await emailChange.request(id, request.body.newEmail);
-      return loadMe(id);
+      return loadMe(users, id);
     },
   );
 
@@ -130,4 +133,9 @@ export async function userRoutes(
       return reply.status(204).send();
     },
   );
+}
+
+export async function userRoutes(fastify: FastifyInstance, options: UserRoutesOptions) {
+  registerProfileRoutes(fastify, options.users);
+  registerEmailRoutes(fastify, options);
 }
