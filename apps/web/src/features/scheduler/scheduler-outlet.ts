@@ -3,7 +3,7 @@ import type { Draft } from '@cadence/shared/schemas/planning';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Post } from '@cadence/shared/schemas/schedule';
 import { useOutletContext } from 'react-router';
-import type { PostActions } from './posts/post-item.tsx';
+import type { PostActions } from './posts/post-buttons.tsx';
 
 /**
  * What the scheduler page hands the view below its tabs (queue, history, drafts): the row

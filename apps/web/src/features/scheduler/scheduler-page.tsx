@@ -18,7 +18,7 @@ import { usePost } from './api/get-post.ts';
 import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
 import { CancelPostDialog } from './posts/cancel-post-dialog.tsx';
 import { EditPostDialog } from './posts/edit-post-dialog.tsx';
-import type { PostActions } from './posts/post-item.tsx';
+import type { PostActions } from './posts/post-buttons.tsx';
 import { RescheduleDialog } from './posts/reschedule-dialog.tsx';
 import { UndoToast } from './posts/undo-toast.tsx';
 import { ViewNav } from './components/view-nav.tsx';

@@ -8,7 +8,8 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../../lib/i18n.ts';
 import { testPost } from './post-fixture.ts';
-import { PostItem, type PostActions } from './post-item.tsx';
+import type { PostActions } from './post-buttons.tsx';
+import { PostItem } from './post-item.tsx';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
