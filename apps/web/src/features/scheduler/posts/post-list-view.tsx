@@ -21,6 +21,8 @@ import { PostFiltersBar } from './post-filters.tsx';
 import { PostItem } from './post-item.tsx';
 
 type Metrics = PostMetricsList['posts'][number];
+type PostPages = ReturnType<typeof usePostPages>;
+type PostPage = NonNullable<PostPages['data']>['pages'][number];
 
 const relationKeys = {
   today: 'scheduler.days.today',
@@ -43,20 +45,7 @@ export function PostListView({ list }: { list: PostList }) {
   const now = new Date();
   const loaded = pages.data?.pages ?? [];
   const posts = loaded.flatMap((page) => page.posts);
-  // One metrics request per page of history: its published posts (20 at most).
-  const metrics = useQueries({
-    queries: (list === 'history' ? loaded : []).map((page) =>
-      getPostMetricsQueryOptions(
-        page.posts.filter((post) => post.status === 'completed').map((post) => post.id),
-      ),
-    ),
-    combine: (results) =>
-      new Map<string, Metrics>(
-        results.flatMap((result) =>
-          (result.data?.posts ?? []).map((entry) => [entry.postId, entry] as const),
-        ),
-      ),
-  });
+  const metrics = useHistoryMetrics(list === 'history' ? loaded : []);
   // The post a link asked for: its row when it is among the loaded ones, else shown on its own.
   const pinned =
     requestedPost !== null && !pages.isPending && !posts.some(({ id }) => id === requestedPost.id)
@@ -103,41 +92,12 @@ export function PostListView({ list }: { list: PostList }) {
       );
   } else {
     body = (
-      <>
-        <div className="space-y-6">
-          {groupPostsByDay(posts, list, zone.timeZone, now).map((group) => (
-            <Day key={group.date} group={group} now={now}>
-              {group.posts.map((post) => (
-                <li key={post.id}>
-                  <PostItem
-                    post={post}
-                    actions={actions}
-                    timeZone={zone.timeZone}
-                    metrics={metrics.get(post.id)}
-                    now={now}
-                  />
-                </li>
-              ))}
-            </Day>
-          ))}
-        </div>
-        {pages.hasNextPage && (
-          <div className="mt-6 flex justify-center">
-            <Button
-              variant="secondary"
-              onClick={() => void pages.fetchNextPage()}
-              disabled={pages.isFetchingNextPage}
-            >
-              {pages.isFetchingNextPage && <Spinner className="h-4 w-4" />}
-              {t(
-                pages.isFetchingNextPage
-                  ? 'scheduler.lists.loadingMore'
-                  : 'scheduler.lists.showMore',
-              )}
-            </Button>
-          </div>
-        )}
-      </>
+      <PostDays
+        days={groupPostsByDay(posts, list, zone.timeZone, now)}
+        now={now}
+        pages={pages}
+        metrics={metrics}
+      />
     );
   }
 
@@ -162,6 +122,75 @@ export function PostListView({ list }: { list: PostList }) {
       )}
       {body}
     </section>
+  );
+}
+
+/** The history's figures, by post: one metrics request per loaded page's published posts. */
+function useHistoryMetrics(pages: readonly PostPage[]) {
+  return useQueries({
+    queries: pages.map((page) =>
+      getPostMetricsQueryOptions(
+        page.posts.filter((post) => post.status === 'completed').map((post) => post.id),
+      ),
+    ),
+    combine: (results) =>
+      new Map<string, Metrics>(
+        results.flatMap((result) =>
+          (result.data?.posts ?? []).map((entry) => [entry.postId, entry] as const),
+        ),
+      ),
+  });
+}
+
+/** The loaded posts, day by day, and 'Show more' while the server has more pages. */
+function PostDays({
+  days,
+  now,
+  pages,
+  metrics,
+}: {
+  days: DayGroup[];
+  now: Date;
+  pages: PostPages;
+  metrics: Map<string, Metrics>;
+}) {
+  const { t } = useTranslation();
+  const { actions } = useSchedulerOutlet();
+  const { timeZone } = useTimeZone();
+  return (
+    <>
+      <div className="space-y-6">
+        {days.map((group) => (
+          <Day key={group.date} group={group} now={now}>
+            {group.posts.map((post) => (
+              <li key={post.id}>
+                <PostItem
+                  post={post}
+                  actions={actions}
+                  timeZone={timeZone}
+                  metrics={metrics.get(post.id)}
+                  now={now}
+                />
+              </li>
+            ))}
+          </Day>
+        ))}
+      </div>
+      {pages.hasNextPage && (
+        <div className="mt-6 flex justify-center">
+          <Button
+            variant="secondary"
+            onClick={() => void pages.fetchNextPage()}
+            disabled={pages.isFetchingNextPage}
+          >
+            {pages.isFetchingNextPage && <Spinner className="h-4 w-4" />}
+            {t(
+              pages.isFetchingNextPage ? 'scheduler.lists.loadingMore' : 'scheduler.lists.showMore',
+            )}
+          </Button>
+        </div>
+      )}
+    </>
   );
 }
 
