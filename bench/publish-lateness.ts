@@ -43,7 +43,7 @@ import {
   PREPARE_LEAD_MS,
   TIKTOK_INIT_WINDOW_MS,
 } from '../apps/server/src/modules/publishing/repository.ts';
-import type { InitTimings } from '../apps/server/src/modules/publishing/publisher.ts';
+import type { InitTimings } from '../apps/server/src/modules/publishing/publisher-context.ts';
 import { createWakeAnnouncer } from '../apps/server/src/modules/publishing/wake-timers.ts';
 import { createScheduleRepository } from '../apps/server/src/modules/schedules/repository.ts';
 import { mediaKey } from '../apps/server/src/storage/media-storage.ts';

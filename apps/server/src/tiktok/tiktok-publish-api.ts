@@ -119,6 +119,58 @@ function sourceInfoBody(source: FileUploadPlan | PullSource): Record<string, unk
   };
 }
 
+/** What the creator may post now: privacy options, interactions, the longest video. */
+export async function queryCreatorInfo(
+  http: TikTokHttp,
+  accessToken: string,
+  requestOptions?: RequestOptions,
+): Promise<CreatorInfo> {
+  const data = await http.apiCall(
+    'creator_info',
+    { method: 'POST', path: '/v2/post/publish/creator_info/query/', accessToken },
+    creatorInfoDataSchema,
+    requestOptions,
+  );
+  return {
+    creatorAvatarUrl: data.creator_avatar_url ?? null,
+    creatorUsername: data.creator_username,
+    creatorNickname: data.creator_nickname,
+    privacyLevelOptions: data.privacy_level_options,
+    commentDisabled: data.comment_disabled,
+    duetDisabled: data.duet_disabled,
+    stitchDisabled: data.stitch_disabled,
+    maxVideoPostDurationSec: usableDurationLimit(data.max_video_post_duration_sec),
+  };
+}
+
+/** Where a publish stands at TikTok (status/fetch). */
+export async function fetchPostStatus(
+  http: TikTokHttp,
+  accessToken: string,
+  publishId: string,
+  requestOptions?: RequestOptions,
+): Promise<PostStatus> {
+  const data = await http.apiCall(
+    'status_fetch',
+    {
+      method: 'POST',
+      path: '/v2/post/publish/status/fetch/',
+      accessToken,
+      body: { publish_id: publishId },
+    },
+    statusDataSchema,
+    requestOptions,
+  );
+  const known = publishStatusSchema.safeParse(data.status);
+  return {
+    status: known.success ? known.data : 'UNKNOWN',
+    reportedStatus: data.status,
+    failReason: data.fail_reason ?? null,
+    publicPostIds: data.publicaly_available_post_id ?? [],
+    uploadedBytes: data.uploaded_bytes ?? null,
+  };
+}
+
 /** Content Posting: creator_info, the video inits (direct or inbox, file or pull) and the status. */
 export function createTikTokPublishApi(http: TikTokHttp) {
   /**
@@ -151,27 +203,8 @@ export function createTikTokPublishApi(http: TikTokHttp) {
   }
 
   return {
-    async queryCreatorInfo(
-      accessToken: string,
-      requestOptions?: RequestOptions,
-    ): Promise<CreatorInfo> {
-      const data = await http.apiCall(
-        'creator_info',
-        { method: 'POST', path: '/v2/post/publish/creator_info/query/', accessToken },
-        creatorInfoDataSchema,
-        requestOptions,
-      );
-      return {
-        creatorAvatarUrl: data.creator_avatar_url ?? null,
-        creatorUsername: data.creator_username,
-        creatorNickname: data.creator_nickname,
-        privacyLevelOptions: data.privacy_level_options,
-        commentDisabled: data.comment_disabled,
-        duetDisabled: data.duet_disabled,
-        stitchDisabled: data.stitch_disabled,
-        maxVideoPostDurationSec: usableDurationLimit(data.max_video_post_duration_sec),
-      };
-    },
+    queryCreatorInfo: (accessToken: string, requestOptions?: RequestOptions) =>
+      queryCreatorInfo(http, accessToken, requestOptions),
 
     async initDirectPost(
       accessToken: string,
@@ -211,31 +244,8 @@ export function createTikTokPublishApi(http: TikTokHttp) {
       return { publishId: data.publish_id, uploadUrl: data.upload_url };
     },
 
-    async fetchPostStatus(
-      accessToken: string,
-      publishId: string,
-      requestOptions?: RequestOptions,
-    ): Promise<PostStatus> {
-      const data = await http.apiCall(
-        'status_fetch',
-        {
-          method: 'POST',
-          path: '/v2/post/publish/status/fetch/',
-          accessToken,
-          body: { publish_id: publishId },
-        },
-        statusDataSchema,
-        requestOptions,
-      );
-      const known = publishStatusSchema.safeParse(data.status);
-      return {
-        status: known.success ? known.data : 'UNKNOWN',
-        reportedStatus: data.status,
-        failReason: data.fail_reason ?? null,
-        publicPostIds: data.publicaly_available_post_id ?? [],
-        uploadedBytes: data.uploaded_bytes ?? null,
-      };
-    },
+    fetchPostStatus: (accessToken: string, publishId: string, requestOptions?: RequestOptions) =>
+      fetchPostStatus(http, accessToken, publishId, requestOptions),
   };
 }
 

@@ -15,7 +15,8 @@ import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { registerWorkerProcess } from '../../jobs/worker-process.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
-import { createPublisher, type AdvanceOutcome } from './publisher.ts';
+import { createPublisher } from './publisher.ts';
+import type { AdvanceOutcome } from './publisher-context.ts';
 import { createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 

@@ -7,7 +7,8 @@ import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { api } from '../schedules/test-kit.ts';
 import { enqueuePublish } from './jobs.ts';
 import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
-import { createPublisher, type PublisherDeps } from './publisher.ts';
+import { createPublisher } from './publisher.ts';
+import type { PublisherDeps } from './publisher-context.ts';
 import { CONFIRM_LEAD_MS, createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 

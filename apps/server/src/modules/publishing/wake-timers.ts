@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import type { RunPause } from './publisher.ts';
+import type { RunPause } from './publisher-context.ts';
 import { PREPARE_LEAD_MS } from './repository.ts';
 
 /**
