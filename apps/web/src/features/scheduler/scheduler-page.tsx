@@ -1,10 +1,8 @@
 import type { Draft } from '@cadence/shared/schemas/planning';
-import type { Post } from '@cadence/shared/schemas/schedule';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useSearchParams } from 'react-router';
-import { Alert } from '../../components/ui/alert.tsx';
+import { Outlet, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -15,14 +13,10 @@ import { getAccountsQueryOptions, useAccounts } from '../../lib/accounts.ts';
 import { getDraftsQueryOptions, useDrafts } from './api/get-drafts.ts';
 import { canScheduleTo } from './schedulable.ts';
 import { usePost } from './api/get-post.ts';
-import { useCancelPost, useRestorePost, useRetryPost } from './api/post-actions.ts';
-import { CancelPostDialog } from './posts/cancel-post-dialog.tsx';
-import { EditPostDialog } from './posts/edit-post-dialog.tsx';
-import type { PostActions } from './posts/post-buttons.tsx';
-import { RescheduleDialog } from './posts/reschedule-dialog.tsx';
-import { UndoToast } from './posts/undo-toast.tsx';
 import { ViewNav } from './components/view-nav.tsx';
-import { useErrorText } from '../../lib/error-text.ts';
+import { PageNotice, type Notice } from './page-notice.tsx';
+import { PostActionDialogs } from './posts/post-action-dialogs.tsx';
+import { usePostActions } from './posts/use-post-actions.ts';
 import { usePostEvents } from './posts/use-post-events.ts';
 import type { SchedulerOutletContext } from './scheduler-outlet.ts';
 
@@ -63,15 +57,6 @@ export async function schedulerFirstData(client: QueryClient): Promise<void> {
 /** The form's parameters in a link to the screen (read once, then dropped); the list's filters stay. */
 const formParams = ['account', 'media', 'at', 'post'] as const;
 
-/** A message above the lists; `link` says where to look next. */
-type Notice = { tone: 'success' | 'error'; text: string; link?: { to: string; label: string } };
-
-/**
- * 'Programmateur de vidéos' (/scheduler): the new-schedule slide-over, the view tabs, and below
- * them the view of the route (queue, history; the calendar plugs in the same way) through an
- * Outlet. The row actions' dialogs and the undo toast live here, shared by every view.
- */
-
 /** What a link asked of the page, from its address (see formParams). */
 function requestOf(searchParams: URLSearchParams) {
   return {
@@ -91,9 +76,13 @@ const sameRequest = (a: PageRequest, b: PageRequest) =>
 const opensForm = (request: PageRequest) =>
   request.accountId !== null || request.mediaId !== null || request.at !== null;
 
+/**
+ * 'Programmateur de vidéos' (/scheduler): the new-schedule slide-over, the view tabs, and below
+ * them the view of the route (queue, history; the calendar plugs in the same way) through an
+ * Outlet. The row actions' dialogs and the undo toast live here, shared by every view.
+ */
 export function SchedulerPage() {
   const { t } = useTranslation();
-  const errorText = useErrorText('scheduler.errors.actionFailed');
   const me = useMe();
   const live = usePostEvents();
   const accounts = useAccounts();
@@ -115,11 +104,6 @@ export function SchedulerPage() {
   const [formUsed, setFormUsed] = useState(open);
   if (open && !formUsed) setFormUsed(true);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [rescheduling, setRescheduling] = useState<Post | null>(null);
-  const [editing, setEditing] = useState<Post | null>(null);
-  const [confirmingCancel, setConfirmingCancel] = useState<Post | null>(null);
-  const [undo, setUndo] = useState<{ id: string; caption: string } | null>(null);
-  const [focusRequest, setFocusRequest] = useState<{ postId: string } | null>(null);
   // A draft opened from the drafts tab, for the form to take in (a new object for each opening).
   const [draftRequest, setDraftRequest] = useState<{ draft: Draft } | null>(null);
 
@@ -131,33 +115,7 @@ export function SchedulerPage() {
   }, [requestedPost.isError, t]);
 
   useDropSearchParams(formParams);
-
-  const cancel = useCancelPost();
-  const retry = useRetryPost();
-  const restore = useRestorePost();
-  const busyId = [cancel, retry, restore].find((mutation) => mutation.isPending)?.variables ?? null;
-
-  const restorePost = (id: string, { focusRow = false } = {}) =>
-    restore.mutate(id, {
-      onSuccess: () => {
-        setNotice({ tone: 'success', text: t('scheduler.notices.restored') });
-        if (focusRow) setFocusRequest({ postId: id });
-      },
-      onError: (error) => setNotice({ tone: 'error', text: errorText(error) }),
-    });
-
-  const actions: PostActions = {
-    busyId,
-    onEdit: (post) => setEditing(post),
-    onCancel: (post) => setConfirmingCancel(post),
-    onRestore: (post) => restorePost(post.id),
-    onRetry: (post) =>
-      retry.mutate(post.id, {
-        onSuccess: () => setNotice({ tone: 'success', text: t('scheduler.notices.retried') }),
-        onError: (error) => setNotice({ tone: 'error', text: errorText(error) }),
-      }),
-    onReschedule: (post) => setRescheduling(post),
-  };
+  const postActions = usePostActions(setNotice);
 
   const openForm = () => {
     setNotice(null);
@@ -168,33 +126,16 @@ export function SchedulerPage() {
     openForm();
   };
   const closeForm = useCallback(() => setOpen(false), []);
-  const closeReschedule = useCallback(() => setRescheduling(null), []);
-  const closeEdit = useCallback(() => setEditing(null), []);
-  const closeCancel = useCallback(() => setConfirmingCancel(null), []);
-  const expireUndo = useCallback(() => setUndo(null), []);
   const outlet: SchedulerOutletContext = {
-    actions,
+    actions: postActions.actions,
     openForm,
     drafts,
     accounts: accounts.data ?? [],
     openDraft,
     live,
     requestedPost: requestedPost.data ?? null,
-    focusRequest,
+    focusRequest: postActions.focusRequest,
   };
-
-  const confirmCancel = (post: Post) =>
-    cancel.mutate(post.id, {
-      onSuccess: () => {
-        setConfirmingCancel(null);
-        setNotice(null);
-        setUndo({ id: post.id, caption: post.title.trim() || t('scheduler.post.untitled') });
-      },
-      onError: (error) => {
-        setConfirmingCancel(null);
-        setNotice({ tone: 'error', text: errorText(error) });
-      },
-    });
 
   return (
     <>
@@ -215,45 +156,7 @@ export function SchedulerPage() {
         }
       />
 
-      <div aria-live="polite" className="mb-6 empty:hidden">
-        {notice && (
-          <Alert tone={notice.tone}>
-            <div className="flex items-start justify-between gap-3">
-              <p>
-                {notice.text}
-                {notice.link && (
-                  <>
-                    {' '}
-                    <Link
-                      to={notice.link.to}
-                      className="font-semibold underline underline-offset-2"
-                    >
-                      {notice.link.label}
-                    </Link>
-                  </>
-                )}
-              </p>
-              <button
-                type="button"
-                onClick={() => setNotice(null)}
-                aria-label={t('scheduler.notices.dismiss')}
-                className="-my-1 -mr-2 rounded p-1 opacity-60 hover:opacity-100"
-              >
-                <svg
-                  className="h-4 w-4"
-                  viewBox="0 0 24 24"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  aria-hidden="true"
-                >
-                  <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
-                </svg>
-              </button>
-            </div>
-          </Alert>
-        )}
-      </div>
+      <PageNotice notice={notice} onDismiss={() => setNotice(null)} />
 
       <ViewNav />
       <Outlet context={outlet} />
@@ -284,37 +187,7 @@ export function SchedulerPage() {
           />
         </Suspense>
       )}
-      <RescheduleDialog
-        post={rescheduling}
-        onClose={closeReschedule}
-        onDone={() => {
-          setRescheduling(null);
-          setNotice({ tone: 'success', text: t('scheduler.notices.rescheduled') });
-        }}
-      />
-      <EditPostDialog
-        post={editing}
-        onClose={closeEdit}
-        onDone={() => {
-          setEditing(null);
-          setNotice({ tone: 'success', text: t('scheduler.notices.edited') });
-        }}
-      />
-      <CancelPostDialog
-        post={confirmingCancel}
-        busy={cancel.isPending}
-        onConfirm={confirmCancel}
-        onClose={closeCancel}
-      />
-      <UndoToast
-        undo={undo}
-        onExpire={expireUndo}
-        onUndo={() => {
-          // The toast's button held the focus: it goes to the post's row once it is back.
-          if (undo) restorePost(undo.id, { focusRow: true });
-          setUndo(null);
-        }}
-      />
+      <PostActionDialogs state={postActions} setNotice={setNotice} />
     </>
   );
 }
