@@ -6,8 +6,9 @@
  * TBT and CLS, and every audit that cost a point. Targets (issue 15): performance ≥ 95,
  * accessibility 100, best practices 100. Simulated throttling computes the timings from a trace,
  * so a busy machine still inflates them: the load average is printed with them.
- * Needs `npm run build`. `npx tsx bench/lighthouse.ts [--runs 1] [--out dir]` (the median run per
- * page; `--out`: each report's JSON, to open in the Lighthouse viewer).
+ * Needs `npm run build`. `npx tsx bench/lighthouse.ts [--runs 1] [--pages /tiktok,/scheduler]
+ * [--out dir]` (the median run per page; `--pages`: only those; `--out`: each report's JSON, to open
+ * in the Lighthouse viewer).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -83,6 +84,7 @@ async function audit(
     logLevel: 'error',
     output: 'json',
     onlyCategories: [...categories],
+    ...(process.env.LH_CPU !== undefined && { throttling: { rttMs: 150, throughputKbps: 1638.4, cpuSlowdownMultiplier: Number(process.env.LH_CPU), requestLatencyMs: 562.5, downloadThroughputKbps: 1474.56, uploadThroughputKbps: 675 } }),
     ...(cookie !== null && { extraHeaders: { Cookie: cookie } }),
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -131,10 +133,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Page
   const { values } = parseArgs({
     args: argv,
     strict: false,
-    options: { runs: { type: 'string' }, out: { type: 'string' } },
+    options: { runs: { type: 'string' }, out: { type: 'string' }, pages: { type: 'string' } },
   });
   const runs = Number(values.runs ?? 1);
   const out = typeof values.out === 'string' ? values.out : undefined;
+  const only = typeof values.pages === 'string' ? values.pages.split(',') : undefined;
   const server = await startServer();
   const port = await freePort();
   const browser = await launchBrowser([`--remote-debugging-port=${port}`]);
@@ -146,6 +149,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<Page
       ['/tiktok', cookie],
       ['/scheduler', cookie],
     ] as const) {
+      if (only !== undefined && !only.includes(path)) continue;
       const samples: PageResult[] = [];
       for (let run = 0; run < runs; run += 1) {
         for (let attempt = 1; ; attempt += 1) {

@@ -9,6 +9,7 @@ import { LanguageToggle } from '../components/language-toggle.tsx';
 import { SettingsIcon } from '../components/ui/icons.tsx';
 import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
 import { EmailVerificationBanner } from '../features/settings/components/email-verification-banner.tsx';
+import { useAfterFirstPaint } from '../lib/after-first-paint.ts';
 import { LiveEventsProvider } from '../lib/live-events.tsx';
 
 interface NavItem {
@@ -33,19 +34,9 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
-  // Escape closes the phone menu and puts focus back on its button (the disclosure pattern).
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [menuOpen]);
+  const menu = usePhoneMenu();
+  // The banner's setting (GET /api/public-config) is asked for once the screen is painted.
+  const afterFirstPaint = useAfterFirstPaint();
   const items = navItems.filter((item) => !item.pro || me.isPro);
 
   function logout() {
@@ -95,48 +86,11 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
               layout="bar"
               className="hidden shrink-0 items-center gap-1 xl:flex"
             />
-            <button
-              type="button"
-              className="rounded-lg p-2 text-slate-200 hover:bg-white/10 xl:hidden"
-              ref={menuButton}
-              aria-expanded={menuOpen}
-              aria-controls="mobile-menu"
-              aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
-              onClick={() => setMenuOpen((open) => !open)}
-            >
-              <svg
-                className="h-6 w-6"
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                aria-hidden="true"
-              >
-                {menuOpen ? (
-                  <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
-                ) : (
-                  <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
-                )}
-              </svg>
-            </button>
+            <MenuButton menu={menu} />
           </div>
-          {menuOpen && (
-            <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 xl:hidden">
-              <MainNav
-                items={items}
-                className="flex flex-col gap-1 pt-3"
-                onNavigate={() => setMenuOpen(false)}
-              />
-              <AccountActions
-                onLogout={logout}
-                layout="menu"
-                onNavigate={() => setMenuOpen(false)}
-                className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-white/10 pt-3"
-              />
-            </div>
-          )}
+          {menu.open && <PhoneMenu items={items} onLogout={logout} onClose={menu.close} />}
         </header>
-        <EmailVerificationBanner me={me} />
+        {afterFirstPaint && <EmailVerificationBanner me={me} />}
         <main
           id="main"
           // Focusable by script only: where focus goes when what held it disappears.
@@ -148,6 +102,82 @@ export function AppLayout({ me, children }: { me: Me; children: ReactNode }) {
         <Footer />
       </div>
     </LiveEventsProvider>
+  );
+}
+
+/** The phone menu's state: Escape closes it and puts focus back on its button (the disclosure pattern). */
+function usePhoneMenu() {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+  return {
+    open,
+    button,
+    toggle: () => setOpen((current) => !current),
+    close: () => setOpen(false),
+  };
+}
+
+/** The header's menu button on phones and tablets (below xl), which opens and closes PhoneMenu. */
+function MenuButton({ menu }: { menu: ReturnType<typeof usePhoneMenu> }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="rounded-lg p-2 text-slate-200 hover:bg-white/10 xl:hidden"
+      ref={menu.button}
+      aria-expanded={menu.open}
+      aria-controls="mobile-menu"
+      aria-label={menu.open ? t('nav.closeMenu') : t('nav.openMenu')}
+      onClick={menu.toggle}
+    >
+      <svg
+        className="h-6 w-6"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        aria-hidden="true"
+      >
+        {menu.open ? (
+          <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+        ) : (
+          <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
+        )}
+      </svg>
+    </button>
+  );
+}
+
+/** The menu opened under the header on phones: the tabs, then the account's actions. */
+function PhoneMenu({
+  items,
+  onLogout,
+  onClose,
+}: {
+  items: NavItem[];
+  onLogout: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <div id="mobile-menu" className="border-t border-white/10 px-4 pb-4 xl:hidden">
+      <MainNav items={items} className="flex flex-col gap-1 pt-3" onNavigate={onClose} />
+      <AccountActions
+        onLogout={onLogout}
+        layout="menu"
+        onNavigate={onClose}
+        className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-white/10 pt-3"
+      />
+    </div>
   );
 }
 

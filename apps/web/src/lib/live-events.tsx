@@ -1,3 +1,4 @@
+import { useAfterFirstPaint } from './after-first-paint.ts';
 import {
   createContext,
   useContext,
@@ -26,9 +27,12 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Map<string, Set<Listener>>());
   const [connected, setConnected] = useState(false);
   const [source, setSource] = useState<EventSource | null>(null);
+  // Opened once the first screen is painted: what it missed meanwhile, its subscribers fetch on
+  // connecting (`onConnect`).
+  const afterFirstPaint = useAfterFirstPaint();
 
   useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
+    if (!afterFirstPaint || typeof EventSource === 'undefined') return;
     const stream = new EventSource('/api/posts/events');
     setSource(stream);
     const onOpen = () => setConnected(true);
@@ -42,7 +46,7 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
       setSource(null);
       setConnected(false);
     };
-  }, []);
+  }, [afterFirstPaint]);
 
   // Each event name is listened to once on the stream, and handed to every subscriber.
   const [events, setEvents] = useState<readonly string[]>([]);

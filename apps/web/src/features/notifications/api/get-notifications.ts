@@ -12,7 +12,11 @@ export function getNotificationsQueryOptions() {
   return queryOptions({ queryKey: queryKeys.notifications.list, queryFn: getNotifications });
 }
 
-/** `poll`: look again every minute (the live stream is down). */
-export function useNotifications({ poll }: { poll: boolean }) {
-  return useQuery({ ...getNotificationsQueryOptions(), refetchInterval: poll ? 60_000 : false });
+/** `poll`: look again every minute (the live stream is down); `enabled`: ask at all yet. */
+export function useNotifications({ poll, enabled }: { poll: boolean; enabled: boolean }) {
+  return useQuery({
+    ...getNotificationsQueryOptions(),
+    refetchInterval: poll ? 60_000 : false,
+    enabled,
+  });
 }

@@ -17,6 +17,7 @@ import { Icon } from '../../../components/ui/icons.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
 import { useTimeZone } from '../../../lib/use-time-zone.ts';
+import { useAfterFirstPaint } from '../../../lib/after-first-paint.ts';
 import { useLiveEvent } from '../../../lib/live-events.tsx';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useNotifications } from '../api/get-notifications.ts';
@@ -39,12 +40,10 @@ export function addNotification(list: NotificationList, incoming: Notification):
 }
 
 /**
- * The header's bell: an icon button with the unread count, opening a panel of the latest events.
- * New ones arrive live (the `notification` events of the stream); opening marks them read.
+ * The bell's list: asked for once the first screen is painted, kept current by the stream's
+ * `notification` events (fetched again when the stream reconnects), polled while it is down.
  */
-export function NotificationBell() {
-  const { t } = useTranslation();
-  const { language } = useLanguage();
+function useBellNotifications() {
   const queryClient = useQueryClient();
   const live = useLiveEvent(
     'notification',
@@ -63,7 +62,17 @@ export function NotificationBell() {
     () =>
       void queryClient.invalidateQueries({ queryKey: queryKeys.notifications.list, exact: true }),
   );
-  const list = useNotifications({ poll: !live });
+  // The count is not what the page is opened for: it is asked for once the screen is painted.
+  return useNotifications({ poll: !live, enabled: useAfterFirstPaint() });
+}
+
+/**
+ * The header's bell: an icon button with the unread count, opening a panel of the latest events.
+ * New ones arrive live (the `notification` events of the stream); opening marks them read.
+ */
+export function NotificationBell() {
+  const { t } = useTranslation();
+  const list = useBellNotifications();
   const markRead = useMarkNotificationsRead();
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -126,39 +135,52 @@ export function NotificationBell() {
           </span>
         )}
       </button>
-      {open && (
-        <section
-          id={panelId}
-          data-testid="notification-panel"
-          aria-label={t('settings.notifications.bell.title')}
-          className="absolute inset-x-4 top-full z-40 mt-2 overflow-hidden xl:left-auto xl:right-0 xl:w-[22rem] rounded-xl bg-white text-slate-900 shadow-xl ring-1 ring-slate-200"
-        >
-          <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold">
-            {t('settings.notifications.bell.title')}
-          </h2>
-          {list.isError ? (
-            <p className="px-4 py-6 text-sm text-slate-700">
-              {t('settings.notifications.bell.loadError')}
-            </p>
-          ) : list.data && list.data.notifications.length > 0 ? (
-            <ul className="max-h-[min(28rem,70vh)] divide-y divide-slate-100 overflow-y-auto">
-              {list.data.notifications.map((notification) => (
-                <NotificationItem
-                  key={notification.id}
-                  notification={notification}
-                  language={language}
-                  onNavigate={() => setOpen(false)}
-                />
-              ))}
-            </ul>
-          ) : (
-            <p className="px-4 py-6 text-sm text-slate-700">
-              {t('settings.notifications.bell.empty')}
-            </p>
-          )}
-        </section>
-      )}
+      {open && <NotificationPanel id={panelId} list={list} onNavigate={() => setOpen(false)} />}
     </div>
+  );
+}
+
+/** The bell's panel: the latest notifications, or why there are none. */
+function NotificationPanel({
+  id,
+  list,
+  onNavigate,
+}: {
+  id: string;
+  list: ReturnType<typeof useNotifications>;
+  onNavigate: () => void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useLanguage();
+  return (
+    <section
+      id={id}
+      data-testid="notification-panel"
+      aria-label={t('settings.notifications.bell.title')}
+      className="absolute inset-x-4 top-full z-40 mt-2 overflow-hidden xl:left-auto xl:right-0 xl:w-[22rem] rounded-xl bg-white text-slate-900 shadow-xl ring-1 ring-slate-200"
+    >
+      <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold">
+        {t('settings.notifications.bell.title')}
+      </h2>
+      {list.isError ? (
+        <p className="px-4 py-6 text-sm text-slate-700">
+          {t('settings.notifications.bell.loadError')}
+        </p>
+      ) : list.data && list.data.notifications.length > 0 ? (
+        <ul className="max-h-[min(28rem,70vh)] divide-y divide-slate-100 overflow-y-auto">
+          {list.data.notifications.map((notification) => (
+            <NotificationItem
+              key={notification.id}
+              notification={notification}
+              language={language}
+              onNavigate={onNavigate}
+            />
+          ))}
+        </ul>
+      ) : (
+        <p className="px-4 py-6 text-sm text-slate-700">{t('settings.notifications.bell.empty')}</p>
+      )}
+    </section>
   );
 }
 
