@@ -1,5 +1,6 @@
 // The meme stages' decisions as pure functions: what a failure tells the user, where a stage's
-// files go, what a recovered row runs next. meme-stages.ts does the I/O; these are tested with it.
+// files go, what a recovered row runs next. The stages (meme-stages.ts, analyse-stage.ts,
+// compile-stage.ts) do the I/O; these are tested with them.
 import path from 'node:path';
 import type { MemeFailReason, MemeStatus } from '@cadence/shared/schemas/meme';
 import type { LeaseLostError } from '../../lib/heartbeat.ts';
