@@ -84,7 +84,16 @@ async function audit(
     logLevel: 'error',
     output: 'json',
     onlyCategories: [...categories],
-    ...(process.env.LH_CPU !== undefined && { throttling: { rttMs: 150, throughputKbps: 1638.4, cpuSlowdownMultiplier: Number(process.env.LH_CPU), requestLatencyMs: 562.5, downloadThroughputKbps: 1474.56, uploadThroughputKbps: 675 } }),
+    ...(process.env.LH_CPU !== undefined && {
+      throttling: {
+        rttMs: 150,
+        throughputKbps: 1638.4,
+        cpuSlowdownMultiplier: Number(process.env.LH_CPU),
+        requestLatencyMs: 562.5,
+        downloadThroughputKbps: 1474.56,
+        uploadThroughputKbps: 675,
+      },
+    }),
     ...(cookie !== null && { extraHeaders: { Cookie: cookie } }),
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
