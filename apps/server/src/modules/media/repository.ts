@@ -18,7 +18,7 @@ async function bytesUsedQuery(db: Kysely<Database>, userId: string): Promise<num
 }
 
 /** Unfinished uploads' reservations of the user's quota: made, extended, found and expired. */
-function createUploadReservations(db: Kysely<Database>) {
+function createReservationQueries(db: Kysely<Database>) {
   return {
     /** Media plus the space unfinished uploads hold (expired ones too, until they are deleted). */
     async bytesUsed(userId: string): Promise<number> {
@@ -119,7 +119,7 @@ function createUploadReservations(db: Kysely<Database>) {
 
 export function createMediaRepository(db: Kysely<Database>) {
   return {
-    ...createUploadReservations(db),
+    ...createReservationQueries(db),
 
     insert(row: Insertable<MediaTable>) {
       return db.insertInto('media').values(row).returningAll().executeTakeFirstOrThrow();
