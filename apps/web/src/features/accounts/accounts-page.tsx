@@ -1,6 +1,6 @@
 import type { Account } from '@cadence/shared/schemas/account';
 import type { QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonClassName } from '../../components/ui/button.tsx';
 import { PlusIcon } from '../../components/ui/icons.tsx';
@@ -13,6 +13,7 @@ import { DeleteAccountDialog } from './components/delete-account-dialog.tsx';
 import { MismatchDialog } from './components/mismatch-dialog.tsx';
 import { PageNotices } from './components/page-notices.tsx';
 import { useCallbackOutcome } from './hooks/use-callback-outcome.ts';
+import { useFocusOnClose } from './hooks/use-focus-on-close.ts';
 
 /** The list the screen shows: the page's first screen is drawn with it (app/router.tsx). */
 export function accountsFirstData(client: QueryClient): Promise<void> {
@@ -29,14 +30,8 @@ export function AccountsPage() {
   const [adding, setAdding] = useState(false);
   const [settingsFor, setSettingsFor] = useState<Account | null>(null);
   const [deleting, setDeleting] = useState<Account | null>(null);
-  const addButtonRef = useRef<HTMLButtonElement>(null);
-  const wasAdding = useRef(false);
-
   // Closing the form gives focus back to the button that opened it.
-  useEffect(() => {
-    if (wasAdding.current && !adding) addButtonRef.current?.focus();
-    wasAdding.current = adding;
-  }, [adding]);
+  const addButtonRef = useFocusOnClose<HTMLButtonElement>(adding);
 
   function announce(message: string) {
     dismissOutcome();

@@ -22,22 +22,14 @@ const hintId = 'settings-time-zone-hint';
 const nowId = 'settings-time-zone-now';
 
 /**
- * The searchable list of the IANA zones (the ARIA 1.2 combobox, downshift's `useCombobox`): the
- * field shows the chosen zone's name, and typing searches. Below it, the time it is now there.
+ * The combobox's state: what the field shows (the chosen zone's name, or what is being typed),
+ * the zones matching it, and downshift's props for the field, the button, the list and its items.
  */
-export function TimeZoneField({
-  choices,
-  chosen,
-  offered,
-  onChoose,
-}: {
-  choices: ZoneChoice[];
-  chosen: ZoneChoice | null;
-  /** The browser's own zone, marked in the list. */
-  offered: string;
-  onChoose: (zone: ZoneChoice) => void;
-}) {
-  const { t } = useTranslation();
+function useZoneCombobox(
+  choices: ZoneChoice[],
+  chosen: ZoneChoice | null,
+  onChoose: (zone: ZoneChoice) => void,
+) {
   const [query, setQuery] = useState(() => label(chosen));
   // The field shows the chosen zone's name until the person types: then it searches.
   const typing = query !== label(chosen);
@@ -45,16 +37,7 @@ export function TimeZoneField({
     () => (typing ? matchZones(choices, query) : choices),
     [typing, choices, query],
   );
-
-  const {
-    isOpen,
-    highlightedIndex,
-    getLabelProps,
-    getInputProps,
-    getToggleButtonProps,
-    getMenuProps,
-    getItemProps,
-  } = useCombobox<ZoneChoice>({
+  const combobox = useCombobox<ZoneChoice>({
     items: shown,
     selectedItem: chosen,
     inputValue: query,
@@ -73,6 +56,38 @@ export function TimeZoneField({
         setQuery(label(selectedItem ?? chosen));
     },
   });
+  return { query, typing, shown, ...combobox };
+}
+
+/**
+ * The searchable list of the IANA zones (the ARIA 1.2 combobox, downshift's `useCombobox`): the
+ * field shows the chosen zone's name, and typing searches. Below it, the time it is now there.
+ */
+export function TimeZoneField({
+  choices,
+  chosen,
+  offered,
+  onChoose,
+}: {
+  choices: ZoneChoice[];
+  chosen: ZoneChoice | null;
+  /** The browser's own zone, marked in the list. */
+  offered: string;
+  onChoose: (zone: ZoneChoice) => void;
+}) {
+  const { t } = useTranslation();
+  const {
+    query,
+    typing,
+    shown,
+    isOpen,
+    highlightedIndex,
+    getLabelProps,
+    getInputProps,
+    getToggleButtonProps,
+    getMenuProps,
+    getItemProps,
+  } = useZoneCombobox(choices, chosen, onChoose);
 
   return (
     <div className="relative">
