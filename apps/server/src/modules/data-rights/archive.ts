@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { MediaStorage } from '../../storage/media-storage.ts';
-import type { ExportSection } from './export-repository.ts';
+import type { ExportSection } from './export-archive-queries.ts';
 
 /** BigInt (int8 from some drivers) as a string: JSON has no such number. */
 function jsonValue(_key: string, value: unknown): unknown {

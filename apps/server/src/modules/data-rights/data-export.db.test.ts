@@ -22,11 +22,8 @@ import {
 } from '../schedules/test-kit.ts';
 import { dataExportBuildQueue, enqueueDataExport } from './export-jobs.ts';
 import { createDataExportRepository } from './export-repository.ts';
-import {
-  createDataExportService,
-  dataExportKey,
-  type DataExportService,
-} from './export-service.ts';
+import { dataExportKey } from './export-build.ts';
+import { createDataExportService, type DataExportService } from './export-service.ts';
 
 const kit = useScheduleTestApp('cadence-export-');
 
