@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Section } from '../components/form-controls.tsx';
 import { AccountField } from './account-field.tsx';
 import { DeliveryField } from './delivery-field.tsx';
-import { creatorOptionsNote } from './form-state.ts';
+import { creatorOptionsNote } from './tiktok-rules.ts';
 import { OptionsNote } from './options-note.tsx';
 import { TikTokOptions } from './tiktok-options.tsx';
 import type { ScheduleFormModel } from './use-schedule-form.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import type { FieldErrors, FormField } from './form-state.ts';
+import type { FieldErrors, FormField } from './form-errors.ts';
 
 /** The ids of the form's inputs a message can point to (and focus move to). */
 export function useFormFieldIds() {

@@ -2,28 +2,26 @@ import type { CreatorInfo } from '@cadence/shared/schemas/account';
 import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
 import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import { describe, expect, it } from 'vitest';
+import { serverFieldErrors, shownAtFields, validateSchedule } from './form-errors.ts';
+import { buildDraftBody, buildPreviewRequest, buildScheduleRequest } from './form-request.ts';
 import {
-  creatorBlocksSubmit,
   accountDefaults,
-  buildDraftBody,
-  buildPreviewRequest,
   hasUsualSettings,
-  offeredPrivacyLevels,
-  submitBlockedKey,
-  unauditedPublicAccount,
-  buildScheduleRequest,
   parseAtParam,
   capIntervalCount,
   clampIntervalCount,
   defaultStartDate,
   initialFormState,
-  serverFieldErrors,
-  shownAtFields,
-  validateSchedule,
-  creatorOptionsNote,
-  postsDueLaterDay,
   type ScheduleFormState,
 } from './form-state.ts';
+import {
+  creatorBlocksSubmit,
+  offeredPrivacyLevels,
+  submitBlockedKey,
+  unauditedPublicAccount,
+  creatorOptionsNote,
+  postsDueLaterDay,
+} from './tiktok-rules.ts';
 
 const accountId = '0b6f3f0e-7c1a-4c61-9d0e-2f1d5a2b9c11';
 const creator: CreatorInfo = {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLanguage } from '../../../lib/i18n.ts';
 import { useTimeZone } from '../../../lib/use-time-zone.ts';
-import type { CreatorOptionsNote } from './form-state.ts';
+import type { CreatorOptionsNote } from './tiktok-rules.ts';
 
 /** Where the options come from, or why there are none, while TikTok refuses posts for now. */
 export function OptionsNote({ note }: { note: CreatorOptionsNote }) {

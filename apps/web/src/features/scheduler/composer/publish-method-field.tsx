@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldErrors, FormMethod, ScheduleFormState } from './form-state.ts';
+import type { FieldErrors } from './form-errors.ts';
+import type { FormMethod, ScheduleFormState } from './form-state.ts';
 import { FieldError, inputClass, labelClass } from '../components/form-controls.tsx';
 import { ZoneNote } from '../components/zone-note.tsx';
 import { SpacedFields } from './spaced-fields.tsx';

@@ -4,7 +4,7 @@ import type { Draft } from '@cadence/shared/schemas/planning';
 import { zonedDateTimeToUtc } from '@cadence/shared/schedule/planner';
 import { describe, expect, it } from 'vitest';
 import type { UploadItem } from '../../../lib/upload.ts';
-import { buildDraftBody, buildScheduleRequest } from './form-state.ts';
+import { buildDraftBody, buildScheduleRequest } from './form-request.ts';
 import {
   draftAccountId,
   formVideos,

@@ -2,14 +2,13 @@ import type { Account, CreatorInfo } from '@cadence/shared/schemas/account';
 import type { Media } from '@cadence/shared/schemas/media';
 import type { Draft } from '@cadence/shared/schemas/planning';
 import type { UploadItem } from '../../../lib/upload.ts';
+import { validateSchedule, type FieldErrors } from './form-errors.ts';
+import { buildScheduleRequest } from './form-request.ts';
 import {
   accountDefaults,
-  buildScheduleRequest,
   clampIntervalCount,
   initialFormState,
   parseAtParam,
-  validateSchedule,
-  type FieldErrors,
   type ScheduleFormState,
 } from './form-state.ts';
 import type { FormVideo } from './video-field.tsx';

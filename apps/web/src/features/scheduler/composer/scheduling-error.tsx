@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useErrorText } from '../../../lib/error-text.ts';
-import { serverFieldErrors } from './form-state.ts';
+import { serverFieldErrors } from './form-errors.ts';
 
 /**
  * The banner over the form after a refused submit: the general message, then the reason. A reason

@@ -2,7 +2,8 @@ import { MAX_INTERVAL_VALUE, type IntervalUnit } from '@cadence/shared/schemas/s
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ProContactLink } from '../../../components/pro-gate.tsx';
-import { capIntervalCount, type FieldErrors, type ScheduleFormState } from './form-state.ts';
+import type { FieldErrors } from './form-errors.ts';
+import { capIntervalCount, type ScheduleFormState } from './form-state.ts';
 import { checkboxClass, FieldError, inputClass, labelClass } from '../components/form-controls.tsx';
 import { StarIcon } from '../components/icons.tsx';
 import { ZoneNote } from '../components/zone-note.tsx';

@@ -1,12 +1,8 @@
 import { ApiError } from '../../../lib/api-client.ts';
 import { useSchedulePreview } from '../api/planning.ts';
-import {
-  buildPreviewRequest,
-  shownAtFields,
-  type FieldErrors,
-  type ScheduleFormState,
-  type SelectedVideo,
-} from './form-state.ts';
+import { shownAtFields, type FieldErrors } from './form-errors.ts';
+import { buildPreviewRequest, type SelectedVideo } from './form-request.ts';
+import type { ScheduleFormState } from './form-state.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
 /**

@@ -8,7 +8,8 @@ import { useUploadGuard } from '../../../lib/upload-guard.tsx';
 import { useTimeZone } from '../../../lib/use-time-zone.ts';
 import { useTodayCounts } from '../api/planning.ts';
 import { useFocusOnRefusal, useFormFieldIds } from './form-field-ids.ts';
-import { hasUsualSettings, type FormField } from './form-state.ts';
+import type { FormField } from './form-errors.ts';
+import { hasUsualSettings } from './form-state.ts';
 import {
   draftAccountId,
   initialDraft,

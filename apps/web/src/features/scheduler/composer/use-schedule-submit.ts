@@ -3,14 +3,9 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { useAddToQueue, useDeleteDraft, useSaveDraft } from '../api/planning.ts';
 import { firstFieldWithError, type FormFieldIds } from './form-field-ids.ts';
-import {
-  buildDraftBody,
-  serverFieldErrors,
-  type FieldErrors,
-  type FormRequest,
-  type ScheduleFormState,
-  type SelectedVideo,
-} from './form-state.ts';
+import { serverFieldErrors, type FieldErrors, type FormRequest } from './form-errors.ts';
+import { buildDraftBody, type SelectedVideo } from './form-request.ts';
+import type { ScheduleFormState } from './form-state.ts';
 import type { DraftAction, ScheduleDraft } from './schedule-draft.ts';
 
 /** What the form says above its fields about saving a draft. */

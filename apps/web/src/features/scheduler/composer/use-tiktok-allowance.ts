@@ -1,13 +1,13 @@
 import { creatorOptionsForPost } from '@cadence/shared/schedule/creator-options';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useCreatorInfo } from '../api/get-creator-info.ts';
+import type { ScheduleFormState } from './form-state.ts';
 import {
   creatorBlocksSubmit,
   offeredPrivacyLevels,
   postsDueLaterDay,
   submitBlockedKey,
-  type ScheduleFormState,
-} from './form-state.ts';
+} from './tiktok-rules.ts';
 
 /**
  * What TikTok allows the form's posts (docs/tiktok-audit-checklist.md): the creator's info and
