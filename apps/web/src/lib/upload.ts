@@ -139,9 +139,9 @@ interface SendContext {
   purpose: UploadPurpose;
   /** The tus uploads running, by item key; an item missing here was removed meanwhile. */
   uploads: Map<string, tus.Upload>;
-  estimates: Map<string, TransferEstimate>;
   update: (key: string, patch: Partial<UploadItem>) => void;
-  onAccepted: (item: UploadItem) => void;
+  /** The page's latest `onAccepted`. */
+  onAccepted: RefObject<((item: UploadItem) => void) | undefined>;
 }
 
 /**
@@ -149,7 +149,9 @@ interface SendContext {
  * other upload here is using, or starts a new one; reports progress, success and refusal.
  */
 function sendWithTus(client: typeof tus, item: UploadItem, context: SendContext): void {
-  const { purpose, uploads, estimates, update } = context;
+  const { purpose, uploads, update } = context;
+  // The rate measured so far, for the time left.
+  let estimate: TransferEstimate | null = null;
   const upload = new client.Upload(item.file, {
     endpoint: '/api/uploads',
     chunkSize: 50 * 1024 * 1024,
@@ -169,8 +171,7 @@ function sendWithTus(client: typeof tus, item: UploadItem, context: SendContext)
       if (upload.url !== null) urlsInUse.set(upload.url, upload);
     },
     onProgress: (sent, total) => {
-      const estimate = trackTransfer(estimates.get(item.key) ?? null, performance.now(), sent);
-      estimates.set(item.key, estimate);
+      estimate = trackTransfer(estimate, performance.now(), sent);
       update(item.key, {
         progress: total > 0 ? sent / total : 0,
         transfer: { sentBytes: sent, totalBytes: total, msLeft: remainingMs(estimate, total) },
@@ -178,14 +179,12 @@ function sendWithTus(client: typeof tus, item: UploadItem, context: SendContext)
     },
     onSuccess: () => {
       release(upload);
-      estimates.delete(item.key);
       const mediaId = mediaIdFromUrl(upload.url);
       update(item.key, { status: 'done', progress: 1, mediaId });
-      context.onAccepted({ ...item, status: 'done', progress: 1, mediaId });
+      context.onAccepted.current?.({ ...item, status: 'done', progress: 1, mediaId });
     },
     onError: (error) => {
       release(upload);
-      estimates.delete(item.key);
       const rejection = rejectionFrom(error);
       update(item.key, {
         status: 'error',
@@ -271,19 +270,13 @@ function useUploadItems() {
  * The sending side: `start` checks an item and sends it once tus has loaded, `stopSending`
  * stops one; leaving the page stops them all.
  */
-function useUploadSending({
-  purpose,
-  latest,
-  update,
-  onAccepted,
-}: {
-  purpose: UploadPurpose;
-  latest: RefObject<UploadItem[]>;
-  update: (key: string, patch: Partial<UploadItem>) => void;
-  onAccepted: RefObject<((item: UploadItem) => void) | undefined>;
-}) {
+function useUploadSending(
+  purpose: UploadPurpose,
+  latest: RefObject<UploadItem[]>,
+  update: (key: string, patch: Partial<UploadItem>) => void,
+  onAccepted: RefObject<((item: UploadItem) => void) | undefined>,
+) {
   const uploads = useRef(new Map<string, tus.Upload>());
-  const estimates = useRef(new Map<string, TransferEstimate>());
 
   /** Sends `item` with the loaded tus client, unless it was removed or cleared while tus loaded. */
   const send = useCallback(
@@ -292,13 +285,7 @@ function useUploadSending({
         (current) => current.key === item.key && current.status === 'uploading',
       );
       if (!wanted) return;
-      sendWithTus(client, item, {
-        purpose,
-        uploads: uploads.current,
-        estimates: estimates.current,
-        update,
-        onAccepted: (accepted) => onAccepted.current?.(accepted),
-      });
+      sendWithTus(client, item, { purpose, uploads: uploads.current, update, onAccepted });
     },
     [latest, update, purpose, onAccepted],
   );
@@ -330,7 +317,6 @@ function useUploadSending({
     if (upload) release(upload);
     if (item.status === 'uploading') void upload?.abort(true).catch(() => undefined);
     uploads.current.delete(item.key);
-    estimates.current.delete(item.key);
   }, []);
 
   useEffect(() => {
@@ -363,7 +349,7 @@ export function useVideoUploads(
   const { items, latest, setItems, update } = useUploadItems();
   const onAccepted = useRef(options.onAccepted);
   onAccepted.current = options.onAccepted;
-  const { start, stopSending } = useUploadSending({ purpose, latest, update, onAccepted });
+  const { start, stopSending } = useUploadSending(purpose, latest, update, onAccepted);
 
   const add = useCallback(
     (files: Iterable<File>) => {
