@@ -1,149 +1,16 @@
-import type { CreatorInfo, PrivacyLevel } from '@cadence/shared/schemas/account';
-import { privacyLevels } from '@cadence/shared/schemas/account';
+import type { CreatorInfo } from '@cadence/shared/schemas/account';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { privacyLabelKeys } from '../../../lib/privacy-labels.ts';
 import type { ScheduleFormState } from './form-state.ts';
-import { checkboxClass, FieldError, inputClass, labelClass } from '../components/form-controls.tsx';
+import { checkboxClass } from '../components/form-controls.tsx';
 import { CommercialContentField } from './commercial-content-field.tsx';
-
-const interactions = [
-  {
-    name: 'allowComment',
-    labelKey: 'scheduler.form.interactions.comment',
-    disabledBy: 'commentDisabled',
-  },
-  { name: 'allowDuet', labelKey: 'scheduler.form.interactions.duet', disabledBy: 'duetDisabled' },
-  {
-    name: 'allowStitch',
-    labelKey: 'scheduler.form.interactions.stitch',
-    disabledBy: 'stitchDisabled',
-  },
-] as const satisfies {
-  name: keyof ScheduleFormState;
-  labelKey: string;
-  disabledBy: keyof CreatorInfo;
-}[];
+import { InteractionsField } from './interactions-field.tsx';
+import { PrivacyField } from './privacy-field.tsx';
 
 type OptionsState = Pick<
   ScheduleFormState,
   'privacyLevel' | 'allowComment' | 'allowDuet' | 'allowStitch' | 'commercialContent' | 'isAigc'
 >;
-
-function parsePrivacy(value: string): PrivacyLevel | '' {
-  return privacyLevels.find((level) => level === value) ?? '';
-}
-
-type Interactions = Pick<ScheduleFormState, 'allowComment' | 'allowDuet' | 'allowStitch'>;
-
-/** Who can see the video: TikTok's options for this creator; private is no choice for branded content. */
-export function PrivacyField({
-  creator,
-  value,
-  onChange,
-  error,
-  id,
-  branded = false,
-  action,
-}: {
-  creator: CreatorInfo | undefined;
-  value: PrivacyLevel | '';
-  onChange: (privacyLevel: PrivacyLevel | '') => void;
-  error?: string | undefined;
-  id: string;
-  branded?: boolean;
-  /** A control beside the label (the form's 'Use my usual settings'). */
-  action?: ReactNode;
-}) {
-  const { t } = useTranslation();
-  const errorId = useId();
-  const hintId = useId();
-  const options = creator?.privacyLevelOptions ?? [];
-  const describedBy =
-    [branded ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <div className="flex flex-wrap items-end justify-between gap-x-3">
-        <label htmlFor={id} className={labelClass}>
-          {t('scheduler.form.privacy.label')}
-        </label>
-        {action}
-      </div>
-      <select
-        id={id}
-        value={value}
-        disabled={!creator}
-        onChange={(event) => onChange(parsePrivacy(event.target.value))}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`${inputClass} pr-10`}
-      >
-        <option value="">{t('scheduler.form.privacy.placeholder')}</option>
-        {options.map((level) => (
-          // TikTok: branded content cannot be private.
-          <option key={level} value={level} disabled={branded && level === 'SELF_ONLY'}>
-            {t(privacyLabelKeys[level])}
-            {branded && level === 'SELF_ONLY'
-              ? ` — ${t('scheduler.form.privacy.notForBranded')}`
-              : ''}
-          </option>
-        ))}
-      </select>
-      {branded && (
-        <p id={hintId} className="mt-1.5 text-xs text-slate-600">
-          {t('errors.brandedContentPrivate')}
-        </p>
-      )}
-      <FieldError id={errorId}>{error}</FieldError>
-    </div>
-  );
-}
-
-/** Comment, duet, stitch: each as the creator allows it on TikTok (disabled there: off here). */
-export function InteractionsField({
-  creator,
-  state,
-  onChange,
-}: {
-  creator: CreatorInfo | undefined;
-  state: Interactions;
-  onChange: (patch: Partial<Interactions>) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <fieldset>
-      <legend className={labelClass}>{t('scheduler.form.interactions.label')}</legend>
-      <div className="flex flex-wrap gap-2">
-        {interactions.map(({ name, labelKey, disabledBy }) => {
-          const disabled = !creator || creator[disabledBy];
-          return (
-            <label
-              key={name}
-              className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-inset ${disabled ? 'cursor-not-allowed bg-slate-50 text-slate-500 ring-slate-200' : 'cursor-pointer bg-white text-slate-800 ring-slate-300 hover:bg-slate-50'}`}
-              title={
-                creator?.[disabledBy] ? t('scheduler.form.interactions.disabledHint') : undefined
-              }
-            >
-              <input
-                type="checkbox"
-                checked={state[name] && !disabled}
-                disabled={disabled}
-                onChange={(event) => onChange({ [name]: event.target.checked })}
-                className={checkboxClass}
-              />
-              {t(labelKey)}
-            </label>
-          );
-        })}
-      </div>
-      {creator && (creator.commentDisabled || creator.duetDisabled || creator.stitchDisabled) && (
-        <p className="mt-1.5 text-xs text-slate-500">
-          {t('scheduler.form.interactions.disabledHint')}
-        </p>
-      )}
-    </fieldset>
-  );
-}
 
 /** TikTok's Content Sharing Guidelines (tiktok-api.md §6): privacy, interactions, disclosure. */
 export function TikTokOptions({

@@ -14,7 +14,8 @@ import { asPrivacyLevel, postEdit, type PostEditValues } from './post-edit.ts';
 import { dateTimeFields } from '../date-time.ts';
 import { DateTimeFields } from '../components/date-time-fields.tsx';
 import { inputClass, labelClass } from '../components/form-controls.tsx';
-import { InteractionsField, PrivacyField } from '../composer/tiktok-options.tsx';
+import { InteractionsField } from '../composer/interactions-field.tsx';
+import { PrivacyField } from '../composer/privacy-field.tsx';
 
 /**
  * Edits a pending post: caption, privacy, interactions (as TikTok allows them for the account)
