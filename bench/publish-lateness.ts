@@ -39,10 +39,12 @@ import {
 import {
   INIT_WINDOW_MARGIN_MS,
   initWindowMs,
+} from '../apps/server/src/modules/publishing/rate-ledger.ts';
+import { PREPARE_LEAD_MS } from '../apps/server/src/modules/publishing/run-leads.ts';
+import {
   INITS_PER_WINDOW,
-  PREPARE_LEAD_MS,
   TIKTOK_INIT_WINDOW_MS,
-} from '../apps/server/src/modules/publishing/repository.ts';
+} from '../apps/server/src/tiktok/tiktok-driver.ts';
 import type { InitTimings } from '../apps/server/src/modules/publishing/publisher-context.ts';
 import { createWakeAnnouncer } from '../apps/server/src/modules/publishing/wake-timers.ts';
 import { createScheduleRepository } from '../apps/server/src/modules/schedules/repository.ts';

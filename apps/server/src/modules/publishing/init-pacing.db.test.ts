@@ -11,16 +11,11 @@ import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
 import { addVideo, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
-import {
-  createPublishingRepository,
-  INIT_FLIGHT_MS,
-  INIT_IN_FLIGHT_RECHECK_MS,
-  initWindowMs,
-  INITS_PER_WINDOW,
-  type InitRecord,
-  type InitSlot,
-  type SettleItem,
-} from './repository.ts';
+import { INIT_FLIGHT_MS, type InitSlot } from './ledger-sql.ts';
+import { INIT_IN_FLIGHT_RECHECK_MS, initWindowMs } from './rate-ledger.ts';
+import { createPublishingRepository } from './repository.ts';
+import type { InitRecord, SettleItem } from './settle-batch.ts';
+import { INITS_PER_WINDOW } from '../../tiktok/tiktok-driver.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 /**
@@ -65,7 +60,7 @@ function countingRepository(
       },
       transformResult: async ({ result }) => result,
     }),
-    { tiktokInitWindowMs: WINDOW_MS, ...(settleBatch && { settleBatch }) },
+    { startWindowMs: WINDOW_MS, ...(settleBatch && { settleBatch }) },
   );
   return { repository, settles, confirmations };
 }
@@ -117,7 +112,7 @@ describe('video init pacing', () => {
     expect(ids).toHaveLength(POSTS);
 
     const hammer: Publisher = createPublisher({
-      repository: createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS }),
+      repository: createPublishingRepository(db, { startWindowMs: WINDOW_MS }),
       driver: createTikTokDriver(context.tiktok),
       tokens: context.tokens,
       storage: context.storage,
@@ -177,7 +172,7 @@ describe('video init pacing', () => {
 
   it('counts an answered init from its arrival, not from when its settle statement got its turn', async () => {
     const { db } = kit.t.context.database;
-    const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
+    const repository = createPublishingRepository(db, { startWindowMs: WINDOW_MS });
     const { id: account } = await kit.freshAccount();
     const dbNowMs = () => epochMs(db, sql`clock_timestamp()`);
     const slots = [];
@@ -238,7 +233,7 @@ describe('video init pacing', () => {
         },
         transformResult: async ({ result }) => result,
       }),
-      { tiktokInitWindowMs: WINDOW_MS, confirmBatch: { maxBatch: 2, maxInFlight: 1 } },
+      { startWindowMs: WINDOW_MS, confirmBatch: { maxBatch: 2, maxInFlight: 1 } },
     );
     const slots: InitSlot[] = [];
     for (const name of ['a', 'b']) {
@@ -368,7 +363,7 @@ describe('video init pacing', () => {
 
   it('sends a post refused by inits still in flight back when the earliest of them could free a slot', async () => {
     const { db } = kit.t.context.database;
-    const repository = createPublishingRepository(db, { tiktokInitWindowMs: WINDOW_MS });
+    const repository = createPublishingRepository(db, { startWindowMs: WINDOW_MS });
     const { id: account } = await kit.freshAccount();
     // Whole milliseconds, as the drivers read a timestamp into a Date (freeAt's precision).
     const dbNowMs = async () => Math.floor(await epochMs(db, sql`clock_timestamp()`));

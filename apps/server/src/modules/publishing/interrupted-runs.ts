@@ -5,7 +5,7 @@ import { MAX_JOB_ATTEMPTS } from '../../jobs/queue.ts';
 import { leaseLoss } from '../../lib/heartbeat.ts';
 import { later } from './outcomes.ts';
 import type { AdvanceOutcome, PublisherContext } from './publisher-context.ts';
-import type { PublishRow } from './repository.ts';
+import type { PublishRow } from './publish-row.ts';
 
 /** The longest a quarantined post (see `quarantine`) waits between two status checks. */
 const QUARANTINE_CAP_MS = 6 * 60 * 60 * 1000;

@@ -140,7 +140,9 @@ export async function startPublishingWorkers(
   });
   const repository = createPublishingRepository(deps.db, {
     urgentDb: deps.urgentDb,
-    ...(deps.tiktokInitWindowMs !== undefined && { tiktokInitWindowMs: deps.tiktokInitWindowMs }),
+    // The driver's limits: the rate ledger paces each account's starts over its window.
+    startsPerWindow: driver.limits.startWindow.starts,
+    startWindowMs: driver.limits.startWindow.windowMs,
   });
   const publisher = createPublisher({
     workerProcess,

@@ -6,7 +6,7 @@ import type { TranslationKey } from '@cadence/shared/translation-key';
 import type { AttemptStatus, PublishPhase } from '../../platforms/driver.ts';
 import type { AccountPublishRow, AdvanceOutcome, PublisherContext } from './publisher-context.ts';
 import { INIT_OUTCOME_UNKNOWN, MAX_ATTEMPTS, reactToError } from './publish-state.ts';
-import type { PublishRow } from './repository.ts';
+import type { PublishRow } from './publish-row.ts';
 
 /** Why Cadence postponed a post (translation keys, shown with it). */
 export const postponeNotes = {

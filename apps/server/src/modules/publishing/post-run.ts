@@ -14,7 +14,9 @@ import type {
   RunPause,
 } from './publisher-context.ts';
 import { INIT_OUTCOME_UNKNOWN, nextStep } from './publish-state.ts';
-import { PREPARE_LEAD_MS, type PublishingRepository, type PublishRow } from './repository.ts';
+import type { PublishRow } from './publish-row.ts';
+import type { PublishingRepository } from './repository.ts';
+import { PREPARE_LEAD_MS } from './run-leads.ts';
 import { startPublish } from './start-publish.ts';
 import { poll } from './status-checks.ts';
 import { upload } from './transfer.ts';

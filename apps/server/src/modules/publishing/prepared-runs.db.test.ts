@@ -9,7 +9,8 @@ import { enqueuePublish } from './jobs.ts';
 import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
 import type { PublisherDeps } from './publisher-context.ts';
-import { CONFIRM_LEAD_MS, createPublishingRepository } from './repository.ts';
+import { createPublishingRepository } from './repository.ts';
+import { CONFIRM_LEAD_MS } from './run-leads.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 const kit = usePublishingTestApp();

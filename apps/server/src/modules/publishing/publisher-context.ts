@@ -9,7 +9,9 @@ import type { Notify } from '../notifications/service.ts';
 import type { DailyCapGuard } from './daily-cap.ts';
 import { createDepartures, type Departures } from './departures.ts';
 import type { PullUrls } from './pull-urls.ts';
-import type { InitSlot, PublishingRepository, PublishRow } from './repository.ts';
+import type { InitSlot } from './ledger-sql.ts';
+import type { PublishRow } from './publish-row.ts';
+import type { PublishingRepository } from './repository.ts';
 import { createRunTimings, type RunTimings } from './run-timings.ts';
 
 /** Short, because the heartbeat renews it every third: a dead worker's posts come back within seconds. */

@@ -7,7 +7,8 @@ import type { TokenService } from '../accounts/token-service.ts';
 import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-kit.ts';
 import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
-import { createPublishingRepository, INITS_PER_WINDOW } from './repository.ts';
+import { INITS_PER_WINDOW } from '../../tiktok/tiktok-driver.ts';
+import { createPublishingRepository } from './repository.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 const kit = usePublishingTestApp();

@@ -4,7 +4,8 @@ import { addVideo, api, createSchedule, scheduleBody } from '../schedules/test-k
 import { enqueuePublish } from './jobs.ts';
 import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import { createPublisher } from './publisher.ts';
-import { CONFIRM_LEAD_MS, createPublishingRepository } from './repository.ts';
+import { createPublishingRepository } from './repository.ts';
+import { CONFIRM_LEAD_MS } from './run-leads.ts';
 import { usePublishingTestApp } from './test-kit.ts';
 
 const kit = usePublishingTestApp();

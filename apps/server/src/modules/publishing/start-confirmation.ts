@@ -7,7 +7,7 @@ import type {
   PreparedRun,
   PublisherContext,
 } from './publisher-context.ts';
-import { CONFIRM_LEAD_MS } from './repository.ts';
+import { CONFIRM_LEAD_MS } from './run-leads.ts';
 
 /** The lease was lost before the start was sent: nothing reached the platform, another worker owns the post. */
 export class InitLeaseLostError extends Error {

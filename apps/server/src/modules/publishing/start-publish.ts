@@ -14,7 +14,7 @@ import type {
   PublisherContext,
 } from './publisher-context.ts';
 import { pollDelayMs } from './publish-state.ts';
-import type { InitRecord, SettleAnswer, SettleItem } from './repository.ts';
+import type { InitRecord, SettleAnswer, SettleItem } from './settle-batch.ts';
 import {
   confirmAndMark,
   InitLeaseLostError,

@@ -43,6 +43,32 @@ export interface PublishingTestApp extends ScheduleTestApp {
 }
 
 /**
+ * The real publishing workers, notifying as in production, with the platforms' one-minute
+ * back-offs shortened so faults clear quickly.
+ */
+function startTestPublisher(context: ScheduleTestApp['t']['context']): Promise<Publisher> {
+  const deps = {
+    pullUrls: createPullUrls(context.config),
+    boss: context.boss,
+    db: context.database.db,
+    urgentDb: context.database.urgentDb,
+    tiktok: context.tiktok,
+    tokens: context.tokens,
+    storage: context.storage,
+    concurrency: context.config.worker.concurrency,
+    notify: (event: NotificationEvent) => context.notifications.notify(event),
+    // The sandbox's window when a test shortens it (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
+    ...(context.config.tiktok.sandboxRateLimitWindowMs !== null && {
+      tiktokInitWindowMs: context.config.tiktok.sandboxRateLimitWindowMs,
+    }),
+  };
+  return startPublishingWorkers(deps, pino({ level: 'silent' }), {
+    retryDelayCapMs: 300,
+    pollingIntervalSeconds: 0.5,
+  });
+}
+
+/**
  * Registers the hooks of a publishing test file: the schedules test app, one signed-up creator
  * and the real publishing workers (notifying as in production), with TikTok's one-minute
  * back-offs shortened so faults clear quickly. `env` adds to the test app's environment, read
@@ -59,26 +85,7 @@ export function usePublishingTestApp(env: TestEnv = {}): PublishingTestApp {
   let publisher: Publisher | undefined;
   beforeAll(async () => {
     user = await signUp(base.t, 'creator@example.com');
-    const { context } = base.t;
-    const deps = {
-      pullUrls: createPullUrls(context.config),
-      boss: context.boss,
-      db: context.database.db,
-      urgentDb: context.database.urgentDb,
-      tiktok: context.tiktok,
-      tokens: context.tokens,
-      storage: context.storage,
-      concurrency: context.config.worker.concurrency,
-      notify: (event: NotificationEvent) => context.notifications.notify(event),
-      // The sandbox's window when a test shortens it (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
-      ...(context.config.tiktok.sandboxRateLimitWindowMs !== null && {
-        tiktokInitWindowMs: context.config.tiktok.sandboxRateLimitWindowMs,
-      }),
-    };
-    publisher = await startPublishingWorkers(deps, pino({ level: 'silent' }), {
-      retryDelayCapMs: 300,
-      pollingIntervalSeconds: 0.5,
-    });
+    publisher = await startTestPublisher(base.t.context);
   }, 60_000);
   const creator = (): TestUser => {
     if (!user) throw new Error('the publishing test app has not started yet');

@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/schema.ts';
 import { testDatabaseKind, testPostgresUrl } from '../../test-support/database.ts';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
-import { createWakeAnnouncer, startWakeTimers, WAKE_CHANNEL } from './wake-timers.ts';
+import { WAKE_CHANNEL } from './wake-listener.ts';
+import { createWakeAnnouncer, startWakeTimers } from './wake-timers.ts';
 
 const logger = pino({ level: 'silent' });
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import type { RunPause } from './publisher-context.ts';
-import { PREPARE_LEAD_MS } from './repository.ts';
+import { createLimiter } from './run-limiter.ts';
+import { createWakeListener, WAKE_CHANNEL } from './wake-listener.ts';
+import { PREPARE_LEAD_MS } from './run-leads.ts';
 
 /**
  * Precise wake-ups for the publisher (docs/decisions/039-publishing-precision.md). pg-boss polls
@@ -17,26 +17,6 @@ import { PREPARE_LEAD_MS } from './repository.ts';
  * A pending post's due time is armed PREPARE_LEAD_MS early: its run prepares everything and waits
  * for the due instant to send the video init (publisher.ts).
  */
-
-/**
- * The NOTIFY channel; the payload is `postId wakeAtISO`, or `postId wakeAtISO leadMs` for a
- * wake-up handed to the post's process by another (its lead: how long before `wakeAt` it fires).
- */
-export const WAKE_CHANNEL = 'cadence_publish_wake';
-/**
- * A worker process joined (its payload: its id): the others read the live processes again at
- * once, instead of at their next refresh (MEMBERSHIP_REFRESH_MS).
- */
-export const MEMBERS_CHANNEL = 'cadence_publish_members';
-
-/**
- * A NOTIFY payload, split at its spaces: the post, when it is due, and maybe its lead (anyone
- * with the database can NOTIFY: at most PREPARE_LEAD_MS).
- */
-const wakeNotice = z.union([
-  z.tuple([z.uuid(), z.iso.datetime()]),
-  z.tuple([z.uuid(), z.iso.datetime(), z.coerce.number().int().min(0).max(PREPARE_LEAD_MS)]),
-]);
 
 /** Timers are kept for wake-ups at most this far ahead; later ones are armed by the scan. */
 export const WAKE_HORIZON_MS = 3 * 60_000;
@@ -78,59 +58,6 @@ export function createWakeAnnouncer(
   };
 }
 
-/**
- * At most `limit` runs at once; the rest wait in order. A run that only waits (a prepared post
- * before its due time) lets its place go (`idle`) and takes one back (`resume`) before any run
- * that has not started, within `resumeLimit`: at the due instant the prepared posts, whose
- * confirmation and init are all that is left, go first. Once its init is answered, such a run
- * goes to the back of the queue for its upload (`requeue`), so that all inits leave before the
- * uploads that follow them.
- */
-function createLimiter(limit: number, resumeLimit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const resuming: (() => void)[] = [];
-  const next = () => {
-    if (running < resumeLimit && resuming.length > 0) resuming.shift()?.();
-    else if (running < limit) waiting.shift()?.();
-  };
-  const take = async (queue: (() => void)[], bound: number) => {
-    if (running >= bound) await new Promise<void>((go) => queue.push(go));
-    running += 1;
-  };
-  return async <TResult>(task: (pause: RunPause) => Promise<TResult>): Promise<TResult> => {
-    await take(waiting, limit);
-    let holding = true;
-    const idle = () => {
-      if (!holding) return;
-      holding = false;
-      running -= 1;
-      next();
-    };
-    const pause: RunPause = {
-      idle,
-      async resume() {
-        if (holding) return;
-        await take(resuming, resumeLimit);
-        holding = true;
-      },
-      async requeue() {
-        idle();
-        await take(waiting, limit);
-        holding = true;
-      },
-    };
-    try {
-      return await task(pause);
-    } finally {
-      if (holding) {
-        running -= 1;
-        next();
-      }
-    }
-  };
-}
-
 export interface WakeTimerOptions {
   db: Kysely<Database>;
   /** postgres://… to LISTEN on (a connection of its own); null on PGlite (one process). */
@@ -167,8 +94,6 @@ export interface WakeTimerOptions {
  * this one's LISTEN was down; a join is heard at once through MEMBERS_CHANNEL).
  */
 export const MEMBERSHIP_REFRESH_MS = 5_000;
-/** The longest wait between two attempts to connect the LISTEN connection. */
-const LISTEN_RETRY_CAP_MS = 30_000;
 
 /** Which of `n` processes a post's wake-ups go to: a hash of its id. */
 export function shareOf(postId: string, n: number): number {
@@ -177,6 +102,28 @@ export function shareOf(postId: string, n: number): number {
     hash = Math.imul(hash ^ postId.charCodeAt(index), 0x01000193) >>> 0;
   }
   return hash % n;
+}
+
+/**
+ * The live worker processes this one splits the posts with, and which posts are its own to
+ * wake: one process per post, so that two do not run its queries at once (decision 039). A post
+ * whose process died or is not known yet is woken by its pg-boss job (JOB_FALLBACK_MS later)
+ * until the next refresh.
+ */
+function createMembership(options: Pick<WakeTimerOptions, 'liveProcesses' | 'processId'>) {
+  /** The live processes, sorted (null: unknown, every post is this process's). */
+  let members: string[] | null = null;
+  return {
+    refresh: async (): Promise<void> => {
+      if (!options.liveProcesses || options.processId === undefined) return;
+      const live = [...(await options.liveProcesses())].sort();
+      members = live.includes(options.processId) ? live : null;
+    },
+    /** Whether a post announced or scanned is this process's to wake. */
+    mine: (postId: string): boolean =>
+      members === null || members[shareOf(postId, members.length)] === options.processId,
+    members: (): string[] | null => members,
+  };
 }
 
 /** The timers of one worker process; `stop` clears them and closes the LISTEN connection. */
@@ -197,20 +144,7 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     );
   };
 
-  /** The live processes, sorted (null: unknown, every post is this process's). */
-  let members: string[] | null = null;
-  const refreshMembers = async () => {
-    if (!options.liveProcesses || options.processId === undefined) return;
-    const live = [...(await options.liveProcesses())].sort();
-    members = live.includes(options.processId) ? live : null;
-  };
-  /**
-   * Whether a post announced or scanned is this process's to wake: one process per post, so
-   * that two do not run its queries at once (decision 039). A post whose process died or is not
-   * known yet is woken by its pg-boss job (JOB_FALLBACK_MS later) until the next refresh.
-   */
-  const mine = (postId: string) =>
-    members === null || members[shareOf(postId, members.length)] === options.processId;
+  const { refresh: refreshMembers, mine, members } = createMembership(options);
 
   /**
    * Arms a timer for the post's wake-up at `at`, whichever process it falls to; `leadMs` before
@@ -277,83 +211,17 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     logger.warn({ err: error }, 'live worker processes not read: keeping the last list');
   const scanFailed = (error: unknown) =>
     logger.warn({ err: error }, 'publish wake-up scan failed: the queue wakes the posts');
-  let client: pg.Client | null = null;
-  let reconnect: NodeJS.Timeout | null = null;
-  const firstRetryMs = options.listenRetryMs ?? 1_000;
-  let retryMs = firstRetryMs;
-  /**
-   * Connects LISTEN, and again after any failure or loss, waiting longer each time (1, 2, 4 …
-   * 30 s): a worker starts whether or not PostgreSQL takes the connection now. Meanwhile wake-ups
-   * come from the queue, and the scan re-arms once connected.
-   */
-  const retry = () => {
-    if (stopped || reconnect) return;
-    client = null;
-    const waitMs = retryMs;
-    retryMs = Math.min(retryMs * 2, LISTEN_RETRY_CAP_MS);
-    reconnect = setTimeout(() => {
-      reconnect = null;
-      listen().then(
-        // Connected: a scan that fails is not a lost connection (retrying would leave it open).
-        () => scan().catch(scanFailed),
-        (error: unknown) => {
-          logger.warn({ err: error, retryInMs: retryMs }, 'publish wake-up LISTEN not connected');
-          retry();
-        },
-      );
-    }, waitMs);
-    reconnect.unref();
-  };
-  const listen = async () => {
-    if (options.connectionString === null || stopped) return;
-    const next = new pg.Client({ connectionString: options.connectionString });
-    let lost = false;
-    next.on('error', (error) => {
-      if (lost) return;
-      lost = true;
-      logger.warn({ err: error }, 'publish wake-up LISTEN connection lost: reconnecting');
-      next.end().catch(() => undefined);
-      if (client === next) retry();
-    });
-    next.on('notification', (message) => {
-      if (message.channel === MEMBERS_CHANNEL) {
-        // Until then this process would still wake the newcomer's share of the posts as well:
-        // two runs of one post, each reserving one of its account's init slots before one of
-        // them finds the post taken, and another post of the account turned away meanwhile.
-        refreshMembers().catch(membersFailed);
-        return;
-      }
-      // Anyone with the database can NOTIFY: only a post id and a time are armed.
-      const notice = wakeNotice.safeParse((message.payload ?? '').split(' '));
-      if (notice.success) arm(notice.data[0], new Date(notice.data[1]), notice.data[2]);
-    });
-    try {
-      await next.connect();
-      await next.query(`listen ${WAKE_CHANNEL}`);
-      await next.query(`listen ${MEMBERS_CHANNEL}`);
-      // Here now: the others split the posts with this process from this moment on.
-      if (options.processId !== undefined) {
-        await next.query('select pg_notify($1, $2)', [MEMBERS_CHANNEL, options.processId]);
-      }
-    } catch (error) {
-      lost = true;
-      await next.end().catch(() => undefined);
-      throw error;
-    }
-    if (stopped) {
-      await next.end().catch(() => undefined);
-      return;
-    }
-    client = next;
-    retryMs = firstRetryMs;
-  };
-
-  try {
-    await listen();
-  } catch (error) {
-    logger.warn({ err: error }, 'publish wake-up LISTEN not connected: retrying in the background');
-    retry();
-  }
+  const listener = createWakeListener({
+    connectionString: options.connectionString,
+    ...(options.processId !== undefined && { processId: options.processId }),
+    ...(options.listenRetryMs !== undefined && { listenRetryMs: options.listenRetryMs }),
+    logger,
+    onWake: arm,
+    onJoin: () => void refreshMembers().catch(membersFailed),
+    // Connected: a scan that fails is not a lost connection (retrying would leave it open).
+    onReconnect: () => void scan().catch(scanFailed),
+  });
+  await listener.start();
   const armed = await scan();
   if (armed > 0) logger.info({ armed }, 'publish wake-up timers armed');
   // Posts scheduled long ago come within the horizon: every process looks each minute.
@@ -378,20 +246,17 @@ export async function startWakeTimers(options: WakeTimerOptions) {
     },
     scan,
     /** Whether the LISTEN connection is up (tests). */
-    listening: () => client !== null,
+    listening: listener.listening,
     /** The live processes this one splits the posts with (null: every post is its own; tests). */
-    members: () => members,
+    members,
     async stop() {
       stopped = true;
       clearInterval(rescan);
       clearInterval(membership);
       bus.off('wake', arm);
-      if (reconnect) clearTimeout(reconnect);
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
-      const open = client;
-      client = null;
-      await open?.end().catch(() => undefined);
+      await listener.stop();
     },
   };
 }
