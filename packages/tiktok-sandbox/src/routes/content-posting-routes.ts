@@ -14,6 +14,16 @@ export function registerContentPostingRoutes(
   state: SandboxState,
   publicBaseUrl: (request: FastifyRequest) => string,
 ): void {
+  registerPostStartRoutes(fastify, state, publicBaseUrl);
+  registerPublishStatusRoute(fastify, state);
+}
+
+/** What starts a post: creator info (may this creator post now?), then a direct or inbox init. */
+function registerPostStartRoutes(
+  fastify: FastifyInstance,
+  state: SandboxState,
+  publicBaseUrl: (request: FastifyRequest) => string,
+): void {
   fastify.post(
     '/v2/post/publish/creator_info/query/',
     { config: { tiktokSandboxEndpoint: 'creator_info' } },
@@ -75,7 +85,10 @@ export function registerContentPostingRoutes(
       });
     },
   );
+}
 
+/** Where a started post stands: uploading, processing, published (with its public ids) or failed. */
+function registerPublishStatusRoute(fastify: FastifyInstance, state: SandboxState): void {
   fastify.post(
     '/v2/post/publish/status/fetch/',
     { config: { tiktokSandboxEndpoint: 'status_fetch' } },
