@@ -2,7 +2,7 @@ import type { PrivacyLevel } from '@cadence/shared/schemas/account';
 import { privacyLevels } from '@cadence/shared/schemas/account';
 import type { EditPost } from '@cadence/shared/schemas/planning';
 import type { Post } from '@cadence/shared/schemas/schedule';
-import { dateTimeInstant, type DateTime } from '../date-time.ts';
+import { dateTimeInstant, type DateTime } from './date-time.ts';
 
 /** What the edit dialog holds. */
 export interface PostEditValues {

@@ -3,7 +3,7 @@ import type { Post } from '@cadence/shared/schemas/schedule';
 import type { InfiniteData } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { belongsTo } from '../api/get-post-pages.ts';
-import { dateTimeFields, dateTimeInstant } from '../date-time.ts';
+import { dateTimeFields, dateTimeInstant } from './date-time.ts';
 import { applyPostToPages } from './use-post-events.ts';
 import { postEdit } from './post-edit.ts';
 import { testPost } from './post-fixture.ts';

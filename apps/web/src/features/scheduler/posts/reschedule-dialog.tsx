@@ -6,8 +6,8 @@ import { FormDialog, useFormDialog } from '../../../components/ui/form-dialog.ts
 import { useErrorText } from '../../../lib/error-text.ts';
 import { useReschedulePost } from '../api/post-actions.ts';
 import { useTimeZone } from '../../../lib/use-time-zone.ts';
-import { dateTimeFields, dateTimeInstant } from '../date-time.ts';
-import { DateTimeFields } from '../components/date-time-fields.tsx';
+import { dateTimeFields, dateTimeInstant } from './date-time.ts';
+import { DateTimeFields } from './date-time-fields.tsx';
 
 /** What the dialog needs of a post: the calendar's chips carry only part of one. */
 type ReschedulablePost = Pick<Post, 'id' | 'dueAt'>;

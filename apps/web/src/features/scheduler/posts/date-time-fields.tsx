@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DateTime } from '../date-time.ts';
-import { inputClass, labelClass } from './form-controls.tsx';
+import type { DateTime } from './date-time.ts';
+import { inputClass, labelClass } from '../components/form-controls.tsx';
 
 /** Date and time inputs side by side, read on the clocks of the zone `zoneName` names. */
 export function DateTimeFields({
