@@ -268,6 +268,17 @@ export default tseslint.config(
     },
   },
   {
+    // A file a newcomer can read whole, a function that fits on a screen: code lines only (a
+    // comment that explains is never what makes a unit too long), no exemption list. Tests and
+    // their kits are read one case at a time (docs/decisions/055-line-limits.md).
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test-support/**', '**/*test-kit.ts'],
+    rules: {
+      'max-lines': ['error', { max: 500, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**', 'scripts/**'],
     // Tests read JSON bodies (`any` from inject().json()) and assert on them: the assertions are the check.
     rules: {
