@@ -13,7 +13,7 @@ import { AccountDeletedError, AccountNeedsReconnectError } from '../accounts/tok
 
 /** Give up after this many attempts at the same post (each transient failure is one). */
 export const MAX_ATTEMPTS = 6;
-/** Status polls before we stop waiting for TikTok (≈ an hour at the 30 s ceiling). */
+/** Status polls before we stop waiting for the platform (≈ an hour at the 30 s ceiling). */
 export const MAX_POLLS = 130;
 
 /**
@@ -102,7 +102,7 @@ export function reactToError(
 }
 
 /**
- * Index of the chunk to send next when TikTok already holds `uploadedBytes`; -1 when that
+ * Index of the chunk to send next when the platform already holds `uploadedBytes`; -1 when that
  * offset is not a chunk boundary (the upload cannot be resumed consistently).
  */
 export function resumeChunkIndex(chunks: readonly ChunkRange[], uploadedBytes: number): number {
