@@ -61,6 +61,7 @@ import {
   startSandboxKit,
 } from '../apps/server/src/tiktok/sandbox-test-kit.ts';
 import { createTikTokClient, type TikTokClient } from '../apps/server/src/tiktok/tiktok-client.ts';
+import { createTikTokDriver } from '../apps/server/src/tiktok/tiktok-driver.ts';
 import type { SandboxLedger } from '@cadence/tiktok-sandbox';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -676,7 +677,7 @@ async function runOne(
         boss: context.boss,
         db: context.database.db,
         urgentDb: context.database.urgentDb,
-        tiktok: context.tiktok,
+        driver: createTikTokDriver(context.tiktok),
         tokens: context.tokens,
         storage: context.storage,
         concurrency: context.config.worker.concurrency,

@@ -25,6 +25,8 @@ import { startStoryWorkers } from '../modules/stories/jobs.ts';
 import type { StoryRenderer } from '../modules/stories/renderer.ts';
 import { startMemeWorkers } from '../modules/memes/jobs.ts';
 import { startUploadWorkers } from '../modules/uploads/jobs.ts';
+import type { TikTokClient } from '../tiktok/tiktok-client.ts';
+import { createTikTokDriver } from '../tiktok/tiktok-driver.ts';
 import { defineQueue } from './queue.ts';
 
 export const PURGE_SESSIONS_QUEUE = 'maintenance.purge-expired-sessions';
@@ -42,8 +44,10 @@ const purgeSessionsQueue = defineQueue({
 /** What the worker process runs jobs with (the same names as in AppContext, nothing more). */
 export interface WorkerDeps extends Omit<
   PublishingWorkerDeps,
-  'db' | 'urgentDb' | 'concurrency' | 'pullUrls' | 'sweep'
+  'db' | 'urgentDb' | 'concurrency' | 'pullUrls' | 'sweep' | 'driver'
 > {
+  /** The TikTok client the publishing driver is built on (tiktok/tiktok-driver.ts). */
+  tiktok: TikTokClient;
   boss: PgBoss;
   database: Pick<DatabaseHandle, 'db' | 'urgentDb'> & { connectionString?: string | null };
   config: Pick<Config, 'publicUrl' | 'sessionSecret' | 'tiktok'> & {
@@ -91,7 +95,11 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       boss,
       db: database.db,
       urgentDb: database.urgentDb,
-      tiktok: deps.tiktok,
+      driver: createTikTokDriver(deps.tiktok, {
+        ...(deps.config.tiktok.sandboxRateLimitWindowMs !== null && {
+          initWindowMs: deps.config.tiktok.sandboxRateLimitWindowMs,
+        }),
+      }),
       tokens: deps.tokens,
       storage: deps.storage,
       concurrency: deps.config.worker.concurrency,
@@ -100,9 +108,6 @@ export async function startWorkers(deps: WorkerDeps, logger: Logger): Promise<vo
       pullUrls: createPullUrls(deps.config),
       connectionString: database.connectionString ?? null,
       sweep: deps.config.worker.publishSweep,
-      ...(deps.config.tiktok.sandboxRateLimitWindowMs !== null && {
-        tiktokInitWindowMs: deps.config.tiktok.sandboxRateLimitWindowMs,
-      }),
     },
     logger,
     deps.config.tiktok.sandboxPostIdDelayMs === null

@@ -11,11 +11,10 @@ import { createPublisher, type Publisher } from './publisher.ts';
 import type { PublisherDeps } from './publisher-context.ts';
 import type { PullUrls } from './pull-urls.ts';
 import { createPublishingRepository } from './repository.ts';
-import type { TikTokClient } from '../../tiktok/tiktok-client.ts';
-import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
+import type { PlatformDriver } from '../../platforms/driver.ts';
 import { startWakeTimers } from './wake-timers.ts';
 
-/** Wakes the publisher for one post: publish when due, resume an upload, poll TikTok's status. */
+/** Wakes the publisher for one post: publish when due, resume an upload, poll the platform's status. */
 export const PUBLISH_QUEUE = 'posts.publish';
 /** Every minute: re-queue posts whose wake-up was lost (crash, failed send). */
 export const PUBLISH_SWEEP_QUEUE = 'posts.publish-sweep';
@@ -30,7 +29,7 @@ export const PUBLISH_SWEEP = { intervalMs: 60_000, graceMs: 60_000 };
 export const publishJobSchema = z.object({ v: z.literal(1), postId: z.uuid() });
 export type PublishJob = z.infer<typeof publishJobSchema>;
 
-// The publisher retries TikTok errors itself; pg-boss retries only unexpected crashes.
+// The publisher retries the platform's errors itself; pg-boss retries only unexpected crashes.
 export const publishQueue = defineQueue({
   name: PUBLISH_QUEUE,
   payload: publishJobSchema,
@@ -73,8 +72,8 @@ export function enqueueFallback(boss: PgBoss, postId: string, at: Date): Promise
  * Fetch settings of the publish queue: up to loops × batchSize posts at once per process. A loop
  * that found work fetches again as soon as its batch is done (jobs/queue.ts), and an idle one looks
  * every `pollingIntervalSeconds` for jobs sent by other processes (timers and NOTIFY wake due posts
- * sooner: wake-timers.ts). TikTok's own rate limit (6 inits per minute per account) is enforced
- * separately by the init pacing.
+ * sooner: wake-timers.ts). The platform's own rate limit (`driver.limits`) is paced separately, by
+ * the rate ledger.
  */
 export const PUBLISH_FETCH = { loops: 4, batchSize: 25, pollingIntervalSeconds: 0.5 } as const;
 
@@ -98,8 +97,11 @@ export interface PublishWorkerOptions {
 
 /** What the publishing workers use, and nothing more. */
 export interface PublishingWorkerDeps extends Pick<PublisherDeps, 'tokens' | 'storage' | 'notify'> {
-  /** The TikTok client the posts' platform driver calls (tiktok/tiktok-driver.ts). */
-  tiktok: TikTokClient;
+  /**
+   * The platform the posts go to (platforms/driver.ts): the composition root builds it
+   * (tiktok/tiktok-driver.ts, with the sandbox's window when it counts over another).
+   */
+  driver: PlatformDriver;
   boss: PgBoss;
   db: Kysely<Database>;
   /** DatabaseHandle.urgentDb: the video init confirmations' lane. */
@@ -112,11 +114,6 @@ export interface PublishingWorkerDeps extends Pick<PublisherDeps, 'tokens' | 'st
   dailyPostCap?: number;
   /** postgres://… : the wake-up timers LISTEN there for other processes' NOTIFY (decision 039). */
   connectionString?: string | null;
-  /**
-   * TikTok's video init window the publisher paces over (default TIKTOK_INIT_WINDOW_MS); in
-   * sandbox mode, TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS, the window the sandbox counts over.
-   */
-  tiktokInitWindowMs?: number;
   /** How often the sweep runs and how overdue a wake-up it takes (default PUBLISH_SWEEP). */
   sweep?: { intervalMs: number; graceMs: number };
 }
@@ -135,9 +132,7 @@ export async function startPublishingWorkers(
   });
   // Bound below, once the publisher they run exists.
   let timers: Awaited<ReturnType<typeof startWakeTimers>> | null = null;
-  const driver = createTikTokDriver(deps.tiktok, {
-    ...(deps.tiktokInitWindowMs !== undefined && { initWindowMs: deps.tiktokInitWindowMs }),
-  });
+  const { driver } = deps;
   const repository = createPublishingRepository(deps.db, {
     urgentDb: deps.urgentDb,
     // The driver's limits: the rate ledger paces each account's starts over its window.
@@ -167,7 +162,7 @@ export async function startPublishingWorkers(
     }),
     ...(options.onInitTimings && { onInitTimings: options.onInitTimings }),
   });
-  // WORKER_CONCURRENCY: publish jobs mostly wait on TikTok and the database, so many run at once.
+  // WORKER_CONCURRENCY: publish jobs mostly wait on the platform and the database, so many run at once.
   const fetch: QueueConcurrency =
     options.loops !== undefined || options.batchSize !== undefined
       ? {
@@ -185,7 +180,7 @@ export async function startPublishingWorkers(
     // the database answers; a run that claims and then throws or dies alone in its process keeps
     // unfinished_runs counted, so a poison post is failed as publisher_crashed by its next claim
     // after MAX_JOB_ATTEMPTS runs (deaths in company make it run alone first: decision 033).
-    // Failing here instead would mark a post TikTok already has as failed.
+    // Failing here instead would mark a post the platform already has as failed.
   });
   timers = await startWakeTimers({
     db: deps.db,
@@ -195,7 +190,7 @@ export async function startPublishingWorkers(
     // Each post's announced wake-up goes to one live process (decision 039).
     processId: workerProcess.id,
     liveProcesses: () => liveWorkerProcesses(deps.db),
-    // PGlite runs every query, the publisher and (in sandbox mode) TikTok's stand-in on one thread:
+    // PGlite runs every query, the publisher and (in sandbox mode) the platform's stand-in on one thread:
     // a hundred runs at once made inits outlive the client's 30 s timeout (decision 039).
     concurrency: deps.connectionString ? concurrency : Math.min(concurrency, PGLITE_TIMER_RUNS),
     // Prepared runs at their due instant: all at once (only a confirmation and an init each,

@@ -4,6 +4,7 @@ import type { LedgerPost } from '@cadence/tiktok-sandbox';
 import pino from 'pino';
 import { beforeAll } from 'vitest';
 import { pollUntil } from '../../tiktok/sandbox-test-kit.ts';
+import { createTikTokDriver } from '../../tiktok/tiktok-driver.ts';
 import {
   addVideo,
   connectTikTok,
@@ -52,15 +53,16 @@ function startTestPublisher(context: ScheduleTestApp['t']['context']): Promise<P
     boss: context.boss,
     db: context.database.db,
     urgentDb: context.database.urgentDb,
-    tiktok: context.tiktok,
+    // The sandbox's window when a test shortens it (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
+    driver: createTikTokDriver(context.tiktok, {
+      ...(context.config.tiktok.sandboxRateLimitWindowMs !== null && {
+        initWindowMs: context.config.tiktok.sandboxRateLimitWindowMs,
+      }),
+    }),
     tokens: context.tokens,
     storage: context.storage,
     concurrency: context.config.worker.concurrency,
     notify: (event: NotificationEvent) => context.notifications.notify(event),
-    // The sandbox's window when a test shortens it (TIKTOK_SANDBOX_RATE_LIMIT_WINDOW_MS).
-    ...(context.config.tiktok.sandboxRateLimitWindowMs !== null && {
-      tiktokInitWindowMs: context.config.tiktok.sandboxRateLimitWindowMs,
-    }),
   };
   return startPublishingWorkers(deps, pino({ level: 'silent' }), {
     retryDelayCapMs: 300,
