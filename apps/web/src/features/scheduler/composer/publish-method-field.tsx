@@ -1,9 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTimeInputs } from './date-time-inputs.tsx';
 import type { FieldErrors } from './form-errors.ts';
 import type { FormMethod, ScheduleFormState } from './form-state.ts';
-import { FieldError, inputClass, labelClass } from '../components/form-controls.tsx';
-import { ZoneNote } from '../components/zone-note.tsx';
 import { SpacedFields } from './spaced-fields.tsx';
 
 const methods = [
@@ -159,39 +158,25 @@ function ScheduledFields({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="mt-4 grid grid-cols-2 gap-3">
-      <div>
-        <label htmlFor={ids.date} className={labelClass}>
-          {t('scheduler.form.date')}
-        </label>
-        <input
-          id={ids.date}
-          type="date"
-          value={state.date}
-          onChange={(event) => onChange({ date: event.target.value })}
-          aria-invalid={errors.date ? true : undefined}
-          aria-describedby={errors.date ? `${ids.date}-error` : undefined}
-          className={inputClass}
-        />
-        <FieldError id={`${ids.date}-error`}>{errors.date}</FieldError>
-      </div>
-      <div>
-        <label htmlFor={ids.time} className={labelClass}>
-          {t('scheduler.form.time')}
-        </label>
-        <input
-          id={ids.time}
-          type="time"
-          value={state.time}
-          onChange={(event) => onChange({ time: event.target.value })}
-          aria-invalid={errors.time ? true : undefined}
-          aria-describedby={errors.time ? `${ids.time}-zone ${ids.time}-error` : `${ids.time}-zone`}
-          className={inputClass}
-        />
-        <ZoneNote id={`${ids.time}-zone`} timeZone={timeZone} />
-        <FieldError id={`${ids.time}-error`}>{errors.time}</FieldError>
-      </div>
+    <DateTimeInputs
+      className="mt-4 grid grid-cols-2 gap-3"
+      date={{
+        id: ids.date,
+        label: t('scheduler.form.date'),
+        value: state.date,
+        error: errors.date,
+        onChange: (date) => onChange({ date }),
+      }}
+      time={{
+        id: ids.time,
+        label: t('scheduler.form.time'),
+        value: state.time,
+        error: errors.time,
+        onChange: (time) => onChange({ time }),
+      }}
+      timeZone={timeZone}
+    >
       {extra && <div className="col-span-2">{extra}</div>}
-    </div>
+    </DateTimeInputs>
   );
 }

@@ -6,7 +6,7 @@ import type { FieldErrors } from './form-errors.ts';
 import { capIntervalCount, type ScheduleFormState } from './form-state.ts';
 import { checkboxClass, FieldError, inputClass, labelClass } from '../components/form-controls.tsx';
 import { StarIcon } from '../components/icons.tsx';
-import { ZoneNote } from '../components/zone-note.tsx';
+import { DateTimeInputs } from './date-time-inputs.tsx';
 
 const units = [
   { value: 'minutes', labelKey: 'scheduler.form.interval.units.minutes' },
@@ -174,43 +174,24 @@ function StartFields({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="grid grid-cols-2 gap-3">
-      <div>
-        <label htmlFor={ids.startDate} className={labelClass}>
-          {t('planner.startDate')}
-        </label>
-        <input
-          id={ids.startDate}
-          type="date"
-          value={interval.startDate}
-          onChange={(event) => setInterval({ startDate: event.target.value })}
-          aria-invalid={errors['interval.startDate'] ? true : undefined}
-          aria-describedby={errors['interval.startDate'] ? `${ids.startDate}-error` : undefined}
-          className={inputClass}
-        />
-        <FieldError id={`${ids.startDate}-error`}>{errors['interval.startDate']}</FieldError>
-      </div>
-      <div>
-        <label htmlFor={ids.startTime} className={labelClass}>
-          {t('scheduler.form.interval.startTime')}
-        </label>
-        <input
-          id={ids.startTime}
-          type="time"
-          value={interval.startTime}
-          onChange={(event) => setInterval({ startTime: event.target.value })}
-          aria-invalid={errors['interval.startTime'] ? true : undefined}
-          aria-describedby={
-            errors['interval.startTime']
-              ? `${ids.startTime}-zone ${ids.startTime}-error`
-              : `${ids.startTime}-zone`
-          }
-          className={inputClass}
-        />
-        <ZoneNote id={`${ids.startTime}-zone`} timeZone={timeZone} />
-        <FieldError id={`${ids.startTime}-error`}>{errors['interval.startTime']}</FieldError>
-      </div>
-    </div>
+    <DateTimeInputs
+      className="grid grid-cols-2 gap-3"
+      date={{
+        id: ids.startDate,
+        label: t('planner.startDate'),
+        value: interval.startDate,
+        error: errors['interval.startDate'],
+        onChange: (startDate) => setInterval({ startDate }),
+      }}
+      time={{
+        id: ids.startTime,
+        label: t('scheduler.form.interval.startTime'),
+        value: interval.startTime,
+        error: errors['interval.startTime'],
+        onChange: (startTime) => setInterval({ startTime }),
+      }}
+      timeZone={timeZone}
+    />
   );
 }
 
